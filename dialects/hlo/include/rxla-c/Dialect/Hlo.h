@@ -1,0 +1,30 @@
+/*===- rxla-c/Dialect/Hlo.h - C API of the hlo dialect ------------*- C -*-===*\
+|*                                                                            *|
+|* The C entry points the Rust crate (and any other language binding) uses   *|
+|* to register the hlo dialect into an MLIR context.                          *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef RXLA_C_DIALECT_HLO_H
+#define RXLA_C_DIALECT_HLO_H
+
+#include "mlir-c/IR.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Hlo, hlo);
+
+/// True if `op` would be dead if its results were unused (MLIR's
+/// wouldOpBeTriviallyDead). Used by rxla's Rust DCE.
+MLIR_CAPI_EXPORTED bool rxlaOperationIsTriviallyDead(MlirOperation op);
+
+/// True if `op` is free of memory effects (MLIR's isMemoryEffectFree).
+MLIR_CAPI_EXPORTED bool rxlaOperationIsMemoryEffectFree(MlirOperation op);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RXLA_C_DIALECT_HLO_H */

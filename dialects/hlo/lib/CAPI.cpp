@@ -1,0 +1,18 @@
+//===- CAPI.cpp - C API of the hlo dialect --------------------------------===//
+
+#include "rxla-c/Dialect/Hlo.h"
+#include "rxla/Dialect/Hlo/IR/HloOps.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Registration.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Hlo, hlo, rxla::hlo::HloDialect)
+
+bool rxlaOperationIsTriviallyDead(MlirOperation op) {
+  return mlir::wouldOpBeTriviallyDead(unwrap(op));
+}
+
+bool rxlaOperationIsMemoryEffectFree(MlirOperation op) {
+  return mlir::isMemoryEffectFree(unwrap(op));
+}

@@ -1,0 +1,9 @@
+//! The C entry points of `dialects/hlo/include/rxla-c/Dialect/Hlo.h`.
+
+use mlir_sys::{MlirDialectHandle, MlirOperation};
+
+extern "C" {
+    pub fn mlirGetDialectHandle__hlo__() -> MlirDialectHandle;
+    pub fn rxlaOperationIsTriviallyDead(op: MlirOperation) -> bool;
+    pub fn rxlaOperationIsMemoryEffectFree(op: MlirOperation) -> bool;
+}

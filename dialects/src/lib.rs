@@ -1,0 +1,67 @@
+//! rxla's MLIR dialects.
+//!
+//! The ops are declared once in ODS (`dialects/hlo/include/.../*.td`). The
+//! C++ that MLIR requires (registration, verifiers, the C API handle) is built
+//! by CMake from `build.rs`; Rust gets typed op builders from the same `.td`
+//! files through melior's `dialect!` macro ([`hlo`]).
+//!
+//! A downstream crate registers the dialect into its own context with
+//! [`register_hlo_dialect`] (or [`hlo_dialect_handle`]), or gets a ready
+//! context from [`create_context`].
+
+mod ffi;
+
+use melior::{
+    dialect::{DialectHandle, DialectRegistry},
+    ir::operation::OperationLike,
+    utility::{register_all_dialects, register_all_llvm_translations},
+    Context,
+};
+
+/// Typed builders and wrappers for the `hlo` ops, generated from ODS.
+#[allow(clippy::all, unused, missing_docs)]
+pub mod hlo {
+    melior::dialect! {
+        name: "hlo",
+        files: ["rxla/Dialect/Hlo/IR/HloOps.td"],
+        include_directory_env_vars: ["RXLA_HLO_TD_DIR"],
+    }
+}
+
+/// The handle of the `hlo` dialect, for registries and contexts.
+pub fn hlo_dialect_handle() -> DialectHandle {
+    // SAFETY: the handle is a static produced by MLIR's registration macro.
+    unsafe { DialectHandle::from_raw(ffi::mlirGetDialectHandle__hlo__()) }
+}
+
+/// Adds the `hlo` dialect to `registry`.
+pub fn register_hlo_dialect(registry: &DialectRegistry) {
+    hlo_dialect_handle().insert_dialect(registry);
+}
+
+/// A context with every upstream MLIR dialect and rxla's dialects
+/// registered, and `func` and `hlo` loaded.
+pub fn create_context() -> Context {
+    let registry = DialectRegistry::new();
+    register_all_dialects(&registry);
+    register_hlo_dialect(&registry);
+    let context = Context::new();
+    context.append_dialect_registry(&registry);
+    context.get_or_load_dialect("func");
+    context.get_or_load_dialect("hlo");
+    register_all_llvm_translations(&context);
+    context
+}
+
+/// True if `op` would be dead were its results unused: it has no memory
+/// effects (MLIR's `wouldOpBeTriviallyDead`).
+pub fn is_trivially_dead<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {
+    // SAFETY: `op` is a live operation for the duration of the call.
+    unsafe { ffi::rxlaOperationIsTriviallyDead(op.to_raw()) }
+}
+
+/// True if `op` has no memory effects at all (MLIR's `isMemoryEffectFree`).
+pub fn is_memory_effect_free<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {
+    // SAFETY: `op` is a live operation for the duration of the call.
+    unsafe { ffi::rxlaOperationIsMemoryEffectFree(op.to_raw()) }
+}
