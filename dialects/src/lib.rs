@@ -65,3 +65,10 @@ pub fn is_memory_effect_free<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> boo
     // SAFETY: `op` is a live operation for the duration of the call.
     unsafe { ffi::rxlaOperationIsMemoryEffectFree(op.to_raw()) }
 }
+
+/// Whether diagnostics attached to an op carry a "see current operation"
+/// note with the op printed (on by default; off for checking diagnostics).
+pub fn set_print_op_on_diagnostic(context: &Context, enable: bool) {
+    // SAFETY: the context is live.
+    unsafe { ffi::rxlaContextSetPrintOpOnDiagnostic(context.to_raw(), enable) }
+}

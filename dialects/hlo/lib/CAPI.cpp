@@ -16,3 +16,7 @@ bool rxlaOperationIsTriviallyDead(MlirOperation op) {
 bool rxlaOperationIsMemoryEffectFree(MlirOperation op) {
   return mlir::isMemoryEffectFree(unwrap(op));
 }
+
+void rxlaContextSetPrintOpOnDiagnostic(MlirContext context, bool enable) {
+  unwrap(context)->printOpOnDiagnostic(enable);
+}

@@ -23,6 +23,12 @@ MLIR_CAPI_EXPORTED bool rxlaOperationIsTriviallyDead(MlirOperation op);
 /// True if `op` is free of memory effects (MLIR's isMemoryEffectFree).
 MLIR_CAPI_EXPORTED bool rxlaOperationIsMemoryEffectFree(MlirOperation op);
 
+/// Whether diagnostics on an operation get a "see current operation" note
+/// (MLIR's MLIRContext::printOpOnDiagnostic; mlir-opt turns it off for
+/// --verify-diagnostics). Not in MLIR's C API.
+MLIR_CAPI_EXPORTED void rxlaContextSetPrintOpOnDiagnostic(MlirContext context,
+                                                          bool enable);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,238 @@
+//! `hlo-opt`: parse, verify, transform and print hlo IR, like mlir-opt.
+//!
+//! Rust passes (`--list-passes`) and upstream MLIR passes mix in one
+//! pipeline: `--passes=dce,canonicalize,cse` or
+//! `--pass-pipeline='builtin.module(dce,func.func(cse))'`.
+
+mod diagnostics;
+mod input;
+mod pipeline;
+
+use anyhow::{bail, Context as _, Result};
+use clap::Parser;
+use diagnostics::{Collector, Severity};
+use melior::{
+    ir::{operation::OperationLike, operation::OperationPrintingFlags, Module},
+    pass::{PassIrPrintingOptions, PassManager},
+    Context,
+};
+use std::{
+    io::{Read, Write},
+    path::PathBuf,
+    process::ExitCode,
+};
+
+#[derive(Parser, Debug)]
+#[command(name = "hlo-opt", version, about = "Parse, verify, transform and print rxla's hlo IR")]
+struct Args {
+    /// Input file (`-` for standard input).
+    #[arg(default_value = "-")]
+    input: String,
+
+    /// Output file (`-` for standard output).
+    #[arg(short = 'o', long = "output", default_value = "-")]
+    output: String,
+
+    /// Comma-separated passes to run in order (Rust passes from
+    /// --list-passes and upstream MLIR passes, each optionally `name{opt=v}`).
+    #[arg(long, value_name = "PASSES")]
+    passes: Option<String>,
+
+    /// A full MLIR pipeline: `builtin.module(dce,func.func(cse))`.
+    #[arg(long = "pass-pipeline", value_name = "PIPELINE")]
+    pass_pipeline: Option<String>,
+
+    /// List rxla's passes with a one-line description and exit.
+    #[arg(long = "list-passes")]
+    list_passes: bool,
+
+    /// Split the input at `// -----` lines and process each piece alone.
+    #[arg(long = "split-input-file")]
+    split_input_file: bool,
+
+    /// Check diagnostics against `// expected-error {{...}}` comments.
+    #[arg(long = "verify-diagnostics")]
+    verify_diagnostics: bool,
+
+    /// Verify the IR after each pass (default: true).
+    #[arg(long = "verify-each", default_value_t = true, action = clap::ArgAction::Set,
+          num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    verify_each: bool,
+
+    /// Print the IR after every pass (to stderr).
+    #[arg(long = "mlir-print-ir-after-all", alias = "print-ir-after-all")]
+    print_ir_after_all: bool,
+
+    /// Print the IR before every pass (to stderr).
+    #[arg(long = "mlir-print-ir-before-all", alias = "print-ir-before-all")]
+    print_ir_before_all: bool,
+
+    /// Print the IR after a pass only when the pass changed it.
+    #[arg(long = "mlir-print-ir-after-change")]
+    print_ir_after_change: bool,
+
+    /// Print operations in MLIR's generic form.
+    #[arg(long = "mlir-print-op-generic")]
+    print_op_generic: bool,
+
+    /// Print source locations.
+    #[arg(long = "mlir-print-debuginfo")]
+    print_debuginfo: bool,
+
+    /// Elide element data of constants larger than N elements.
+    #[arg(long = "mlir-elide-elementsattrs-if-larger", value_name = "N")]
+    elide_elements: Option<usize>,
+
+    /// Accept ops of dialects rxla does not register.
+    #[arg(long = "allow-unregistered-dialect")]
+    allow_unregistered_dialect: bool,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    match run(&args) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(error) => {
+            eprintln!("hlo-opt: error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn list_passes() {
+    println!("Rust passes (--passes=NAME or inside --pass-pipeline):");
+    let width = rxla_passes::registry().iter().map(|p| p.name.len()).max().unwrap_or(0);
+    for pass in rxla_passes::registry() {
+        println!("  {:width$}  {}", pass.name, pass.description);
+    }
+    println!();
+    println!("Upstream MLIR passes are accepted by the same names as in mlir-opt");
+    println!("(canonicalize, cse, inline, symbol-dce, sccp, ...).");
+}
+
+fn printing_flags(args: &Args) -> OperationPrintingFlags {
+    let mut flags = OperationPrintingFlags::new();
+    if args.print_op_generic {
+        flags = flags.print_generic_operation_form();
+    }
+    if args.print_debuginfo {
+        flags = flags.enable_debug_info(true, false);
+    }
+    if let Some(limit) = args.elide_elements {
+        flags = flags.elide_large_elements_attributes(limit);
+    }
+    flags
+}
+
+/// Returns Ok(true) on success, Ok(false) when diagnostics were reported.
+fn run(args: &Args) -> Result<bool> {
+    if args.list_passes {
+        list_passes();
+        return Ok(true);
+    }
+    let elements = match (&args.passes, &args.pass_pipeline) {
+        (Some(_), Some(_)) => bail!("use either --passes or --pass-pipeline, not both"),
+        (Some(passes), None) => pipeline::parse_elements(passes)?,
+        (None, Some(p)) => pipeline::parse_anchored(p)?,
+        (None, None) => Vec::new(),
+    };
+
+    let (text, display_name) = if args.input == "-" {
+        let mut text = String::new();
+        std::io::stdin().read_to_string(&mut text).context("reading standard input")?;
+        (text, "<stdin>".to_string())
+    } else {
+        let text = std::fs::read_to_string(&args.input)
+            .with_context(|| format!("cannot read '{}'", args.input))?;
+        (text, args.input.clone())
+    };
+
+    melior::utility::register_all_passes();
+    let context = rxla_dialects::create_context();
+    // Deterministic diagnostic order (and --verify-diagnostics) need one thread.
+    context.enable_multi_threading(false);
+    context.set_allow_unregistered_dialects(args.allow_unregistered_dialect);
+    rxla_dialects::set_print_op_on_diagnostic(&context, !args.verify_diagnostics);
+    let collector = Collector::attach(&context);
+
+    let mut outputs = Vec::new();
+    let mut ok = true;
+    for chunk in input::split(&text, args.split_input_file) {
+        let result = process_chunk(args, &context, &chunk, &elements);
+        let diagnostics = collector.take();
+        if args.verify_diagnostics {
+            let expectations = diagnostics::parse_expectations(&chunk.text, chunk.first_line)
+                .map_err(|e| anyhow::anyhow!("{display_name}: {e}"))?;
+            let problems = diagnostics::verify(&expectations, &diagnostics);
+            for problem in &problems {
+                eprintln!("{}", problem.render(&display_name));
+            }
+            ok &= problems.is_empty();
+        } else {
+            for diagnostic in &diagnostics {
+                eprintln!("{}", diagnostic.render(&display_name));
+            }
+            ok &= result.is_ok() && !diagnostics.iter().any(|d| d.severity == Severity::Error);
+        }
+        match result {
+            Ok(printed) => outputs.push(printed),
+            Err(ChunkError::Tool(error)) => return Err(error),
+            Err(ChunkError::Diagnosed) => {}
+        }
+    }
+
+    let joined = outputs.join("// -----\n");
+    if args.output == "-" {
+        let mut stdout = std::io::stdout().lock();
+        // A closed pipe (`| head`) is not an error worth a panic.
+        let _ = stdout.write_all(joined.as_bytes()).and_then(|_| stdout.flush());
+    } else {
+        std::fs::write(PathBuf::from(&args.output), joined)
+            .with_context(|| format!("cannot write '{}'", args.output))?;
+    }
+    Ok(ok)
+}
+
+enum ChunkError {
+    /// Reported through MLIR diagnostics already.
+    Diagnosed,
+    /// A problem with the command line (bad pipeline), not the input.
+    Tool(anyhow::Error),
+}
+
+fn process_chunk(
+    args: &Args,
+    context: &Context,
+    chunk: &input::Chunk,
+    elements: &[pipeline::Element],
+) -> Result<String, ChunkError> {
+    let source = chunk.source_with_file_positions();
+    let mut module = Module::parse(context, &source).ok_or(ChunkError::Diagnosed)?;
+    if !elements.is_empty() {
+        let manager = PassManager::new(context);
+        manager.enable_verifier(args.verify_each);
+        if args.print_ir_after_all || args.print_ir_before_all || args.print_ir_after_change {
+            manager.enable_ir_printing(&PassIrPrintingOptions {
+                before_all: args.print_ir_before_all,
+                after_all: args.print_ir_after_all || args.print_ir_after_change,
+                module_scope: true,
+                on_change: args.print_ir_after_change,
+                on_failure: false,
+                flags: printing_flags(args),
+                tree_printing_path: PathBuf::new(),
+            });
+        }
+        pipeline::build(&manager, elements).map_err(ChunkError::Tool)?;
+        manager.run(&mut module).map_err(|_| ChunkError::Diagnosed)?;
+    }
+    let mut printed = module
+        .as_operation()
+        .to_string_with_flags(printing_flags(args))
+        .map_err(|e| ChunkError::Tool(anyhow::anyhow!("printing the module: {e}")))?;
+    if !printed.ends_with('\n') {
+        printed.push('\n');
+    }
+    Ok(printed)
+}
+

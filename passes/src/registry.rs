@@ -1,0 +1,39 @@
+//! The Rust passes `hlo-opt` knows, by name. Adding a pass is one line in
+//! [`REGISTRY`].
+
+use crate::framework::{create_pass, HloPass, PassError, PassId, PassOptions};
+use melior::pass::Pass;
+
+/// A registered pass: its name, description and constructor.
+pub struct PassInfo {
+    pub name: &'static str,
+    pub description: &'static str,
+    /// Builds a configured MLIR pass from pipeline options.
+    pub create: fn(&PassOptions) -> Result<Pass, PassError>,
+}
+
+/// Registry entry for pass type `P`, with its own TypeID.
+macro_rules! pass {
+    ($pass:ty) => {{
+        static ID: PassId = PassId::new();
+        fn create(options: &PassOptions) -> Result<Pass, PassError> {
+            Ok(create_pass(<$pass>::from_options(options)?, &ID))
+        }
+        PassInfo { name: <$pass>::NAME, description: <$pass>::DESCRIPTION, create }
+    }};
+}
+
+static REGISTRY: &[PassInfo] = &[
+    pass!(crate::dce::Dce),
+    pass!(crate::tuple_simplifier::TupleSimplifier),
+];
+
+/// Every registered pass, in registration order.
+pub fn registry() -> &'static [PassInfo] {
+    REGISTRY
+}
+
+/// The pass named `name`, if it is a Rust pass.
+pub fn lookup(name: &str) -> Option<&'static PassInfo> {
+    REGISTRY.iter().find(|info| info.name == name)
+}
