@@ -18,15 +18,18 @@ use melior::{
     Context,
 };
 
-/// Typed builders and wrappers for the `hlo` ops, generated from ODS.
-#[allow(clippy::all, unused, missing_docs)]
-pub mod hlo {
-    melior::dialect! {
-        name: "hlo",
-        files: ["rxla/Dialect/Hlo/IR/HloOps.td"],
-        include_directory_env_vars: ["RXLA_HLO_TD_DIR"],
-    }
+// Typed builders and wrappers for the `hlo` ops (`hlo::add(...)`,
+// `hlo::AddOperation`, ...), generated from the ODS into `pub mod hlo`.
+melior::dialect! {
+    name: "hlo",
+    files: ["rxla/Dialect/Hlo/IR/HloOps.td"],
+    include_directory_env_vars: ["RXLA_HLO_TD_DIR"],
 }
+
+/// The reference documentation of the `hlo` dialect as mlir-tblgen
+/// generates it from the ODS (checked in as docs/reference/hlo-dialect.md).
+pub const HLO_REFERENCE_DOC: &str =
+    include_str!(concat!(env!("OUT_DIR"), "/build/hlo/include/rxla/Dialect/Hlo/IR/HloOps.md"));
 
 /// The handle of the `hlo` dialect, for registries and contexts.
 pub fn hlo_dialect_handle() -> DialectHandle {
