@@ -83,9 +83,33 @@ struct Args {
     #[arg(long = "mlir-elide-elementsattrs-if-larger", value_name = "N")]
     elide_elements: Option<usize>,
 
+    /// Input format: `mlir`, `hlo` (XLA's HLO text), or `auto` (by file
+    /// extension: `.hlo` is HLO text; standard input is MLIR).
+    #[arg(long = "input-format", value_enum, default_value_t = InputFormat::Auto)]
+    input_format: InputFormat,
+
+    /// Output format; defaults to the input's format.
+    #[arg(long = "emit", value_enum)]
+    emit: Option<Format>,
+
     /// Accept ops of dialects rxla does not register.
     #[arg(long = "allow-unregistered-dialect")]
     allow_unregistered_dialect: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum InputFormat {
+    Auto,
+    Mlir,
+    Hlo,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    /// MLIR (the hlo dialect), custom or generic form.
+    Mlir,
+    /// XLA's HLO text.
+    Hlo,
 }
 
 fn main() -> ExitCode {
@@ -156,10 +180,18 @@ fn run(args: &Args) -> Result<bool> {
     rxla_dialects::set_print_op_on_diagnostic(&context, !args.verify_diagnostics);
     let collector = Collector::attach(&context);
 
+    let input_format = match args.input_format {
+        InputFormat::Mlir => Format::Mlir,
+        InputFormat::Hlo => Format::Hlo,
+        InputFormat::Auto if args.input.ends_with(".hlo") => Format::Hlo,
+        InputFormat::Auto => Format::Mlir,
+    };
+    let options = Options { input: input_format, emit: args.emit.unwrap_or(input_format), file: &display_name };
+
     let mut outputs = Vec::new();
     let mut ok = true;
     for chunk in input::split(&text, args.split_input_file) {
-        let result = process_chunk(args, &context, &chunk, &elements);
+        let result = process_chunk(args, &options, &context, &chunk, &elements);
         let diagnostics = collector.take();
         if args.verify_diagnostics {
             let expectations = diagnostics::parse_expectations(&chunk.text, chunk.first_line)
@@ -179,6 +211,7 @@ fn run(args: &Args) -> Result<bool> {
             Ok(printed) => outputs.push(printed),
             Err(ChunkError::Tool(error)) => return Err(error),
             Err(ChunkError::Diagnosed) => {}
+            Err(ChunkError::Reported) => ok = false,
         }
     }
 
@@ -197,18 +230,38 @@ fn run(args: &Args) -> Result<bool> {
 enum ChunkError {
     /// Reported through MLIR diagnostics already.
     Diagnosed,
+    /// Reported on stderr already (HLO syntax or export errors).
+    Reported,
     /// A problem with the command line (bad pipeline), not the input.
     Tool(anyhow::Error),
 }
 
+struct Options<'a> {
+    input: Format,
+    emit: Format,
+    /// The input's name in diagnostics and locations.
+    file: &'a str,
+}
+
 fn process_chunk(
     args: &Args,
+    options: &Options,
     context: &Context,
     chunk: &input::Chunk,
     elements: &[pipeline::Element],
 ) -> Result<String, ChunkError> {
     let source = chunk.source_with_file_positions();
-    let mut module = Module::parse(context, &source).ok_or(ChunkError::Diagnosed)?;
+    let mut module = match options.input {
+        Format::Mlir => Module::parse(context, &source).ok_or(ChunkError::Diagnosed)?,
+        Format::Hlo => match rxla_translate::import_hlo_text(context, &source, options.file) {
+            Ok(module) => module,
+            Err(rxla_translate::ImportFailure::Verification) => return Err(ChunkError::Diagnosed),
+            Err(failure) => {
+                eprintln!("{}", failure.render(options.file));
+                return Err(ChunkError::Reported);
+            }
+        },
+    };
     if !elements.is_empty() {
         let manager = PassManager::new(context);
         manager.enable_verifier(args.verify_each);
@@ -226,10 +279,16 @@ fn process_chunk(
         pipeline::build(&manager, elements).map_err(ChunkError::Tool)?;
         manager.run(&mut module).map_err(|_| ChunkError::Diagnosed)?;
     }
-    let mut printed = module
-        .as_operation()
-        .to_string_with_flags(printing_flags(args))
-        .map_err(|e| ChunkError::Tool(anyhow::anyhow!("printing the module: {e}")))?;
+    let mut printed = match options.emit {
+        Format::Mlir => module
+            .as_operation()
+            .to_string_with_flags(printing_flags(args))
+            .map_err(|e| ChunkError::Tool(anyhow::anyhow!("printing the module: {e}")))?,
+        Format::Hlo => rxla_translate::export_hlo_text(&module).map_err(|e| {
+            eprintln!("{}: {e}", options.file);
+            ChunkError::Reported
+        })?,
+    };
     if !printed.ends_with('\n') {
         printed.push('\n');
     }
