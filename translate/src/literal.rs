@@ -146,6 +146,65 @@ impl FloatFormat {
     }
 }
 
+impl FloatFormat {
+    /// Rounds a finite `value` to this format (nearest, ties to even) and
+    /// returns its bits; None if it overflows to a value the format lacks.
+    pub fn encode(&self, value: f64) -> Option<u64> {
+        let sign = if value.is_sign_negative() && self.has_sign { self.sign_bit() } else { 0 };
+        let a = value.abs();
+        if a == 0.0 {
+            return Some(if self.kind == SpecialValues::FiniteNegZeroNan { 0 } else { sign });
+        }
+        let m = self.mantissa_bits as i32;
+        let min_exp = 1 - self.bias; // exponent of the smallest normal
+        let e = (a.log2().floor() as i32).max(min_exp);
+        // Quantum at this exponent; round the magnitude to a multiple of it.
+        let quantum = 2f64.powi(e - m);
+        let mut q = (a / quantum).round_ties_even() as u64;
+        let mut e = e;
+        if q >= 2u64 << m {
+            q >>= 1;
+            e += 1;
+        }
+        let biased = if q < (1u64 << m) { 0 } else { (e + self.bias) as u64 };
+        let max_biased = (1u64 << self.exponent_bits) - 1;
+        let mantissa = q & ((1u64 << m) - 1);
+        let bits = (biased << m) | mantissa;
+        // Reject encodings that land on inf/NaN or beyond the largest finite.
+        let too_big = match self.kind {
+            SpecialValues::Ieee => biased >= max_biased,
+            SpecialValues::FiniteAllOnesNan => biased > max_biased || (biased == max_biased && mantissa == (1u64 << m) - 1),
+            SpecialValues::FiniteNegZeroNan | SpecialValues::FiniteOnly => biased > max_biased,
+        };
+        (!too_big).then_some(bits | sign)
+    }
+
+    /// The shortest decimal that reads back (rounded to this format) as the
+    /// finite `bits`.
+    pub fn shortest_decimal(&self, bits: u64) -> String {
+        let value = self.finite_value(bits);
+        for digits in 1..=17 {
+            let text = format!("{:.*e}", digits - 1, value);
+            if let Ok(parsed) = text.parse::<f64>() {
+                if self.encode(parsed) == Some(bits) {
+                    return plain_or_exponent(parsed, &text);
+                }
+            }
+        }
+        plain_or_exponent(value, &format!("{value:e}"))
+    }
+}
+
+/// `1.5` for ordinary magnitudes, the exponent form otherwise.
+fn plain_or_exponent(value: f64, exponent_form: &str) -> String {
+    let a = value.abs();
+    if a == 0.0 || (1e-4..1e16).contains(&a) {
+        format!("{value}")
+    } else {
+        exponent_form.to_string()
+    }
+}
+
 /// Why a literal cannot be imported.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LiteralError(pub String);
@@ -366,6 +425,28 @@ mod tests {
         let err = array_to_mlir(S32, &[Dim::Static(3), Dim::Static(2)], &lit).unwrap_err();
         assert!(err.0.contains("2 elements in dimension 0, the shape has 3"));
         assert_eq!(array_to_mlir(F32, &[Dim::Static(0)], &LiteralArray::Nested(vec![])).unwrap(), "");
+    }
+
+    #[test]
+    fn shortest_decimals_read_back_exactly() {
+        let bf16 = float_format(Bf16).unwrap();
+        assert_eq!(bf16.encode(0.1), Some(0x3DCD));
+        assert_eq!(bf16.shortest_decimal(0x3DCD), "0.1");
+        assert_eq!(bf16.shortest_decimal(0x3F80), "1");
+        let f16 = float_format(F16).unwrap();
+        assert_eq!(f16.encode(65504.0), Some(0x7BFF));
+        assert_eq!(f16.encode(70000.0), None);
+        assert_eq!(f16.shortest_decimal(0x0001), "6e-8");
+        let e4m3fn = float_format(F8e4m3fn).unwrap();
+        assert_eq!(e4m3fn.encode(448.0), Some(0x7E));
+        assert_eq!(e4m3fn.encode(480.0), None);
+        // Every finite bf16 prints to a decimal that encodes back to it.
+        for bits in 0u64..0x10000 {
+            if bf16.special_text(bits).is_none() {
+                let text = bf16.shortest_decimal(bits);
+                assert_eq!(bf16.encode(text.parse().unwrap()), Some(bits), "{bits:#x} -> {text}");
+            }
+        }
     }
 
     #[test]

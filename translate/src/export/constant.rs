@@ -56,15 +56,16 @@ pub fn float_text(t: PrimitiveType, bits: u64) -> String {
     if let Some(special) = format.special_text(bits) {
         return special;
     }
-    let value = match t {
-        PrimitiveType::F32 => f32::from_bits(bits as u32) as f64,
-        PrimitiveType::F64 => f64::from_bits(bits),
-        _ => format.finite_value(bits),
-    };
-    if t == PrimitiveType::F32 {
-        shortest(value as f32 as f64, |v| format!("{}", v as f32), |v| format!("{:e}", v as f32))
-    } else {
-        shortest(value, |v| format!("{v}"), |v| format!("{v:e}"))
+    match t {
+        PrimitiveType::F32 => {
+            let v = f32::from_bits(bits as u32);
+            shortest(v as f64, |_| format!("{v}"), |_| format!("{v:e}"))
+        }
+        PrimitiveType::F64 => {
+            let v = f64::from_bits(bits);
+            shortest(v, |_| format!("{v}"), |_| format!("{v:e}"))
+        }
+        _ => format.shortest_decimal(bits),
     }
 }
 
@@ -124,6 +125,7 @@ mod tests {
         assert_eq!(float_text(PrimitiveType::F32, 0x3DCCCCCD), "0.1");
         assert_eq!(float_text(PrimitiveType::F32, 0x00000001), "1e-45");
         assert_eq!(float_text(PrimitiveType::Bf16, 0x3F80), "1");
+        assert_eq!(float_text(PrimitiveType::Bf16, 0x3DCD), "0.1");
         assert_eq!(float_text(PrimitiveType::F64, 0x7FF0000000000000), "inf");
     }
 }
