@@ -127,8 +127,11 @@ LogicalResult IotaReplicaGroupsAttr::verify(function_ref<InFlightDiagnostic()> e
   if (groupShape.size() != 2)
     return emitError() << "iota replica groups need a 2-D group_shape [num_groups, group_size]";
   int64_t total = 1, reshaped = 1;
-  for (int64_t d : groupShape)
+  for (int64_t d : groupShape) {
+    if (d <= 0)
+      return emitError() << "iota replica group_shape entries must be positive";
     total *= d;
+  }
   for (int64_t d : reshapeDims) {
     if (d <= 0)
       return emitError() << "iota replica group reshape_dims must be positive";

@@ -42,8 +42,8 @@ static LogicalResult verifyLayoutFor(Operation *op, Attribute attr, Type type,
   if (auto tuple = dyn_cast<TupleType>(type)) {
     auto array = dyn_cast<ArrayAttr>(attr);
     if (!array || array.size() != tuple.size())
-      return op->emitOpError() << "hlo.layout of tuple-shaped " << what
-                               << " must be an array with one entry per element";
+      return op->emitOpError() << "hlo.layout of " << what
+                               << " (a tuple) must be an array with one entry per element";
     for (auto [a, t] : llvm::zip(array.getValue(), tuple.getTypes()))
       if (failed(verifyLayoutFor(op, a, t, what)))
         return failure();

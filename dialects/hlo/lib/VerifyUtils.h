@@ -122,6 +122,67 @@ inline mlir::RankedTensorType scalarOf(mlir::Type type) {
   return mlir::RankedTensorType::get({}, llvm::cast<mlir::ShapedType>(type).getElementType());
 }
 
+/// The storage bit width of an XLA element type: pred occupies 8 bits (as
+/// XLA's primitive_util::BitWidth(PRED)), complex<fN> 2N bits.
+inline int64_t elementBitWidth(mlir::Type type) {
+  if (type.isInteger(1))
+    return 8;
+  if (auto complex = llvm::dyn_cast<mlir::ComplexType>(type))
+    return 2 * complex.getElementType().getIntOrFloatBitWidth();
+  return type.getIntOrFloatBitWidth();
+}
+
+/// Emits "<what> has shape [..] but [..] was expected" unless `actual` has
+/// the rank of `expected` and every dimension is compatible (`?` matches
+/// anything).
+inline mlir::LogicalResult verifyShapeMatches(mlir::Operation *op,
+                                              llvm::ArrayRef<int64_t> actual,
+                                              llvm::ArrayRef<int64_t> expected,
+                                              llvm::StringRef what) {
+  bool ok = actual.size() == expected.size();
+  for (size_t i = 0; ok && i < actual.size(); ++i)
+    ok = compatibleDim(actual[i], expected[i]);
+  if (ok)
+    return mlir::success();
+  return op->emitOpError() << what << " has shape " << shapeString(actual) << " but "
+                           << shapeString(expected) << " was expected";
+}
+
+/// True if `a` and `b` have the same rank and compatible dimensions.
+inline bool isCompatibleShape(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b) {
+  if (a.size() != b.size())
+    return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (!compatibleDim(a[i], b[i]))
+      return false;
+  return true;
+}
+
+/// The number of positions of window dimension `i` of `window` over an input
+/// dimension of size `base` (XLA's InferWindowOutputShape): the base dilated
+/// by lhs_dilation and padded, minus the window dilated by rhs_dilation,
+/// divided by the stride, plus one (0 when the window does not fit). A
+/// dynamic `base` gives a dynamic size. Emits an error and fails when the
+/// padded input size is negative. Omitted window lists take their defaults.
+inline mlir::FailureOr<int64_t> windowOutputSize(mlir::Operation *op, WindowAttr window,
+                                                 size_t i, int64_t base) {
+  auto entry = [&](llvm::ArrayRef<int64_t> list, int64_t dflt) {
+    return i < list.size() ? list[i] : dflt;
+  };
+  if (mlir::ShapedType::isDynamic(base))
+    return mlir::ShapedType::kDynamic;
+  int64_t size = entry(window.getSize(), 1);
+  int64_t dilatedBase = base == 0 ? 0 : (base - 1) * entry(window.getLhsDilation(), 1) + 1;
+  int64_t padded = entry(window.getPadLow(), 0) + dilatedBase + entry(window.getPadHigh(), 0);
+  int64_t dilatedWindow = size == 0 ? 0 : (size - 1) * entry(window.getRhsDilation(), 1) + 1;
+  if (padded < 0)
+    return op->emitOpError() << "window dimension " << i << ": the padded input size "
+                             << padded << " is negative";
+  if (dilatedWindow > padded)
+    return int64_t(0);
+  return (padded - dilatedWindow) / entry(window.getStride(), 1) + 1;
+}
+
 } // namespace rxla::hlo
 
 #endif // RXLA_DIALECT_HLO_LIB_VERIFYUTILS_H

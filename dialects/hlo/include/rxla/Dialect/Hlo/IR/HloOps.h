@@ -33,6 +33,30 @@ void printDimList(mlir::AsmPrinter &printer, llvm::ArrayRef<int64_t> dims);
 #define GET_TYPEDEF_CLASSES
 #include "rxla/Dialect/Hlo/IR/HloTypes.h.inc"
 
+namespace rxla::hlo {
+/// `custom<EnumCase>($attr)`: an enum attribute written as its bare case
+/// (`LT`, `rng_philox`) inside an op's custom form.
+template <typename AttrT>
+mlir::ParseResult parseEnumCase(mlir::OpAsmParser &parser, AttrT &attr) {
+  using EnumT = decltype(std::declval<AttrT>().getValue());
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  llvm::StringRef word;
+  if (parser.parseKeyword(&word))
+    return mlir::failure();
+  std::optional<EnumT> value = symbolizeEnum<EnumT>(word);
+  if (!value)
+    return parser.emitError(loc) << "'" << word << "' is not a valid "
+                                 << AttrT::getMnemonic();
+  attr = AttrT::get(parser.getContext(), *value);
+  return mlir::success();
+}
+
+template <typename AttrT>
+void printEnumCase(mlir::OpAsmPrinter &printer, mlir::Operation *, AttrT attr) {
+  printer << stringifyEnum(attr.getValue());
+}
+} // namespace rxla::hlo
+
 #define GET_OP_CLASSES
 #include "rxla/Dialect/Hlo/IR/HloOps.h.inc"
 

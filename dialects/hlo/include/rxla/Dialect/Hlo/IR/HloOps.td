@@ -62,7 +62,7 @@ class Hlo_TranscendentalOp<string mnemonic, string desc>
 }
 
 def Hlo_AbsOp : Hlo_Op<"abs", [Pure, Elementwise, SameOperandsAndResultShape]> {
-  let summary = "absolute value; |x| of a complex number is its real modulus";
+  let summary = "absolute value (the real modulus for complex numbers)";
   let arguments = (ins Hlo_NumericTensor:$operand);
   let results = (outs Hlo_NumericTensor:$result);
   let hasVerifier = 1;
@@ -110,7 +110,9 @@ def Hlo_RoundNearestAfzOp : Hlo_UnaryOp<"round_nearest_afz", Hlo_FloatTensor,
 def Hlo_RoundNearestEvenOp : Hlo_UnaryOp<"round_nearest_even", Hlo_FloatTensor,
     "round to nearest, ties to even">;
 def Hlo_RsqrtOp : Hlo_TranscendentalOp<"rsqrt", "1 / sqrt(x)">;
-def Hlo_SignOp : Hlo_UnaryOp<"sign", Hlo_NumericTensor, "sign: -1, 0 or 1 (NaN stays NaN)">;
+// XLA rejects unsigned operands of sign (InferUnaryOpShape: signed or complex).
+def Hlo_SignOp : Hlo_UnaryOp<"sign", RankedTensorOf<[Hlo_SInt, Hlo_Float, Hlo_Complex]>,
+    "sign: -1, 0 or 1 (NaN stays NaN)">;
 def Hlo_SineOp : Hlo_TranscendentalOp<"sine", "sine">;
 def Hlo_SinhOp : Hlo_TranscendentalOp<"sinh", "hyperbolic sine">;
 def Hlo_SqrtOp : Hlo_TranscendentalOp<"sqrt", "square root">;
@@ -202,7 +204,7 @@ def Hlo_CompareOp : Hlo_Op<"compare",
                        Hlo_ComparisonDirectionAttr:$comparison_direction,
                        OptionalAttr<Hlo_ComparisonTypeAttr>:$compare_type);
   let results = (outs Hlo_PredTensor:$result);
-  let assemblyFormat = "$comparison_direction `,` $lhs `,` $rhs (`,` $compare_type^)? "
+  let assemblyFormat = "custom<EnumCase>($comparison_direction) `,` $lhs `,` $rhs (`,` custom<EnumCase>($compare_type)^)? "
                        "attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
 }
@@ -332,7 +334,8 @@ def Hlo_ConcatenateOp : Hlo_Op<"concatenate", [Pure]> {
   let summary = "join arrays along one dimension (ConcatInDim)";
   let arguments = (ins Variadic<Hlo_Tensor>:$inputs, ConfinedAttr<I64Attr, [IntNonNegative]>:$dimension);
   let results = (outs Hlo_Tensor:$result);
-  let assemblyFormat = "$inputs `,` `dim` `=` $dimension attr-dict `:` functional-type(operands, results)";
+  // Parenthesized: a bare variadic list followed by `, dim` cannot be parsed.
+  let assemblyFormat = "`(` $inputs `)` `,` `dim` `=` $dimension attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
 }
 
@@ -395,7 +398,7 @@ def Hlo_ShuffleOp : Hlo_Op<"shuffle", [Pure, SameOperandsAndResultType]> {
   let arguments = (ins Hlo_Tensor:$operand, DenseI64ArrayAttr:$dimensions,
                        Hlo_ShuffleModeAttr:$mode, DenseI64ArrayAttr:$shifts);
   let results = (outs Hlo_Tensor:$result);
-  let assemblyFormat = "$operand `,` `dims` `=` $dimensions `,` $mode `=` $shifts attr-dict `:` type($result)";
+  let assemblyFormat = "$operand `,` `dims` `=` $dimensions `,` custom<EnumCase>($mode) `=` $shifts attr-dict `:` type($result)";
   let hasVerifier = 1;
 }
 
@@ -514,7 +517,7 @@ def Hlo_FftOp : Hlo_Op<"fft", [Pure]> {
   let arguments = (ins Hlo_FpOrComplexTensor:$operand, Hlo_FftTypeAttr:$fft_type,
                        DenseI64ArrayAttr:$fft_length);
   let results = (outs Hlo_FpOrComplexTensor:$result);
-  let assemblyFormat = "$operand `,` $fft_type `,` `length` `=` $fft_length attr-dict "
+  let assemblyFormat = "$operand `,` custom<EnumCase>($fft_type) `,` `length` `=` $fft_length attr-dict "
                        "`:` functional-type(operands, results)";
   let hasVerifier = 1;
 }
@@ -594,7 +597,7 @@ def Hlo_RngOp : Hlo_Op<"rng", [Hlo_SideEffect]> {
   let summary = "random numbers from a uniform [a, b) or normal(a, b) distribution";
   let arguments = (ins Hlo_Tensor:$a, Hlo_Tensor:$b, Hlo_RngDistributionAttr:$distribution);
   let results = (outs Hlo_Tensor:$result);
-  let assemblyFormat = "$distribution $a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "custom<EnumCase>($distribution) $a `,` $b attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
 }
 
@@ -602,7 +605,7 @@ def Hlo_RngBitGeneratorOp : Hlo_Op<"rng_bit_generator", [Pure]> {
   let summary = "random bits from an explicit state; returns (new_state, bits)";
   let arguments = (ins RankedTensorOf<[UI64]>:$initial_state, Hlo_RngAlgorithmAttr:$algorithm);
   let results = (outs RankedTensorOf<[UI64]>:$output_state, Hlo_IntTensor:$output);
-  let assemblyFormat = "$algorithm $initial_state attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "custom<EnumCase>($algorithm) $initial_state attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
 }
 
@@ -668,7 +671,7 @@ def Hlo_FusionOp : Hlo_CallerOp<"fusion", []> {
   let arguments = (ins Variadic<Hlo_Value>:$operands, Hlo_FusionKindAttr:$kind,
                        FlatSymbolRefAttr:$calls);
   let results = (outs Variadic<Hlo_Value>:$results);
-  let assemblyFormat = "$kind $calls `(` $operands `)` attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "custom<EnumCase>($kind) $calls `(` $operands `)` attr-dict `:` functional-type(operands, results)";
 }
 
 def Hlo_CustomCallOp : Hlo_CallerOp<"custom_call", [Hlo_SideEffect]> {
@@ -697,7 +700,8 @@ def Hlo_AfterAllOp : Hlo_Op<"after_all", [Pure]> {
   let summary = "a token ordered after all operand tokens";
   let arguments = (ins Variadic<Hlo_Token>:$tokens);
   let results = (outs Hlo_Token:$result);
-  let assemblyFormat = "$tokens attr-dict";
+  // The trailing type ends the operand list, so zero tokens parse back.
+  let assemblyFormat = "$tokens attr-dict `:` type($result)";
 }
 
 def Hlo_AddDependencyOp : Hlo_Op<"add_dependency", [Pure]> {
@@ -736,6 +740,7 @@ def Hlo_AsyncUpdateOp : Hlo_Op<"async_update", [Hlo_SideEffect, SameOperandsAndR
   let arguments = (ins Hlo_Tuple:$bundle, OptionalAttr<FlatSymbolRefAttr>:$calls);
   let results = (outs Hlo_Tuple:$result);
   let assemblyFormat = "$bundle attr-dict `:` type($result)";
+  let hasVerifier = 1;
 }
 
 def Hlo_AsyncDoneOp : Hlo_Op<"async_done", [Hlo_SideEffect]> {
@@ -780,6 +785,7 @@ def Hlo_AllReduceStartOp : Hlo_CallerOp<"all_reduce_start", [Hlo_SideEffect]> {
   let arguments = !con((ins Variadic<Hlo_Tensor>:$operands, FlatSymbolRefAttr:$to_apply),
                        Hlo_CollectiveAttrs);
   let results = (outs Hlo_TensorOrTuple:$result);
+  let hasVerifier = 1;
 }
 
 def Hlo_AllReduceDoneOp : Hlo_Op<"all_reduce_done", [Hlo_SideEffect, SameOperandsAndResultType]> {
@@ -804,12 +810,14 @@ def Hlo_AllGatherStartOp : Hlo_Op<"all_gather_start", [Hlo_SideEffect]> {
                             ConfinedAttr<I64Attr, [IntNonNegative]>:$all_gather_dimension),
                        Hlo_CollectiveAttrs);
   let results = (outs Hlo_Tuple:$result);
+  let hasVerifier = 1;
 }
 
 def Hlo_AllGatherDoneOp : Hlo_Op<"all_gather_done", [Hlo_SideEffect]> {
   let summary = "asynchronous all-gather: wait";
   let arguments = (ins Hlo_Tuple:$operand);
   let results = (outs Hlo_TensorOrTuple:$result);
+  let hasVerifier = 1;
 }
 
 def Hlo_AllToAllOp : Hlo_Op<"all_to_all", [Hlo_SideEffect]> {
@@ -884,6 +892,7 @@ def Hlo_CollectivePermuteDoneOp : Hlo_Op<"collective_permute_done", [Hlo_SideEff
   let summary = "asynchronous collective-permute: wait";
   let arguments = (ins Hlo_Tuple:$operand);
   let results = (outs Hlo_TensorOrTuple:$result);
+  let hasVerifier = 1;
 }
 
 def Hlo_ReplicaIdOp : Hlo_Op<"replica_id", [Pure]> {
