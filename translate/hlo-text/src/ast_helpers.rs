@@ -113,7 +113,10 @@ impl PrimitiveType {
     /// Signed and unsigned integers (not `pred`).
     pub fn is_integral(self) -> bool {
         use PrimitiveType::*;
-        matches!(self, S1 | S2 | S4 | S8 | S16 | S32 | S64 | U1 | U2 | U4 | U8 | U16 | U32 | U64)
+        matches!(
+            self,
+            S1 | S2 | S4 | S8 | S16 | S32 | S64 | U1 | U2 | U4 | U8 | U16 | U32 | U64
+        )
     }
 
     /// Every floating-point type, the f8/f6/f4 ones included.
@@ -121,8 +124,20 @@ impl PrimitiveType {
         use PrimitiveType::*;
         matches!(
             self,
-            F16 | Bf16 | F32 | F64 | F4e2m1fn | F6e2m3fn | F6e3m2fn | F8e3m4 | F8e4m3 | F8e4m3fn
-                | F8e4m3fnuz | F8e4m3b11fnuz | F8e5m2 | F8e5m2fnuz | F8e8m0fnu
+            F16 | Bf16
+                | F32
+                | F64
+                | F4e2m1fn
+                | F6e2m3fn
+                | F6e3m2fn
+                | F8e3m4
+                | F8e4m3
+                | F8e4m3fn
+                | F8e4m3fnuz
+                | F8e4m3b11fnuz
+                | F8e5m2
+                | F8e5m2fnuz
+                | F8e8m0fnu
         )
     }
 }

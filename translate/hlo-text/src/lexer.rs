@@ -145,7 +145,11 @@ impl<'a> Lexer<'a> {
     }
 
     fn error_here(&self, message: &str) -> ParseError {
-        let token = self.src[self.off..].chars().next().map(String::from).unwrap_or_default();
+        let token = self.src[self.off..]
+            .chars()
+            .next()
+            .map(String::from)
+            .unwrap_or_default();
         ParseError::new(self.pos, message, &token)
     }
 
@@ -153,14 +157,25 @@ impl<'a> Lexer<'a> {
     pub fn skip_trivia(&mut self) -> Result<()> {
         loop {
             match self.peek_byte(0) {
-                Some(b' ' | b'\t' | b'\n' | b'\r') => self.bump(),
+                Some(b' ' | b'\t' | b'\r') => {
+                    let n = self.src.as_bytes()[self.off..]
+                        .iter()
+                        .take_while(|b| matches!(b, b' ' | b'\t' | b'\r'))
+                        .count();
+                    self.skip_ascii(n);
+                }
+                Some(b'\n') => self.bump(),
                 Some(b'/') if self.peek_byte(1) == Some(b'*') => {
                     let (start, pos) = (self.off, self.pos);
                     self.bump_n(2);
                     loop {
                         match self.peek_byte(0) {
                             None => {
-                                return Err(ParseError::new(pos, "unterminated comment", &self.src[start..]))
+                                return Err(ParseError::new(
+                                    pos,
+                                    "unterminated comment",
+                                    &self.src[start..],
+                                ))
                             }
                             Some(b'*') if self.peek_byte(1) == Some(b'/') => {
                                 self.bump_n(2);
@@ -184,7 +199,12 @@ impl<'a> Lexer<'a> {
         self.skip_trivia()?;
         let (start, pos) = (self.off, self.pos);
         let Some(b) = self.peek_byte(0) else {
-            return Ok(Token { kind: Tok::Eof, text: "", start, pos });
+            return Ok(Token {
+                kind: Tok::Eof,
+                text: "",
+                start,
+                pos,
+            });
         };
         let kind = match b {
             b'{' => self.single(Tok::LBrace),
@@ -219,7 +239,12 @@ impl<'a> Lexer<'a> {
             b if is_ident_start(b) => self.ident(),
             _ => return Err(self.error_here("unexpected character")),
         };
-        Ok(Token { kind, text: &self.src[start..self.off], start, pos })
+        Ok(Token {
+            kind,
+            text: &self.src[start..self.off],
+            start,
+            pos,
+        })
     }
 
     fn single(&mut self, kind: Tok) -> Tok {
@@ -227,10 +252,18 @@ impl<'a> Lexer<'a> {
         kind
     }
 
+    /// Skips `n` bytes known to be ASCII and not newlines (one column each).
+    fn skip_ascii(&mut self, n: usize) {
+        self.off += n;
+        self.pos.col = self.pos.col.saturating_add(n as u32);
+    }
+
     fn eat_ident_chars(&mut self) {
-        while self.peek_byte(0).is_some_and(is_ident_char) {
-            self.bump();
-        }
+        let n = self.src.as_bytes()[self.off..]
+            .iter()
+            .take_while(|&&b| is_ident_char(b))
+            .count();
+        self.skip_ascii(n);
     }
 
     fn name(&mut self) -> Result<Tok> {
@@ -259,7 +292,10 @@ impl<'a> Lexer<'a> {
     fn nan_payload(&mut self) {
         let rest = &self.src.as_bytes()[self.off..];
         if rest.starts_with(b"(0x") || rest.starts_with(b"(0X") {
-            let digits = rest[3..].iter().take_while(|b| b.is_ascii_hexdigit()).count();
+            let digits = rest[3..]
+                .iter()
+                .take_while(|b| b.is_ascii_hexdigit())
+                .count();
             if digits > 0 && rest.get(3 + digits) == Some(&b')') {
                 self.bump_n(4 + digits);
             }
@@ -267,11 +303,18 @@ impl<'a> Lexer<'a> {
     }
 
     fn digits(&mut self, hex: bool) -> usize {
-        let mut n = 0;
-        while self.peek_byte(0).is_some_and(|b| if hex { b.is_ascii_hexdigit() } else { b.is_ascii_digit() }) {
-            self.bump();
-            n += 1;
-        }
+        let rest = &self.src.as_bytes()[self.off..];
+        let n = rest
+            .iter()
+            .take_while(|b| {
+                if hex {
+                    b.is_ascii_hexdigit()
+                } else {
+                    b.is_ascii_digit()
+                }
+            })
+            .count();
+        self.skip_ascii(n);
         n
     }
 
@@ -292,7 +335,9 @@ impl<'a> Lexer<'a> {
             }
         }
         let bytes = self.src.as_bytes();
-        if bytes.get(self.off) == Some(&b'0') && matches!(bytes.get(self.off + 1), Some(b'x' | b'X')) {
+        if bytes.get(self.off) == Some(&b'0')
+            && matches!(bytes.get(self.off + 1), Some(b'x' | b'X'))
+        {
             return self.hex_number(start, pos);
         }
         let int_digits = self.digits(false);
@@ -351,7 +396,13 @@ impl<'a> Lexer<'a> {
         self.bump();
         loop {
             match self.peek_byte(0) {
-                None => return Err(ParseError::new(pos, "unterminated string", &self.src[start..])),
+                None => {
+                    return Err(ParseError::new(
+                        pos,
+                        "unterminated string",
+                        &self.src[start..],
+                    ))
+                }
                 Some(b'\\') => {
                     self.bump();
                     if self.peek_byte(0).is_some() {
@@ -377,8 +428,7 @@ impl<'a> Lexer<'a> {
         let (start, start_pos) = (self.off, self.pos);
         let mut end = start;
         let mut open: Vec<(u8, Pos, usize)> = Vec::new();
-        loop {
-            let Some(b) = self.peek_byte(0) else { break };
+        while let Some(b) = self.peek_byte(0) {
             match b {
                 b'\n' if open.is_empty() => break,
                 b' ' | b'\t' | b'\n' | b'\r' => {
@@ -414,7 +464,9 @@ impl<'a> Lexer<'a> {
                     self.bump();
                 }
                 b'}' | b')' | b']' => {
-                    let Some(&(opener, _, _)) = open.last() else { break };
+                    let Some(&(opener, _, _)) = open.last() else {
+                        break;
+                    };
                     let expected = match opener {
                         b'{' => b'}',
                         b'(' => b')',
@@ -450,7 +502,13 @@ impl<'a> Lexer<'a> {
         self.bump_n(2);
         loop {
             match self.peek_byte(0) {
-                None => return Err(ParseError::new(pos, "unterminated comment", &self.src[start..])),
+                None => {
+                    return Err(ParseError::new(
+                        pos,
+                        "unterminated comment",
+                        &self.src[start..],
+                    ))
+                }
                 Some(b'*') if self.peek_byte(1) == Some(b'/') => {
                     self.bump_n(2);
                     return Ok(());
@@ -490,7 +548,9 @@ pub fn unescape(inner: &str) -> std::result::Result<String, (usize, &'static str
             continue;
         }
         let at = i;
-        let Some(&e) = bytes.get(i + 1) else { return Err((at, "incomplete escape sequence")) };
+        let Some(&e) = bytes.get(i + 1) else {
+            return Err((at, "incomplete escape sequence"));
+        };
         i += 2;
         match e {
             b'n' => out.push(b'\n'),
@@ -515,13 +575,17 @@ pub fn unescape(inner: &str) -> std::result::Result<String, (usize, &'static str
                 out.push(v as u8);
             }
             b'x' => {
-                let n = bytes[i..].iter().take_while(|b| b.is_ascii_hexdigit()).count();
+                let n = bytes[i..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_hexdigit())
+                    .count();
                 if n == 0 {
                     return Err((at, "\\x needs hexadecimal digits"));
                 }
-                let v = inner[i..i + n]
-                    .bytes()
-                    .fold(0u32, |v, d| v.saturating_mul(16).saturating_add((d as char).to_digit(16).unwrap_or(0)));
+                let v = inner[i..i + n].bytes().fold(0u32, |v, d| {
+                    v.saturating_mul(16)
+                        .saturating_add((d as char).to_digit(16).unwrap_or(0))
+                });
                 if v > 0xff {
                     return Err((at, "hex escape out of range"));
                 }
@@ -530,10 +594,18 @@ pub fn unescape(inner: &str) -> std::result::Result<String, (usize, &'static str
             }
             b'u' | b'U' => {
                 let n = if e == b'u' { 4 } else { 8 };
-                let digits = inner.get(i..i + n).filter(|d| d.bytes().all(|b| b.is_ascii_hexdigit()));
-                let Some(digits) = digits else { return Err((at, "bad unicode escape")) };
-                let c = u32::from_str_radix(digits, 16).ok().and_then(char::from_u32);
-                let Some(c) = c else { return Err((at, "bad unicode escape")) };
+                let digits = inner
+                    .get(i..i + n)
+                    .filter(|d| d.bytes().all(|b| b.is_ascii_hexdigit()));
+                let Some(digits) = digits else {
+                    return Err((at, "bad unicode escape"));
+                };
+                let c = u32::from_str_radix(digits, 16)
+                    .ok()
+                    .and_then(char::from_u32);
+                let Some(c) = c else {
+                    return Err((at, "bad unicode escape"));
+                };
                 let mut buf = [0u8; 4];
                 out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
                 i += n;
@@ -541,7 +613,12 @@ pub fn unescape(inner: &str) -> std::result::Result<String, (usize, &'static str
             _ => return Err((at, "unknown escape sequence")),
         }
     }
-    String::from_utf8(out).map_err(|e| (e.utf8_error().valid_up_to().min(inner.len()), "string is not valid UTF-8"))
+    String::from_utf8(out).map_err(|e| {
+        (
+            e.utf8_error().valid_up_to().min(inner.len()),
+            "string is not valid UTF-8",
+        )
+    })
 }
 
 /// Quotes `s` the way absl::CEscape does for HLO text: backslash, quotes and

@@ -7,6 +7,7 @@ pub mod ast;
 mod ast_helpers;
 pub mod attrs;
 mod error;
+pub mod floats;
 pub mod lexer;
 mod parser;
 pub mod printer;

@@ -23,14 +23,42 @@ mod literal;
 mod shape;
 mod stack_frames;
 
-pub(crate) use shape::{item_rank, parse_int};
+pub(crate) use shape::item_rank;
+pub(crate) use shape::parse_int;
 pub(crate) use stack_frames::string_value;
 
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::ast::{AttrValue, Attribute, Computation, Instruction, Module, Operand, Pos, Signature};
 use crate::error::ParseError;
 use crate::lexer::{Lexer, Result, Tok, Token};
+
+/// FNV-1a: names are short and trusted not to be adversarial enough to
+/// matter, and SipHash showed up in profiles of 100k-instruction modules.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+/// The names defined so far in a scope, borrowed from the source.
+type Names<'a> = HashSet<&'a str, BuildHasherDefault<Fnv>>;
 
 /// How deep tuples, literals and other recursive constructs may nest.
 pub const MAX_DEPTH: u32 = 512;
@@ -51,8 +79,10 @@ pub fn parse_shape(text: &str) -> std::result::Result<crate::ast::Shape, ParseEr
 
 pub(crate) struct Parser<'a> {
     lexer: Lexer<'a>,
-    /// Up to two tokens of lookahead, lexed on demand.
-    ahead: [Option<Token<'a>>; 2],
+    /// Up to two tokens of lookahead (the first `ahead_len`), lexed on
+    /// demand. A plain array: shuffling `Option<Token>`s showed in profiles.
+    ahead: [Token<'a>; 2],
+    ahead_len: usize,
     depth: u32,
 }
 
@@ -64,7 +94,18 @@ impl<'a> Parser<'a> {
     /// A parser over `text` whose first character is at `pos`: attribute
     /// readers parse values in place so that errors point into the file.
     pub(crate) fn at(text: &'a str, pos: Pos) -> Self {
-        Parser { lexer: Lexer::with_pos(text, pos), ahead: [None, None], depth: 0 }
+        let none = Token {
+            kind: Tok::Eof,
+            text: "",
+            start: 0,
+            pos,
+        };
+        Parser {
+            lexer: Lexer::with_pos(text, pos),
+            ahead: [none; 2],
+            ahead_len: 0,
+            depth: 0,
+        }
     }
 
     // ----- token plumbing -------------------------------------------------
@@ -75,23 +116,26 @@ impl<'a> Parser<'a> {
     }
 
     pub(crate) fn peek(&mut self) -> Result<Token<'a>> {
-        if self.ahead[0].is_none() {
-            self.ahead[0] = Some(self.lexer.next_token()?);
+        if self.ahead_len == 0 {
+            self.ahead[0] = self.lexer.next_token()?;
+            self.ahead_len = 1;
         }
-        Ok(self.ahead[0].expect("filled above"))
+        Ok(self.ahead[0])
     }
 
     pub(crate) fn peek2(&mut self) -> Result<Token<'a>> {
         self.peek()?;
-        if self.ahead[1].is_none() {
-            self.ahead[1] = Some(self.lexer.next_token()?);
+        if self.ahead_len == 1 {
+            self.ahead[1] = self.lexer.next_token()?;
+            self.ahead_len = 2;
         }
-        Ok(self.ahead[1].expect("filled above"))
+        Ok(self.ahead[1])
     }
 
     pub(crate) fn bump(&mut self) -> Result<Token<'a>> {
         let tok = self.peek()?;
-        self.ahead = [self.ahead[1].take(), None];
+        self.ahead[0] = self.ahead[1];
+        self.ahead_len -= 1;
         Ok(tok)
     }
 
@@ -147,17 +191,26 @@ impl<'a> Parser<'a> {
 
     /// The raw source text of an attribute value, starting at the next token.
     fn value(&mut self) -> Result<AttrValue> {
-        if let Some(tok) = self.ahead[0] {
+        if self.ahead_len > 0 {
             // Undo the lookahead: the value is re-read as text.
+            let tok = self.ahead[0];
             self.lexer.reset(tok.start, tok.pos);
-            self.ahead = [None, None];
+            self.ahead_len = 0;
         }
         let (text, pos) = self.lexer.capture_value()?;
-        Ok(AttrValue { text: text.to_string(), pos })
+        Ok(AttrValue {
+            text: text.to_string(),
+            pos,
+        })
     }
 
     /// `%name` or a bare identifier; returns the name without `%`.
     pub(crate) fn name(&mut self, what: &str) -> Result<(String, Pos)> {
+        self.name_str(what)
+            .map(|(name, pos)| (name.to_string(), pos))
+    }
+
+    fn name_str(&mut self, what: &str) -> Result<(&'a str, Pos)> {
         let tok = self.peek()?;
         let name = match tok.kind {
             Tok::Name => &tok.text[1..],
@@ -165,7 +218,7 @@ impl<'a> Parser<'a> {
             _ => return Err(error_at(&tok, &format!("expects {what}"))),
         };
         self.bump()?;
-        Ok((name.to_string(), tok.pos))
+        Ok((name, tok.pos))
     }
 
     // ----- module structure -------------------------------------------------
@@ -181,14 +234,15 @@ impl<'a> Parser<'a> {
         } else if !matches!(first.kind, Tok::Ident | Tok::Name) {
             return Err(error_at(&first, "expects 'HloModule' or a computation"));
         }
-        let stack_frames = if self.peek()?.is_ident("FileNames") && !self.peek2_opens_computation()? {
-            self.stack_frames()?
-        } else {
-            Vec::new()
-        };
+        let stack_frames =
+            if self.peek()?.is_ident("FileNames") && !self.peek2_opens_computation()? {
+                self.stack_frames()?
+            } else {
+                Vec::new()
+            };
 
         let mut computations: Vec<Computation> = Vec::new();
-        let mut names = HashSet::new();
+        let mut names = Names::default();
         let mut entry = None;
         loop {
             let tok = self.peek()?;
@@ -211,7 +265,14 @@ impl<'a> Parser<'a> {
         // A header-less file (an emitter test, a bare computation) is named
         // after its first computation.
         let name = name.unwrap_or_else(|| computations[0].name.clone());
-        Ok(Module { name, attributes, computations, entry, stack_frames, pos: first.pos })
+        Ok(Module {
+            name,
+            attributes,
+            computations,
+            entry,
+            stack_frames,
+            pos: first.pos,
+        })
     }
 
     fn peek2_opens_computation(&mut self) -> Result<bool> {
@@ -225,40 +286,58 @@ impl<'a> Parser<'a> {
             let tok = self.expect(Tok::Ident, "expects an attribute name")?;
             self.expect(Tok::Equal, "expects '=' after the attribute name")?;
             let value = self.value()?;
-            attrs.push(Attribute { name: tok.text.to_string(), value, pos: tok.pos });
+            attrs.push(Attribute {
+                name: tok.text.to_string(),
+                value,
+                pos: tok.pos,
+            });
         }
         Ok(attrs)
     }
 
-    fn computation(&mut self, names: &mut HashSet<String>) -> Result<Computation> {
+    fn computation(&mut self, names: &mut Names<'a>) -> Result<Computation> {
         let is_entry = self.peek()?.is_ident("ENTRY");
         if is_entry {
             self.bump()?;
         }
         let name_tok = self.peek()?;
-        let (name, pos) = self.name("a computation name")?;
-        if !names.insert(name.clone()) {
-            return Err(error_at(&name_tok, &format!("computation '{name}' is defined twice")));
+        let (name, pos) = self.name_str("a computation name")?;
+        if !names.insert(name) {
+            return Err(error_at(
+                &name_tok,
+                &format!("computation '{name}' is defined twice"),
+            ));
         }
-        let signature = if self.at_kind(Tok::LParen)? { Some(self.signature()?) } else { None };
+        let name = name.to_string();
+        let signature = if self.at_kind(Tok::LParen)? {
+            Some(self.signature()?)
+        } else {
+            None
+        };
         self.expect(Tok::LBrace, "expects '{' to start the computation body")?;
 
         let mut instructions: Vec<Instruction> = Vec::new();
-        let mut defined: HashSet<String> = HashSet::new();
+        let mut defined = Names::default();
         let mut root = None;
         loop {
             let tok = self.peek()?;
             match tok.kind {
                 Tok::RBrace => break,
                 Tok::Eof => {
-                    return Err(error_at(&tok, &format!("expects '}}' at the end of computation '{name}'")))
+                    return Err(error_at(
+                        &tok,
+                        &format!("expects '}}' at the end of computation '{name}'"),
+                    ))
                 }
                 _ => {}
             }
             let i = self.instruction(&mut defined)?;
             if i.is_root {
                 if root.is_some() {
-                    return Err(error_at(&tok, "a computation has only one ROOT instruction"));
+                    return Err(error_at(
+                        &tok,
+                        "a computation has only one ROOT instruction",
+                    ));
                 }
                 root = Some(instructions.len());
             }
@@ -270,7 +349,15 @@ impl<'a> Parser<'a> {
         self.bump()?; // '}'
         let attributes = self.attributes()?;
         let root = root.unwrap_or(instructions.len() - 1);
-        Ok(Computation { name, is_entry, signature, instructions, root, attributes, pos })
+        Ok(Computation {
+            name,
+            is_entry,
+            signature,
+            instructions,
+            root,
+            attributes,
+            pos,
+        })
     }
 
     fn signature(&mut self) -> Result<Signature> {
@@ -292,29 +379,35 @@ impl<'a> Parser<'a> {
         Ok(Signature { params, result })
     }
 
-    fn instruction(&mut self, defined: &mut HashSet<String>) -> Result<Instruction> {
+    fn instruction(&mut self, defined: &mut Names<'a>) -> Result<Instruction> {
         let is_root = self.peek()?.is_ident("ROOT");
         if is_root {
             self.bump()?;
         }
         let name_tok = self.peek()?;
-        let (name, pos) = self.name("an instruction name")?;
-        if defined.contains(&name) {
-            return Err(error_at(&name_tok, &format!("instruction '{name}' is defined twice")));
+        let (name, pos) = self.name_str("an instruction name")?;
+        if defined.contains(name) {
+            return Err(error_at(
+                &name_tok,
+                &format!("instruction '{name}' is defined twice"),
+            ));
         }
         self.expect(Tok::Equal, "expects '=' after the instruction name")?;
         if !self.at_shape()? {
             return Err(self.error("expects the instruction's shape"));
         }
         let shape = self.shape()?;
-        let opcode = self.expect(Tok::Ident, "expects an opcode")?.text.to_string();
+        let opcode = self
+            .expect(Tok::Ident, "expects an opcode")?
+            .text
+            .to_string();
         let (mut operands, mut literal, mut parameter_number) = (Vec::new(), None, None);
         match opcode.as_str() {
             "parameter" => {
                 self.expect(Tok::LParen, "expects '(' before the parameter number")?;
                 let tok = self.expect(Tok::Int, "expects the parameter number")?;
-                match tok.text.parse::<i64>() {
-                    Ok(n) if n >= 0 => parameter_number = Some(n),
+                match parse_int(tok.text) {
+                    Some(n) if n >= 0 => parameter_number = Some(n),
                     _ => return Err(error_at(&tok, "expects a parameter number in 0..2^63")),
                 }
                 self.expect(Tok::RParen, "expects ')' after the parameter number")?;
@@ -328,24 +421,45 @@ impl<'a> Parser<'a> {
         }
         let attributes = self.attributes()?;
         // Defined after its operands: an instruction cannot use itself.
-        defined.insert(name.clone());
-        Ok(Instruction { name, is_root, shape, opcode, operands, literal, parameter_number, attributes, pos })
+        defined.insert(name);
+        Ok(Instruction {
+            name: name.to_string(),
+            is_root,
+            shape,
+            opcode,
+            operands,
+            literal,
+            parameter_number,
+            attributes,
+            pos,
+        })
     }
 
     /// `'(' (shape? name (',' shape? name)*)? ')'`; every operand must name
     /// an instruction defined earlier in the computation, as in XLA.
-    fn operands(&mut self, defined: &HashSet<String>) -> Result<Vec<Operand>> {
+    fn operands(&mut self, defined: &Names<'a>) -> Result<Vec<Operand>> {
         self.expect(Tok::LParen, "expects '(' before the operands")?;
         let mut operands = Vec::new();
         if !self.at_kind(Tok::RParen)? {
             loop {
-                let shape = if self.at_shape()? { Some(self.shape()?) } else { None };
+                let shape = if self.at_shape()? {
+                    Some(self.shape()?)
+                } else {
+                    None
+                };
                 let tok = self.peek()?;
-                let (name, pos) = self.name("an operand name")?;
-                if !defined.contains(&name) {
-                    return Err(error_at(&tok, &format!("operand '{name}' is not defined before its use")));
+                let (name, pos) = self.name_str("an operand name")?;
+                if !defined.contains(name) {
+                    return Err(error_at(
+                        &tok,
+                        &format!("operand '{name}' is not defined before its use"),
+                    ));
                 }
-                operands.push(Operand { shape, name, pos });
+                operands.push(Operand {
+                    shape,
+                    name: name.to_string(),
+                    pos,
+                });
                 if !self.eat(Tok::Comma)? {
                     break;
                 }

@@ -17,7 +17,9 @@
 //! `m` up to positions and printing is a fixed point. Long lists carry XLA's
 //! `/*index=N*/` comments, which the parser skips.
 
+use std::collections::HashMap;
 use std::fmt::Write;
+use std::hash::Hash;
 
 use crate::ast::*;
 use crate::lexer::escape;
@@ -25,7 +27,13 @@ use crate::parser::item_rank;
 
 /// The module as HLO text.
 pub fn print_module(m: &Module) -> String {
-    let mut out = String::with_capacity(64 * m.computations.iter().map(|c| c.instructions.len() + 2).sum::<usize>());
+    let mut out = String::with_capacity(
+        64 * m
+            .computations
+            .iter()
+            .map(|c| c.instructions.len() + 2)
+            .sum::<usize>(),
+    );
     out.push_str("HloModule ");
     out.push_str(&m.name);
     print_attrs(&mut out, &m.attributes);
@@ -110,7 +118,7 @@ fn print_instruction(out: &mut String, i: &Instruction, root: bool) {
 fn separator(out: &mut String, k: usize) {
     if k > 0 {
         out.push_str(", ");
-        if k % 5 == 0 {
+        if k.is_multiple_of(5) {
             let _ = write!(out, "/*index={k}*/");
         }
     }
@@ -123,33 +131,45 @@ fn print_stack_frames(out: &mut String, frames: &[StackFrame]) {
     if frames.is_empty() {
         return;
     }
-    let mut files: Vec<&str> = Vec::new();
-    let mut functions: Vec<&str> = Vec::new();
-    let mut locations: Vec<[i64; 6]> = Vec::new();
-    let mut frame_rows = Vec::with_capacity(frames.len());
-    fn id_of<T: PartialEq + Copy>(table: &mut Vec<T>, v: T) -> i64 {
-        let i = table.iter().position(|x| *x == v).unwrap_or_else(|| {
-            table.push(v);
-            table.len() - 1
-        });
-        i as i64 + 1
+    /// Entries in order of first use, and their 1-based ids.
+    struct Table<T> {
+        entries: Vec<T>,
+        ids: HashMap<T, i64>,
     }
+    impl<T: Hash + Eq + Copy> Table<T> {
+        fn id_of(&mut self, v: T) -> i64 {
+            *self.ids.entry(v).or_insert_with(|| {
+                self.entries.push(v);
+                self.entries.len() as i64
+            })
+        }
+    }
+    let new = || Table {
+        entries: Vec::new(),
+        ids: HashMap::new(),
+    };
+    let (mut files, mut functions): (Table<&str>, Table<&str>) = (new(), new());
+    let mut locations: Table<[i64; 6]> = Table {
+        entries: Vec::new(),
+        ids: HashMap::new(),
+    };
+    let mut frame_rows = Vec::with_capacity(frames.len());
     for f in frames {
-        let file = id_of(&mut files, f.file.as_str());
-        let function = id_of(&mut functions, f.function.as_str());
-        let loc = id_of(&mut locations, [file, function, f.line, f.end_line, f.column, f.end_column]);
+        let file = files.id_of(f.file.as_str());
+        let function = functions.id_of(f.function.as_str());
+        let loc = locations.id_of([file, function, f.line, f.end_line, f.column, f.end_column]);
         frame_rows.push((loc, f.parent_id + 1));
     }
     out.push_str("\n\nFileNames\n");
-    for (i, f) in files.iter().enumerate() {
+    for (i, f) in files.entries.iter().enumerate() {
         let _ = writeln!(out, "{} {}", i + 1, escape(f));
     }
     out.push_str("\nFunctionNames\n");
-    for (i, f) in functions.iter().enumerate() {
+    for (i, f) in functions.entries.iter().enumerate() {
         let _ = writeln!(out, "{} {}", i + 1, escape(f));
     }
     out.push_str("\nFileLocations\n");
-    for (i, l) in locations.iter().enumerate() {
+    for (i, l) in locations.entries.iter().enumerate() {
         let _ = writeln!(
             out,
             "{} {{file_name_id={} function_name_id={} line={} end_line={} column={} end_column={}}}",
@@ -164,7 +184,11 @@ fn print_stack_frames(out: &mut String, frames: &[StackFrame]) {
     }
     out.push_str("\nStackFrames\n");
     for (i, (loc, parent)) in frame_rows.iter().enumerate() {
-        let _ = writeln!(out, "{} {{file_location_id={loc} parent_frame_id={parent}}}", i + 1);
+        let _ = writeln!(
+            out,
+            "{} {{file_location_id={loc} parent_frame_id={parent}}}",
+            i + 1
+        );
     }
 }
 
@@ -177,7 +201,11 @@ pub fn print_shape(shape: &Shape) -> String {
 
 pub(crate) fn write_shape(out: &mut String, shape: &Shape) {
     match shape {
-        Shape::Array { element, dims, layout } => {
+        Shape::Array {
+            element,
+            dims,
+            layout,
+        } => {
             out.push_str(element.name());
             out.push('[');
             for (i, d) in dims.iter().enumerate() {
@@ -211,8 +239,10 @@ pub(crate) fn write_shape(out: &mut String, shape: &Shape) {
 /// `{1,0:T(8,128)(2,1)E(4)S(1)}`; items in XLA's order (the verbatim ones
 /// by their head). An empty layout prints as nothing, as XLA prints scalars.
 fn write_layout(out: &mut String, l: &Layout) {
-    let has_items =
-        !l.tiles.is_empty() || l.element_size_in_bits.is_some() || l.memory_space.is_some() || !l.other.is_empty();
+    let has_items = !l.tiles.is_empty()
+        || l.element_size_in_bits.is_some()
+        || l.memory_space.is_some()
+        || !l.other.is_empty();
     if l.minor_to_major.is_empty() && !has_items {
         return;
     }
@@ -226,10 +256,14 @@ fn write_layout(out: &mut String, l: &Layout) {
     if has_items {
         out.push(':');
         let other_rank = |item: &String| {
-            let head: String = item.chars().take_while(|c| c.is_ascii_alphabetic() || *c == '#' || *c == '*').collect();
+            let head: String = item
+                .chars()
+                .take_while(|c| c.is_ascii_alphabetic() || *c == '#' || *c == '*')
+                .collect();
             item_rank(&head).unwrap_or(usize::MAX)
         };
-        let mut others: Vec<(usize, &String)> = l.other.iter().map(|o| (other_rank(o), o)).collect();
+        let mut others: Vec<(usize, &String)> =
+            l.other.iter().map(|o| (other_rank(o), o)).collect();
         others.sort_by_key(|(r, _)| *r); // stable: keeps the order within a rank
         let mut others = others.into_iter().peekable();
         let mut flush_before = |out: &mut String, rank: usize| {
@@ -316,12 +350,17 @@ fn height(a: &LiteralArray) -> usize {
 fn write_array(out: &mut String, a: &LiteralArray, rank: usize, level: usize) {
     match a {
         LiteralArray::Element(e) => out.push_str(e),
-        LiteralArray::Nested(children) if matches!(children.as_slice(), [LiteralArray::Element(e)] if e == "...") => {
+        LiteralArray::Nested(children) if matches!(children.as_slice(), [LiteralArray::Element(e)] if e == "...") =>
+        {
             out.push_str("{...}");
         }
         LiteralArray::Nested(children) => {
             let innermost = level + 1 >= rank;
-            let pad = if rank <= 1 || (innermost && children.len() <= 1) { "" } else { " " };
+            let pad = if rank <= 1 || (innermost && children.len() <= 1) {
+                ""
+            } else {
+                " "
+            };
             out.push('{');
             out.push_str(pad);
             for (i, c) in children.iter().enumerate() {

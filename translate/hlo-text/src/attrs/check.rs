@@ -66,13 +66,34 @@ const DISTRIBUTIONS: &[&str] = &["rng_uniform", "rng_normal"];
 fn instruction_reader(opcode: &str, keyword: &str) -> Option<Reader> {
     use Reader::*;
     Some(match keyword {
-        "index" | "iota_dimension" | "index_vector_dim" | "feature_group_count" | "batch_group_count"
-        | "exponent_bits" | "mantissa_bits" | "k" | "channel_id" | "delta" | "feature_index"
-        | "cross_program_prefetch_index" | "inferred_dimension" => Int,
+        "index"
+        | "iota_dimension"
+        | "index_vector_dim"
+        | "feature_group_count"
+        | "batch_group_count"
+        | "exponent_bits"
+        | "mantissa_bits"
+        | "k"
+        | "channel_id"
+        | "delta"
+        | "feature_index"
+        | "cross_program_prefetch_index"
+        | "inferred_dimension" => Int,
         "epsilon" => Float,
-        "is_stable" | "indices_are_sorted" | "unique_indices" | "largest" | "constrain_layout"
-        | "use_global_device_ids" | "is_host_transfer" | "custom_call_has_side_effect" | "is_composite"
-        | "left_side" | "lower" | "unit_diagonal" | "is_reverse" | "is_associative" => Bool,
+        "is_stable"
+        | "indices_are_sorted"
+        | "unique_indices"
+        | "largest"
+        | "constrain_layout"
+        | "use_global_device_ids"
+        | "is_host_transfer"
+        | "custom_call_has_side_effect"
+        | "is_composite"
+        | "left_side"
+        | "lower"
+        | "unit_diagonal"
+        | "is_reverse"
+        | "is_associative" => Bool,
         "parameter_replication" => BoolList,
         "custom_call_target" | "infeed_config" | "outfeed_config" | "async_execution_thread" => Str,
         "direction" => Word(DIRECTIONS),
@@ -81,13 +102,30 @@ fn instruction_reader(opcode: &str, keyword: &str) -> Option<Reader> {
         "fft_type" => Word(FFT_TYPES),
         "transpose_a" => Word(TRANSPOSE),
         "distribution" => Word(DISTRIBUTIONS),
-        "algorithm" | "padding_type" | "schedule" | "api_version" | "conv_kind" | "mode" => Word(ANY),
+        "algorithm" | "padding_type" | "schedule" | "api_version" | "conv_kind" | "mode" => {
+            Word(ANY)
+        }
         "slice_sizes" if opcode.starts_with("collective-permute") => IntLists,
-        "dimensions" | "slice_sizes" | "dynamic_slice_sizes" | "fft_length" | "lhs_contracting_dims"
-        | "rhs_contracting_dims" | "lhs_batch_dims" | "rhs_batch_dims" | "lhs_ragged_dims" | "rhs_group_dims"
-        | "offset_dims" | "collapsed_slice_dims" | "start_index_map" | "operand_batching_dims"
-        | "start_indices_batching_dims" | "update_window_dims" | "inserted_window_dims"
-        | "scatter_dims_to_operand_dims" | "input_batching_dims" | "scatter_indices_batching_dims" => Dims,
+        "dimensions"
+        | "slice_sizes"
+        | "dynamic_slice_sizes"
+        | "fft_length"
+        | "lhs_contracting_dims"
+        | "rhs_contracting_dims"
+        | "lhs_batch_dims"
+        | "rhs_batch_dims"
+        | "lhs_ragged_dims"
+        | "rhs_group_dims"
+        | "offset_dims"
+        | "collapsed_slice_dims"
+        | "start_index_map"
+        | "operand_batching_dims"
+        | "start_indices_batching_dims"
+        | "update_window_dims"
+        | "inserted_window_dims"
+        | "scatter_dims_to_operand_dims"
+        | "input_batching_dims"
+        | "scatter_indices_batching_dims" => Dims,
         "to_apply" | "calls" | "condition" | "body" | "select" | "scatter" | "true_computation"
         | "false_computation" => Computation,
         "branch_computations" | "called_computations" => ComputationList,
@@ -117,7 +155,8 @@ fn module_reader(keyword: &str) -> Option<Reader> {
     Some(match keyword {
         "is_scheduled" | "alias_passthrough_params" => Bool,
         "replica_count" | "num_partitions" => Int,
-        "allow_spmd_sharding_propagation_to_parameters" | "allow_spmd_sharding_propagation_to_output" => BoolList,
+        "allow_spmd_sharding_propagation_to_parameters"
+        | "allow_spmd_sharding_propagation_to_output" => BoolList,
         "input_output_alias" => InputOutputAlias,
         "buffer_donor" => BufferDonor,
         "entry_computation_layout" => EntryLayout,
@@ -150,7 +189,11 @@ fn run(reader: Reader, v: &AttrValue) -> Result<Refs> {
         R::Word(allowed) => {
             let word = enum_word(v)?;
             if !allowed.is_empty() && !allowed.contains(&word.as_str()) {
-                return Err(ParseError::new(v.pos, format!("expects one of {}", allowed.join(", ")), &word));
+                return Err(ParseError::new(
+                    v.pos,
+                    format!("expects one of {}", allowed.join(", ")),
+                    &word,
+                ));
             }
             Ok(Refs::None)
         }
@@ -183,12 +226,16 @@ fn run(reader: Reader, v: &AttrValue) -> Result<Refs> {
 
 /// Runs the applicable reader on every attribute of the module and checks
 /// the names they refer to; stops at the first error.
-pub fn check_module(m: &Module) -> Result<CheckReport> {
+pub fn check_module<'m>(m: &'m Module) -> Result<CheckReport> {
     let computations: HashSet<&str> = m.computations.iter().map(|c| c.name.as_str()).collect();
     let mut report = CheckReport::default();
-    let mut check = |attr: &Attribute, reader: Option<Reader>, instructions: Option<&HashSet<&str>>| -> Result<()> {
+    let mut unknown: HashSet<&str> = HashSet::new();
+    let mut check = |attr: &'m Attribute,
+                     reader: Option<Reader>,
+                     instructions: Option<&HashSet<&str>>|
+     -> Result<()> {
         let Some(reader) = reader else {
-            if !report.unknown.contains(&attr.name) {
+            if unknown.insert(&attr.name) {
                 report.unknown.push(attr.name.clone());
             }
             return Ok(());
@@ -199,8 +246,15 @@ pub fn check_module(m: &Module) -> Result<CheckReport> {
             Refs::Computations(names) => (names, Some(&computations), "computation"),
             Refs::Instructions(names) => (names, instructions, "instruction"),
         };
-        if let Some(missing) = names.iter().find(|n| !known.is_some_and(|k| k.contains(n.as_str()))) {
-            return Err(ParseError::new(attr.value.pos, format!("no {what} is named '{missing}'"), &attr.value.text));
+        if let Some(missing) = names
+            .iter()
+            .find(|n| !known.is_some_and(|k| k.contains(n.as_str())))
+        {
+            return Err(ParseError::new(
+                attr.value.pos,
+                format!("no {what} is named '{missing}'"),
+                &attr.value.text,
+            ));
         }
         Ok(())
     };
@@ -214,7 +268,11 @@ pub fn check_module(m: &Module) -> Result<CheckReport> {
         }
         for i in &c.instructions {
             for a in &i.attributes {
-                check(a, instruction_reader(&i.opcode, &a.name), Some(&instructions))?;
+                check(
+                    a,
+                    instruction_reader(&i.opcode, &a.name),
+                    Some(&instructions),
+                )?;
             }
         }
     }
