@@ -91,7 +91,8 @@ LogicalResult HloDialect::verifyOperationAttribute(Operation *op,
       name == "hlo.metadata" || name == "hlo.backend_config" ||
       name == "hlo.name" || name == "hlo.control_predecessors" ||
       name == "hlo.module_attributes" || name == "hlo.statistics_viz" ||
-      name == "hlo.original_value")
+      name == "hlo.original_value" || name == "hlo.stack_frames" ||
+      name == "hlo.computation_attributes")
     return success();
   return op->emitError() << "unknown hlo dialect attribute '" << name << "'";
 }

@@ -69,7 +69,34 @@ pub fn export_ast(module: &Module) -> Result<ast::Module> {
     }
     let entry = entry.unwrap_or(computations.len() - 1);
     computations[entry].is_entry = true;
-    Ok(ast::Module { name, attributes, computations, entry, stack_frames: Vec::new(), pos: Pos::default() })
+    let stack_frames = stack_frames(module_op)?;
+    Ok(ast::Module { name, attributes, computations, entry, stack_frames, pos: Pos::default() })
+}
+
+/// The `hlo.stack_frames` table the importer kept.
+fn stack_frames(module: Op) -> Result<Vec<ast::StackFrame>> {
+    let Some(text) = module.attr_text("hlo.stack_frames") else { return Ok(Vec::new()) };
+    let bad = || ExportError::new("malformed hlo.stack_frames attribute");
+    let rows = mlir_attr::list_items(&text).ok_or_else(bad)?;
+    rows.into_iter()
+        .map(|row| {
+            let f = mlir_attr::list_items(row).ok_or_else(bad)?;
+            if f.len() != 8 {
+                return Err(bad());
+            }
+            let int = |i: usize| mlir_attr::integer(f[i]).ok_or_else(bad);
+            Ok(ast::StackFrame {
+                id: int(0)?,
+                file: mlir_attr::string(f[1]).ok_or_else(bad)?,
+                function: mlir_attr::string(f[2]).ok_or_else(bad)?,
+                line: int(3)?,
+                column: int(4)?,
+                end_line: int(5)?,
+                end_column: int(6)?,
+                parent_id: int(7)?,
+            })
+        })
+        .collect()
 }
 
 /// XLA prints header attributes in this order; others follow sorted.

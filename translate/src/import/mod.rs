@@ -70,18 +70,37 @@ pub fn to_mlir_text(module: &ast::Module, file: &str) -> Result<String> {
         .map(|c| Ok((c.name.as_str(), computation_signature(c)?)))
         .collect::<Result<_>>()?;
 
+    let frames: HashMap<i64, &ast::StackFrame> = module.stack_frames.iter().map(|f| (f.id, f)).collect();
     let _ = write!(out, "module @{}", quote(&module.name));
+    let mut module_attrs = Vec::new();
     if !module.attributes.is_empty() {
         let entries: Vec<String> = module
             .attributes
             .iter()
             .map(|a| format!("{} = {}", quote(&a.name), quote(&a.value.text)))
             .collect();
-        let _ = write!(out, " attributes {{hlo.module_attributes = {{{}}}}}", entries.join(", "));
+        module_attrs.push(format!("hlo.module_attributes = {{{}}}", entries.join(", ")));
+    }
+    if !module.stack_frames.is_empty() {
+        // Kept so that metadata's stack_frame_id still resolves after export.
+        let entries: Vec<String> = module
+            .stack_frames
+            .iter()
+            .map(|f| {
+                format!(
+                    "[{}, {}, {}, {}, {}, {}, {}, {}]",
+                    f.id, quote(&f.file), quote(&f.function), f.line, f.column, f.end_line, f.end_column, f.parent_id
+                )
+            })
+            .collect();
+        module_attrs.push(format!("hlo.stack_frames = [{}]", entries.join(", ")));
+    }
+    if !module_attrs.is_empty() {
+        let _ = write!(out, " attributes {{{}}}", module_attrs.join(", "));
     }
     out.push_str(" {\n");
     for (index, computation) in module.computations.iter().enumerate() {
-        let context = Context { file, computations: &names, signatures: &signatures };
+        let context = Context { file, frames: &frames, computations: &names, signatures: &signatures };
         emit_computation(&context, computation, index == module.entry, &mut out)?;
     }
     let _ = writeln!(out, "}} loc({})", file_loc(file, module.pos));
@@ -90,6 +109,8 @@ pub fn to_mlir_text(module: &ast::Module, file: &str) -> Result<String> {
 
 pub(crate) struct Context<'a> {
     pub file: &'a str,
+    /// The module's stack frames by id, for metadata stack_frame_id.
+    pub frames: &'a HashMap<i64, &'a ast::StackFrame>,
     pub computations: &'a [&'a str],
     /// Parameter types and result type of every computation, by name.
     pub signatures: &'a HashMap<&'a str, (Vec<String>, String)>,
@@ -112,6 +133,42 @@ fn file_loc(file: &str, pos: Pos) -> String {
 
 pub(crate) fn op_loc(file: &str, name: &str, pos: Pos) -> String {
     format!("loc({}({}))", quote(name), file_loc(file, pos))
+}
+
+/// The location of an instruction: its name around its position in the
+/// HLO text, fused with the source location its metadata names (directly,
+/// or through a stack frame and its callers) when there is one.
+pub(crate) fn instruction_loc(context: &Context, inst: &Instruction) -> String {
+    let here = file_loc(context.file, inst.pos);
+    let source = inst
+        .attributes
+        .iter()
+        .find(|a| a.name == "metadata")
+        .and_then(|a| rxla_hlo_text::attrs::metadata(&a.value).ok())
+        .and_then(|m| {
+            if let (Some(file), Some(line)) = (&m.source_file, m.source_line) {
+                Some(format!("{}:{}:{}", quote(file), line, m.source_column.unwrap_or(0)))
+            } else {
+                m.stack_frame_id.and_then(|id| frame_loc(context, id, 0))
+            }
+        });
+    match source {
+        Some(source) => format!("loc({}(fused[{here}, {source}]))", quote(&inst.name)),
+        None => format!("loc({}({here}))", quote(&inst.name)),
+    }
+}
+
+/// `callsite(frame at caller at ...)` for a stack frame id.
+fn frame_loc(context: &Context, id: i64, depth: usize) -> Option<String> {
+    let frame = context.frames.get(&id)?;
+    let here = format!("{}:{}:{}", quote(&frame.file), frame.line, frame.column);
+    let caller = (frame.parent_id != 0 && depth < 64)
+        .then(|| frame_loc(context, frame.parent_id, depth + 1))
+        .flatten();
+    Some(match caller {
+        Some(caller) => format!("callsite({here} at {caller})"),
+        None => here,
+    })
 }
 
 /// The parameter instructions of a computation by number, checked dense.
@@ -254,7 +311,7 @@ fn emit_instruction(
     out: &mut String,
 ) -> Result<Value> {
     let ty = shape_type(&inst.shape, inst.pos)?;
-    let loc = op_loc(context.file, &inst.name, inst.pos);
+    let loc = instruction_loc(context, inst);
     let ssa = format!("%v{index}");
 
     // Discardable attributes: layout and the verbatim ones.
