@@ -1,0 +1,218 @@
+//! Running a module on N simulated replicas, one thread each, so that
+//! collectives (`all-reduce`, `all-gather`, `reduce-scatter`, `all-to-all`,
+//! `collective-permute`, `collective-broadcast`) exchange real data.
+//!
+//! Every collective is a rendezvous of all replicas: each deposits its
+//! operands, the last to arrive publishes the full set, and each replica
+//! computes its own result from its replica group's contributions
+//! (`ops::control`). Replicas must execute the same collectives in the same
+//! order (as on XLA). When they do not, the run fails with an error instead
+//! of hanging: a replica that finishes (or fails) while others wait in a
+//! collective aborts the waiters, and replicas meeting at different
+//! collective instructions are reported.
+//!
+//! A plain [`Interpreter::run`] is a single replica: its collectives see
+//! only their own operands.
+
+use crate::{
+    bail,
+    error::{EvalError, Result},
+    eval::Interpreter,
+    literal::Literal,
+};
+use rxla_hlo_text::ast::Module;
+use std::{
+    cell::RefCell,
+    sync::{Arc, Condvar, Mutex},
+};
+
+/// Runs `module`'s entry computation on `args_per_replica.len()` replicas,
+/// replica `r` with `args_per_replica[r]` and `replica-id` = `r`, and
+/// returns each replica's result. The first error of any replica (in time)
+/// is the error of the run.
+pub fn run_replicated(module: &Module, args_per_replica: &[Vec<Literal>]) -> Result<Vec<Literal>> {
+    let n = args_per_replica.len();
+    if n == 0 {
+        bail!("run_replicated needs at least one replica");
+    }
+    let rendezvous = Arc::new(Rendezvous::new(n));
+    let results: Vec<Result<Literal>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..n)
+            .map(|r| {
+                let rendezvous = rendezvous.clone();
+                let args = &args_per_replica[r];
+                std::thread::Builder::new().name(format!("replica-{r}")).stack_size(256 << 20).spawn_scoped(
+                    scope,
+                    move || {
+                        COMM.with(|c| *c.borrow_mut() = Some(rendezvous.clone()));
+                        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            let mut interpreter = Interpreter::new(module);
+                            interpreter.options.replicas = n;
+                            interpreter.replica_id = r;
+                            interpreter.run(args)
+                        }));
+                        let result = match outcome {
+                            Ok(result) => result,
+                            Err(_) => Err(EvalError::new(format!("replica {r} panicked"))),
+                        };
+                        rendezvous.finish(r, result.as_ref().err());
+                        COMM.with(|c| *c.borrow_mut() = None);
+                        result
+                    },
+                )
+            })
+            .collect();
+        handles
+            .into_iter()
+            .enumerate()
+            .map(|(r, h)| match h {
+                Ok(h) => h.join().unwrap_or_else(|_| Err(EvalError::new(format!("replica {r} panicked")))),
+                Err(e) => Err(EvalError::new(format!("cannot start replica {r}: {e}"))),
+            })
+            .collect()
+    });
+    if let Some(e) = rendezvous.first_failure() {
+        return Err(e);
+    }
+    results.into_iter().collect()
+}
+
+thread_local! {
+    /// The rendezvous of the replica this thread plays, if any.
+    static COMM: RefCell<Option<Arc<Rendezvous>>> = const { RefCell::new(None) };
+}
+
+/// Deposits `value` for the collective `name` and returns the values of
+/// all replicas, indexed by replica id (just `[value]` outside
+/// [`run_replicated`]).
+pub(crate) fn exchange(interp: &Interpreter, name: &str, value: Literal) -> Result<Vec<Literal>> {
+    let comm = COMM.with(|c| c.borrow().clone());
+    match comm {
+        Some(rendezvous) => rendezvous.exchange(interp.replica_id, name, value),
+        None if interp.options.replicas > 1 => bail!(
+            "collective '{name}' needs {} replicas to rendezvous; use replicated::run_replicated",
+            interp.options.replicas
+        ),
+        None => Ok(vec![value]),
+    }
+}
+
+struct State {
+    /// Completed exchanges so far.
+    generation: u64,
+    /// Deposits of the exchange in progress.
+    slots: Vec<Option<(String, Literal)>>,
+    arrived: usize,
+    /// The values of the last completed exchange.
+    published: Arc<Vec<Literal>>,
+    /// Replicas whose program has ended.
+    finished: usize,
+    /// The first replica failure.
+    failure: Option<(usize, EvalError)>,
+    /// Set when waiting replicas were aborted.
+    aborted: Option<String>,
+}
+
+struct Rendezvous {
+    n: usize,
+    state: Mutex<State>,
+    changed: Condvar,
+}
+
+impl Rendezvous {
+    fn new(n: usize) -> Self {
+        Rendezvous {
+            n,
+            state: Mutex::new(State {
+                generation: 0,
+                slots: vec![None; n],
+                arrived: 0,
+                published: Arc::new(Vec::new()),
+                finished: 0,
+                failure: None,
+                aborted: None,
+            }),
+            changed: Condvar::new(),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn exchange(&self, replica: usize, name: &str, value: Literal) -> Result<Vec<Literal>> {
+        let mut st = self.lock();
+        if let Some(msg) = abort_reason(&st) {
+            bail!("{msg}");
+        }
+        if replica >= self.n || st.slots[replica].is_some() {
+            bail!("replica {replica} entered collective '{name}' twice");
+        }
+        st.slots[replica] = Some((name.to_string(), value));
+        st.arrived += 1;
+        let generation = st.generation;
+        if st.arrived == self.n {
+            let deposits: Vec<(String, Literal)> =
+                st.slots.iter_mut().map(|s| s.take().expect("every replica arrived")).collect();
+            st.arrived = 0;
+            st.generation += 1;
+            if let Some((r, (other, _))) = deposits.iter().enumerate().find(|(_, (n, _))| n != name) {
+                let msg = format!(
+                    "replicas disagree on the collective: replica {replica} is at '{name}', replica {r} at '{other}'"
+                );
+                st.aborted = Some(msg.clone());
+                self.changed.notify_all();
+                bail!("{msg}");
+            }
+            st.published = Arc::new(deposits.into_iter().map(|(_, v)| v).collect());
+            self.changed.notify_all();
+            return Ok(st.published.as_ref().clone());
+        }
+        loop {
+            if st.generation != generation {
+                if let Some(msg) = &st.aborted {
+                    bail!("{msg}");
+                }
+                return Ok(st.published.as_ref().clone());
+            }
+            if let Some(msg) = abort_reason(&st) {
+                bail!("{msg}");
+            }
+            if st.finished > 0 && st.arrived + st.finished >= self.n {
+                let msg = format!("collective '{name}': {} replica(s) finished without reaching it", st.finished);
+                st.aborted = Some(msg.clone());
+                self.changed.notify_all();
+                bail!("{msg}");
+            }
+            st = self.changed.wait(st).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    fn finish(&self, replica: usize, error: Option<&EvalError>) {
+        let mut st = self.lock();
+        st.finished += 1;
+        if let Some(e) = error {
+            if st.failure.is_none() && st.aborted.is_none() {
+                st.failure = Some((replica, e.clone()));
+            }
+        }
+        self.changed.notify_all();
+    }
+
+    fn first_failure(&self) -> Option<EvalError> {
+        let st = self.lock();
+        if let Some((r, e)) = &st.failure {
+            let mut e = e.clone();
+            e.message = format!("replica {r}: {}", e.message);
+            return Some(e);
+        }
+        st.aborted.as_ref().map(|m| EvalError::new(m.clone()))
+    }
+}
+
+fn abort_reason(st: &State) -> Option<String> {
+    if let Some((r, e)) = &st.failure {
+        return Some(format!("aborted: replica {r} failed: {e}"));
+    }
+    st.aborted.clone()
+}
