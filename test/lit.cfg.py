@@ -40,7 +40,7 @@ config.test_exec_root = os.environ.get("RXLA_LIT_EXEC_ROOT") or os.path.join(
 # Tool table: name in RUN lines -> executable. Add new rxla binaries (e.g.
 # "hlo-run") to rxla_tools.
 # ---------------------------------------------------------------------------
-rxla_tools = ["hlo-opt"]
+rxla_tools = ["hlo-opt", "hlo-run"]
 llvm_tools = ["FileCheck", "count", "not"]
 
 tools = {name: os.path.join(bin_dir, name) for name in rxla_tools}

@@ -149,6 +149,7 @@ mod harness {
         let mut tools = vec![
             // Binaries of this package:
             tool("hlo-opt", env!("CARGO_BIN_EXE_hlo-opt")),
+            tool("hlo-run", env!("CARGO_BIN_EXE_hlo-run")),
         ];
         // LLVM testing tools:
         for name in ["FileCheck", "not", "count"] {

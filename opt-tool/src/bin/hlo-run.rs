@@ -1,0 +1,443 @@
+//! `hlo-run`: run an HLO module (HLO text or the `hlo` dialect) on a
+//! platform and write or print its outputs.
+//!
+//! ```text
+//! hlo-run module.hlo --inputs in.npz --output out.npz
+//! hlo-run module.mlir --random-inputs --seed 7 --print-literals
+//! hlo-run module.hlo --input a.npy --input b.npy --iterations 10
+//! ```
+//!
+//! The module is imported and verified (`.mlir` parsed by MLIR, anything
+//! else read as XLA's HLO text), exported back to the HLO syntax tree, and
+//! that tree runs on the platform, so both input forms take the same path.
+//! Inputs are positional (`arg0`, `arg1`, ... in an `.npz`, or one `.npy`
+//! per parameter); outputs are `out0`, `out1`, ... over the flattened
+//! result. See docs/hlo-run.md for the array conventions.
+//!
+//! Platforms: only `interpreter` today. The command line is laid out for
+//! `--platform=cpu|gpu` and `--reference-platform` with error bounds: they
+//! become new [`Platform`] values and new options, nothing here changes.
+
+#[allow(dead_code)]
+#[path = "../diagnostics.rs"]
+mod diagnostics;
+
+use clap::Parser;
+use diagnostics::{Collector, Severity};
+use melior::ir::Module;
+use rxla_hlo_text::ast::{self, Dim, PrimitiveType, Shape};
+use rxla_interpreter::{
+    literal::{Data, Literal},
+    npy, text, Interpreter,
+};
+use std::{
+    io::{Read, Write},
+    process::ExitCode,
+    str::FromStr,
+    time::{Duration, Instant},
+};
+
+/// Where a module runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Platform {
+    /// rxla's reference interpreter (`rxla-interpreter`).
+    Interpreter,
+}
+
+impl Platform {
+    const AVAILABLE: &'static [&'static str] = &["interpreter"];
+    /// Platforms that will exist but are not built into this hlo-run yet.
+    const PLANNED: &'static [&'static str] = &["cpu", "gpu"];
+}
+
+impl FromStr for Platform {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "interpreter" => Ok(Platform::Interpreter),
+            _ if Platform::PLANNED.contains(&s) => Err(format!(
+                "platform '{s}' is not available in this build of hlo-run yet (available: {})",
+                Platform::AVAILABLE.join(", ")
+            )),
+            _ => Err(format!("unknown platform '{s}' (available: {})", Platform::AVAILABLE.join(", "))),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum InputFormat {
+    /// By file extension: `.mlir` is the hlo dialect, anything else HLO text.
+    Auto,
+    Mlir,
+    Hlo,
+}
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "hlo-run",
+    version,
+    about = "Run an HLO module on a platform and write or print its outputs",
+    after_help = "Inputs are positional: arg0, arg1, ... in --inputs (an .npz), or one --input .npy per \
+                  parameter. Outputs are out0, out1, ... over the flattened result tuple. bf16 is stored \
+                  as raw bits in <u2, the f8/f6/f4 types as raw bits in |u1 (see docs/hlo-run.md)."
+)]
+struct Args {
+    /// The module: `.mlir` (hlo dialect) or HLO text (`.hlo`, `-` for stdin).
+    input: String,
+
+    /// Where to run: `interpreter`.
+    #[arg(long, default_value = "interpreter", value_parser = Platform::from_str)]
+    platform: Platform,
+
+    /// How to read the module file.
+    #[arg(long = "input-format", value_enum, default_value_t = InputFormat::Auto)]
+    input_format: InputFormat,
+
+    /// Arguments as an `.npz` with keys arg0, arg1, ... (extra keys are ignored).
+    #[arg(long, value_name = "FILE.npz", conflicts_with_all = ["input_npy", "random_inputs"])]
+    inputs: Option<String>,
+
+    /// One `.npy` per parameter, in parameter order (repeat the option).
+    #[arg(long = "input", value_name = "FILE.npy", conflicts_with = "random_inputs")]
+    input_npy: Vec<String>,
+
+    /// Generate deterministic arguments: floats uniform in [-1, 1), signed
+    /// integers in [-8, 8), unsigned in [0, 16) (within the type's range),
+    /// random pred.
+    #[arg(long = "random-inputs")]
+    random_inputs: bool,
+
+    /// Seed of --random-inputs.
+    #[arg(long, default_value_t = 0, requires = "random_inputs")]
+    seed: u64,
+
+    /// Also write the arguments used to this `.npz` (arg0, arg1, ...).
+    #[arg(long = "save-inputs", value_name = "FILE.npz")]
+    save_inputs: Option<String>,
+
+    /// Write the outputs to this `.npz` (out0, out1, ...).
+    #[arg(long, short = 'o', value_name = "FILE.npz")]
+    output: Option<String>,
+
+    /// Print each output in XLA's literal text format (the default when
+    /// --output is not given).
+    #[arg(long = "print-literals")]
+    print_literals: bool,
+
+    /// Run N times and print the minimum and median run time.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    iterations: u32,
+
+    /// Number of replicas the module is run with (collectives see this many).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    replicas: u32,
+}
+
+/// An error already worded for the user.
+struct Failure(String);
+
+impl<T: std::fmt::Display> From<T> for Failure {
+    fn from(e: T) -> Self {
+        Failure(e.to_string())
+    }
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure(message)) => {
+            if !message.is_empty() {
+                eprintln!("hlo-run: error: {message}");
+            }
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: &Args) -> Result<(), Failure> {
+    let (source, file) = if args.input == "-" {
+        let mut text = String::new();
+        std::io::stdin().read_to_string(&mut text).map_err(|e| format!("reading standard input: {e}"))?;
+        (text, "<stdin>".to_string())
+    } else {
+        let text = std::fs::read_to_string(&args.input).map_err(|e| format!("cannot read '{}': {e}", args.input))?;
+        (text, args.input.clone())
+    };
+    let is_mlir = match args.input_format {
+        InputFormat::Mlir => true,
+        InputFormat::Hlo => false,
+        InputFormat::Auto => args.input.ends_with(".mlir"),
+    };
+    let module = load_module(&source, &file, is_mlir)?;
+    let entry = module
+        .computations
+        .get(module.entry)
+        .ok_or_else(|| format!("{file}: the module has no entry computation"))?;
+    let params = npy::parameter_shapes(entry);
+
+    let arguments = read_arguments(args, &params)?;
+    if let Some(path) = &args.save_inputs {
+        let named: Vec<(String, Literal)> = arguments
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| !matches!(l, Literal::Token | Literal::Tuple(_)))
+            .map(|(i, l)| (format!("arg{i}"), l.clone()))
+            .collect();
+        npy::write_npz(path, &named)?;
+    }
+
+    let (result, times) = match args.platform {
+        Platform::Interpreter => run_interpreter(&module, &arguments, args)?,
+    };
+    let outputs = npy::output_arrays(&result);
+
+    if let Some(path) = &args.output {
+        npy::write_npz(path, &outputs)?;
+    }
+    let mut stdout = std::io::stdout().lock();
+    let mut printed = String::new();
+    if args.print_literals || args.output.is_none() {
+        for (name, literal) in &outputs {
+            printed += &format!("{name}: {}\n", text::literal_to_string(literal));
+        }
+    }
+    if args.iterations > 1 {
+        let mut sorted = times.clone();
+        sorted.sort();
+        let mid = sorted.len() / 2;
+        let median = if sorted.len() % 2 == 0 { (sorted[mid - 1] + sorted[mid]) / 2 } else { sorted[mid] };
+        printed += &format!(
+            "{} iterations on {}: min {}, median {}\n",
+            args.iterations,
+            platform_name(args.platform),
+            ms(sorted[0]),
+            ms(median)
+        );
+    }
+    // A closed pipe (`| head`) is not worth an error.
+    let _ = stdout.write_all(printed.as_bytes()).and_then(|_| stdout.flush());
+    Ok(())
+}
+
+fn platform_name(p: Platform) -> &'static str {
+    match p {
+        Platform::Interpreter => "interpreter",
+    }
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.3} ms", d.as_secs_f64() * 1e3)
+}
+
+/// Imports and verifies the module, then exports the syntax tree the
+/// platforms run.
+fn load_module(source: &str, file: &str, is_mlir: bool) -> Result<ast::Module, Failure> {
+    let context = rxla_dialects::create_context();
+    context.enable_multi_threading(false);
+    rxla_dialects::set_print_op_on_diagnostic(&context, false);
+    let collector = Collector::attach(&context);
+    let report = |collector: &Collector| -> Failure {
+        let diagnostics = collector.take();
+        for d in &diagnostics {
+            eprintln!("{}", d.render(file));
+        }
+        if diagnostics.iter().any(|d| d.severity == Severity::Error) {
+            Failure(String::new())
+        } else {
+            Failure(format!("{file}: the module does not verify"))
+        }
+    };
+    let module = if is_mlir {
+        match Module::parse(&context, source) {
+            Some(m) => m,
+            None => return Err(report(&collector)),
+        }
+    } else {
+        match rxla_translate::import_hlo_text(&context, source, file) {
+            Ok(m) => m,
+            Err(rxla_translate::ImportFailure::Verification) => return Err(report(&collector)),
+            Err(failure) => {
+                eprintln!("{}", failure.render(file));
+                return Err(Failure(String::new()));
+            }
+        }
+    };
+    for d in collector.take() {
+        eprintln!("{}", d.render(file));
+    }
+    rxla_translate::export::export_ast(&module).map_err(|e| Failure(format!("{file}: {e}")))
+}
+
+fn read_arguments(args: &Args, params: &[Shape]) -> Result<Vec<Literal>, Failure> {
+    if let Some(path) = &args.inputs {
+        return Ok(npy::read_args(path, params)?);
+    }
+    if !args.input_npy.is_empty() {
+        let arrays = params.iter().filter(|p| !matches!(p, Shape::Token)).count();
+        if args.input_npy.len() != arrays {
+            return Err(Failure(format!(
+                "the entry computation takes {} parameter{}, but {} --input file{} given",
+                arrays,
+                if arrays == 1 { "" } else { "s" },
+                args.input_npy.len(),
+                if args.input_npy.len() == 1 { " was" } else { "s were" }
+            )));
+        }
+        let mut files = args.input_npy.iter();
+        let mut out = Vec::with_capacity(params.len());
+        for (i, shape) in params.iter().enumerate() {
+            if matches!(shape, Shape::Token) {
+                out.push(Literal::Token);
+                continue;
+            }
+            let path = files.next().unwrap();
+            let raw = npy::read_npy_raw(path)?;
+            let literal = npy::conform(&raw, shape, &format!("parameter {i}"))
+                .map_err(|e| Failure(format!("{path}: {e}")))?;
+            out.push(literal);
+        }
+        return Ok(out);
+    }
+    if args.random_inputs {
+        return params
+            .iter()
+            .enumerate()
+            .map(|(i, shape)| random_literal(shape, &mut Rng::new(args.seed, i as u64)).map_err(Failure))
+            .collect();
+    }
+    if params.iter().all(|p| matches!(p, Shape::Token)) {
+        return Ok(params.iter().map(|_| Literal::Token).collect());
+    }
+    Err(Failure(format!(
+        "the entry computation takes {} parameter{}: give --inputs FILE.npz, one --input FILE.npy per parameter, \
+         or --random-inputs",
+        params.len(),
+        if params.len() == 1 { "" } else { "s" }
+    )))
+}
+
+fn run_interpreter(module: &ast::Module, arguments: &[Literal], args: &Args) -> Result<(Literal, Vec<Duration>), Failure> {
+    // A big stack for deeply nested computations, and a panic in the
+    // interpreter becomes an error message instead of a crash.
+    std::thread::scope(|scope| {
+        let handle = std::thread::Builder::new()
+            .name("interpreter".into())
+            .stack_size(512 << 20)
+            .spawn_scoped(scope, || -> Result<(Literal, Vec<Duration>), Failure> {
+                let mut interpreter = Interpreter::new(module);
+                interpreter.options.replicas = args.replicas as usize;
+                let mut times = Vec::with_capacity(args.iterations as usize);
+                let mut result = None;
+                for _ in 0..args.iterations {
+                    let start = Instant::now();
+                    let value = interpreter.run(arguments).map_err(|e| Failure(format!("{}: {e}", args.input)))?;
+                    times.push(start.elapsed());
+                    result = Some(value);
+                }
+                Ok((result.expect("at least one iteration"), times))
+            })
+            .map_err(|e| Failure(format!("cannot start the interpreter thread: {e}")))?;
+        match handle.join() {
+            Ok(r) => r,
+            Err(panic) => {
+                let message = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".into());
+                Err(Failure(format!("{}: internal error in the interpreter: {message}", args.input)))
+            }
+        }
+    })
+}
+
+/// SplitMix64: small, fast and reproducible everywhere.
+struct Rng(u64);
+
+impl Rng {
+    /// A stream per (seed, parameter), so one parameter's values do not
+    /// depend on the others.
+    fn new(seed: u64, stream: u64) -> Self {
+        let mut r = Rng(seed ^ 0x243f_6a88_85a3_08d3);
+        r.0 = r.next().wrapping_add(stream.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        r.next();
+        r
+    }
+
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [-1, 1).
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    }
+
+    /// Uniform integer in [lo, hi).
+    fn int(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + (self.next() % (hi - lo) as u64) as i64
+    }
+}
+
+fn random_literal(shape: &Shape, rng: &mut Rng) -> Result<Literal, String> {
+    use PrimitiveType::*;
+    let (element, dims) = match shape {
+        Shape::Array { element, dims, .. } => (*element, dims),
+        Shape::Tuple(elements) => {
+            return elements.iter().map(|s| random_literal(s, rng)).collect::<Result<_, _>>().map(Literal::Tuple)
+        }
+        Shape::Token => return Ok(Literal::Token),
+        Shape::Opaque => return Err("cannot generate a value of type opaque[]".into()),
+    };
+    let dims: Vec<i64> = dims
+        .iter()
+        .map(|d| match d {
+            Dim::Static(n) | Dim::Bounded(n) => Ok(*n),
+            Dim::Unbounded => Err(format!("cannot generate a value of unbounded shape {}", npy::shape_text(shape))),
+        })
+        .collect::<Result<_, _>>()?;
+    let n = rxla_interpreter::literal::element_count(&dims);
+    macro_rules! ints {
+        ($t:ty, $lo:expr, $hi:expr) => {
+            (0..n).map(|_| rng.int($lo, $hi) as $t).collect()
+        };
+    }
+    let data = match element {
+        Pred => Data::Pred((0..n).map(|_| rng.next() & 1 == 1).collect()),
+        S8 => Data::S8(ints!(i8, -8, 8)),
+        S16 => Data::S16(ints!(i16, -8, 8)),
+        S32 => Data::S32(ints!(i32, -8, 8)),
+        S64 => Data::S64(ints!(i64, -8, 8)),
+        U8 => Data::U8(ints!(u8, 0, 16)),
+        U16 => Data::U16(ints!(u16, 0, 16)),
+        U32 => Data::U32(ints!(u32, 0, 16)),
+        U64 => Data::U64(ints!(u64, 0, 16)),
+        S1 => Data::Bits(element, (0..n).map(|_| rng.int(-1, 1) as i8 as u8).collect()),
+        S2 => Data::Bits(element, (0..n).map(|_| rng.int(-2, 2) as i8 as u8).collect()),
+        S4 => Data::Bits(element, (0..n).map(|_| rng.int(-8, 8) as i8 as u8).collect()),
+        U1 => Data::Bits(element, ints!(u8, 0, 2)),
+        U2 => Data::Bits(element, ints!(u8, 0, 4)),
+        U4 => Data::Bits(element, ints!(u8, 0, 16)),
+        F64 => Data::F64((0..n).map(|_| rng.unit()).collect()),
+        C64 => Data::C64((0..n).map(|_| num_complex::Complex32::new(rng.unit() as f32, rng.unit() as f32)).collect()),
+        C128 => Data::C128((0..n).map(|_| num_complex::Complex64::new(rng.unit(), rng.unit())).collect()),
+        F8e8m0fnu => {
+            // Unsigned powers of two: magnitudes only.
+            let values: Vec<f32> = (0..n).map(|_| rng.unit().abs() as f32).collect();
+            return Ok(Literal::from_f32_vec(element, dims, values));
+        }
+        F16 | Bf16 | F32 | F4e2m1fn | F6e2m3fn | F6e3m2fn | F8e3m4 | F8e4m3 | F8e4m3fn | F8e4m3fnuz
+        | F8e4m3b11fnuz | F8e5m2 | F8e5m2fnuz => {
+            let values: Vec<f32> = (0..n).map(|_| rng.unit() as f32).collect();
+            return Ok(Literal::from_f32_vec(element, dims, values));
+        }
+        Token | Opaque => return Err(format!("cannot generate a value of type {}", element.name())),
+    };
+    Ok(Literal::array(dims, data))
+}
