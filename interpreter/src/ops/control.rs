@@ -78,7 +78,9 @@ pub fn evaluate(interp: &Interpreter, inst: &Instruction, operands: &[&Literal])
         "custom-call" => custom_call(inst),
         "replica-id" => Ok(Literal::scalar(Data::U32(vec![interp.replica_id as u32]))),
         "partition-id" => Ok(Literal::scalar(Data::U32(vec![interp.partition_id as u32]))),
-        "all-reduce" | "all-reduce-start" => all_reduce(interp, inst, operands, &inst.shape),
+        // collective-reduce reduces within each replica group with to_apply,
+        // every member receiving the group's result, as all-reduce does.
+        "all-reduce" | "all-reduce-start" | "collective-reduce" => all_reduce(interp, inst, operands, &inst.shape),
         "all-gather" => all_gather(interp, inst, operands, &inst.shape),
         "all-gather-start" => start_tuple(inst, operands, |s| all_gather(interp, inst, operands, s)),
         "reduce-scatter" => reduce_scatter(interp, inst, operands),

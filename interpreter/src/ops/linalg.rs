@@ -1,4 +1,4 @@
-//! Linear algebra: `dot`, `convolution`, `fft`, `cholesky`,
+//! Linear algebra: `dot`, `ragged-dot`, `scaled-dot`, `convolution`, `fft`, `cholesky`,
 //! `triangular-solve` and the three `batch-norm-*` ops.
 //!
 //! Edge-case decisions (XLA's HloEvaluator and XLA:CPU are the reference):
@@ -28,6 +28,17 @@
 //!   code is compiled for AVX2 and used when the CPU has it. Every element
 //!   is still the plain ascending-k sum, so results do not depend on the
 //!   blocking, the thread count or the CPU.
+//! - **ragged-dot** and **scaled-dot** are evaluated by a plain nested loop
+//!   in f64 (ascending contracted index) and rounded once to the result
+//!   type (integers exact up to 2^53). ragged-dot takes rank-1
+//!   `group_sizes` (G groups; group g covers `[sum(sizes[..g]), +sizes[g])`
+//!   of the lhs ragged dimension) in the three modes of chlo.ragged_dot:
+//!   ragged non-contracting dim (rhs has a group dim; row r uses
+//!   `rhs[group(r)]`, rows past the last group are 0), ragged contracting
+//!   dim (result gets a leading G dim; group g contracts only its range),
+//!   ragged batch dim (a dot where batch rows past the last group are 0).
+//!   scaled-dot multiplies each operand element by its block's scale
+//!   (scale dim i covers `operand_dim_i / scale_dim_i` elements) and dots.
 //! - **convolution** follows HloEvaluator's index arithmetic: output
 //!   position `o`, kernel tap `k` read input `o*stride - pad_low +
 //!   k*rhs_dilate`, which must be a multiple of `lhs_dilate` (else the tap
@@ -85,6 +96,8 @@ use rxla_hlo_text::{
 pub fn evaluate(_: &Interpreter, inst: &Instruction, operands: &[&Literal]) -> Option<Result<Literal>> {
     let f: fn(&Instruction, &[&Literal]) -> Result<Literal> = match inst.opcode.as_str() {
         "dot" => dot,
+        "ragged-dot" => ragged_dot,
+        "scaled-dot" => scaled_dot,
         "convolution" => convolution,
         "fft" => fft,
         "cholesky" => cholesky,
@@ -1683,4 +1696,236 @@ fn operand_i64s(d: &Data, t: ElementType) -> Result<Vec<i64>> {
         other => to_i64s(other),
     };
     Ok(ints)
+}
+
+// ---------------------------------------------------------------------------
+// ragged-dot and scaled-dot
+
+/// Row-major index of `idx` in `dims`.
+fn flat(idx: &[usize], dims: &[usize]) -> usize {
+    idx.iter().zip(dims).fold(0, |acc, (&i, &d)| acc * d + i)
+}
+
+/// A general dot in f64. `term(l, r)` may veto a product (ragged masks);
+/// `extra` is a leading result dimension (ragged contracting groups) whose
+/// index is passed to `term` as well. `rhs_skip` is a rhs dimension fixed
+/// by `rhs_fixed(lhs index, extra index)` (the ragged group dimension).
+struct DotSpec<'a> {
+    lb: Vec<usize>,
+    lc: Vec<usize>,
+    rb: Vec<usize>,
+    rc: Vec<usize>,
+    extra: usize,
+    rhs_skip: Option<usize>,
+    rhs_fixed: &'a dyn Fn(&[usize], usize) -> Option<usize>,
+    keep: &'a dyn Fn(&[usize], usize) -> bool,
+}
+
+fn dot_f64(l: &[f64], ld: &[usize], r: &[f64], rd: &[usize], spec: &DotSpec) -> Result<(Vec<usize>, Vec<f64>)> {
+    let lfree: Vec<usize> = (0..ld.len()).filter(|d| !spec.lb.contains(d) && !spec.lc.contains(d)).collect();
+    let rfree: Vec<usize> = (0..rd.len())
+        .filter(|d| !spec.rb.contains(d) && !spec.rc.contains(d) && Some(*d) != spec.rhs_skip)
+        .collect();
+    if spec.lb.len() != spec.rb.len() || spec.lc.len() != spec.rc.len() {
+        bail!("dot dimension numbers have unequal batch or contracting counts");
+    }
+    for (a, b) in spec.lb.iter().zip(&spec.rb).chain(spec.lc.iter().zip(&spec.rc)) {
+        if ld[*a] != rd[*b] {
+            bail!("dot dimension lhs {a} (size {}) does not match rhs {b} (size {})", ld[*a], rd[*b]);
+        }
+    }
+    let mut out_dims: Vec<usize> = Vec::new();
+    if spec.extra > 0 {
+        out_dims.push(spec.extra);
+    }
+    out_dims.extend(spec.lb.iter().map(|&d| ld[d]));
+    out_dims.extend(lfree.iter().map(|&d| ld[d]));
+    out_dims.extend(rfree.iter().map(|&d| rd[d]));
+    let cdims: Vec<usize> = spec.lc.iter().map(|&d| ld[d]).collect();
+    let total: usize = out_dims.iter().product();
+    let ccount: usize = cdims.iter().product();
+    let mut out = vec![0f64; total];
+    let mut oi = vec![0usize; out_dims.len()];
+    let mut li = vec![0usize; ld.len()];
+    let mut ri = vec![0usize; rd.len()];
+    let mut ci = vec![0usize; cdims.len()];
+    for (o, slot) in out.iter_mut().enumerate() {
+        // Decode the output index.
+        let mut rem = o;
+        for (i, &d) in out_dims.iter().enumerate().rev() {
+            oi[i] = rem % d;
+            rem /= d;
+        }
+        let (g, rest) = if spec.extra > 0 { (oi[0], &oi[1..]) } else { (0, &oi[..]) };
+        let nb = spec.lb.len();
+        for (j, (&a, &b)) in spec.lb.iter().zip(&spec.rb).enumerate() {
+            li[a] = rest[j];
+            ri[b] = rest[j];
+        }
+        for (j, &a) in lfree.iter().enumerate() {
+            li[a] = rest[nb + j];
+        }
+        for (j, &b) in rfree.iter().enumerate() {
+            ri[b] = rest[nb + lfree.len() + j];
+        }
+        let mut acc = 0f64;
+        for c in 0..ccount {
+            let mut rem = c;
+            for (i, &d) in cdims.iter().enumerate().rev() {
+                ci[i] = rem % d;
+                rem /= d;
+            }
+            for (j, (&a, &b)) in spec.lc.iter().zip(&spec.rc).enumerate() {
+                li[a] = ci[j];
+                ri[b] = ci[j];
+            }
+            if !(spec.keep)(&li, g) {
+                continue;
+            }
+            if let Some(skip) = spec.rhs_skip {
+                match (spec.rhs_fixed)(&li, g) {
+                    Some(v) => ri[skip] = v,
+                    None => continue,
+                }
+            }
+            acc += l[flat(&li, ld)] * r[flat(&ri, rd)];
+        }
+        *slot = acc;
+    }
+    Ok((out_dims, out))
+}
+
+fn usizes(dims: &[i64]) -> Vec<usize> {
+    dims.iter().map(|&d| d.max(0) as usize).collect()
+}
+
+fn check_dims(v: &[i64], rank: usize, what: &str) -> Result<Vec<usize>> {
+    v.iter()
+        .map(|&d| if d >= 0 && (d as usize) < rank { Ok(d as usize) } else { bail!("{what} dimension {d} is out of range for rank {rank}") })
+        .collect()
+}
+
+fn finish_f64_dot(inst: &Instruction, dims: Vec<usize>, values: Vec<f64>) -> Result<Literal> {
+    let (t, want) = result_shape(inst)?;
+    let dims: Vec<i64> = dims.iter().map(|&d| d as i64).collect();
+    if dims != want {
+        bail!("{} computes {dims:?} but declares {want:?}", inst.opcode);
+    }
+    if t.is_integral() || t == ElementType::Pred {
+        literal_from_i64s(t, dims, values.iter().map(|&x| x as i64).collect())
+    } else {
+        literal_from_f64s(t, dims, values)
+    }
+}
+
+fn ragged_dot(inst: &Instruction, operands: &[&Literal]) -> Result<Literal> {
+    let (ldims, ldata) = operand(operands, 0)?;
+    let (rdims, rdata) = operand(operands, 1)?;
+    let (gdims, gdata) = operand(operands, 2)?;
+    if gdims.len() != 1 {
+        bail!("ragged-dot supports only rank-1 group_sizes, got {gdims:?}");
+    }
+    let sizes = to_i64s(gdata);
+    let (ld, rd) = (usizes(ldims), usizes(rdims));
+    let lb = check_dims(&dims_attr(inst, "lhs_batch_dims")?, ld.len(), "lhs batch")?;
+    let lc = check_dims(&dims_attr(inst, "lhs_contracting_dims")?, ld.len(), "lhs contracting")?;
+    let rb = check_dims(&dims_attr(inst, "rhs_batch_dims")?, rd.len(), "rhs batch")?;
+    let rc = check_dims(&dims_attr(inst, "rhs_contracting_dims")?, rd.len(), "rhs contracting")?;
+    let ragged = match check_dims(&dims_attr(inst, "lhs_ragged_dims")?, ld.len(), "lhs ragged")?.as_slice() {
+        [d] => *d,
+        other => bail!("ragged-dot needs exactly one lhs_ragged_dims entry, got {other:?}"),
+    };
+    let group_dims = check_dims(&dims_attr(inst, "rhs_group_dims")?, rd.len(), "rhs group")?;
+    // Group boundaries along the ragged dimension.
+    let mut starts = Vec::with_capacity(sizes.len() + 1);
+    let mut acc = 0i64;
+    starts.push(0i64);
+    for &s in &sizes {
+        acc += s.max(0);
+        starts.push(acc);
+    }
+    let group_of = |i: usize| -> Option<usize> { (0..sizes.len()).find(|&g| (i as i64) >= starts[g] && (i as i64) < starts[g + 1]) };
+    let (l, r) = (to_f64s(ldata), to_f64s(rdata));
+    let always = |_: &[usize], _: usize| -> Option<usize> { None };
+    let (dims, values) = if lc.contains(&ragged) {
+        if !group_dims.is_empty() {
+            bail!("ragged-dot with a ragged contracting dimension takes no rhs_group_dims");
+        }
+        let keep = |li: &[usize], g: usize| group_of(li[ragged]) == Some(g);
+        let spec = DotSpec { lb, lc, rb, rc, extra: sizes.len(), rhs_skip: None, rhs_fixed: &always, keep: &keep };
+        dot_f64(&l, &ld, &r, &rd, &spec)?
+    } else if lb.contains(&ragged) {
+        if !group_dims.is_empty() {
+            bail!("ragged-dot with a ragged batch dimension takes no rhs_group_dims");
+        }
+        let keep = |li: &[usize], _: usize| group_of(li[ragged]).is_some();
+        let spec = DotSpec { lb, lc, rb, rc, extra: 0, rhs_skip: None, rhs_fixed: &always, keep: &keep };
+        dot_f64(&l, &ld, &r, &rd, &spec)?
+    } else {
+        let gd = match group_dims.as_slice() {
+            [d] => *d,
+            other => bail!("ragged-dot with a ragged non-contracting dimension needs one rhs_group_dims entry, got {other:?}"),
+        };
+        if rd[gd] != sizes.len() {
+            bail!("rhs group dimension has size {} but there are {} groups", rd[gd], sizes.len());
+        }
+        let fixed = |li: &[usize], _: usize| group_of(li[ragged]);
+        let keep = |_: &[usize], _: usize| true;
+        let spec = DotSpec { lb, lc, rb, rc, extra: 0, rhs_skip: Some(gd), rhs_fixed: &fixed, keep: &keep };
+        dot_f64(&l, &ld, &r, &rd, &spec)?
+    };
+    finish_f64_dot(inst, dims, values)
+}
+
+/// Each element times the scale of its block.
+fn dequantize(dims: &[usize], values: &[f64], sdims: &[usize], scales: &[f64], what: &str) -> Result<Vec<f64>> {
+    if sdims.len() != dims.len() {
+        bail!("{what}_scale has rank {} but {what} has rank {}", sdims.len(), dims.len());
+    }
+    let mut block = Vec::with_capacity(dims.len());
+    for (i, (&d, &s)) in dims.iter().zip(sdims).enumerate() {
+        if s == 0 || d % s != 0 {
+            bail!("{what} dimension {i} (size {d}) is not a multiple of {what}_scale dimension {i} (size {s})");
+        }
+        block.push(d / s);
+    }
+    let mut out = Vec::with_capacity(values.len());
+    let mut idx = vec![0usize; dims.len()];
+    let mut sidx = vec![0usize; dims.len()];
+    for (o, &v) in values.iter().enumerate() {
+        let mut rem = o;
+        for (i, &d) in dims.iter().enumerate().rev() {
+            idx[i] = rem % d;
+            rem /= d;
+        }
+        for i in 0..dims.len() {
+            sidx[i] = idx[i] / block[i];
+        }
+        out.push(v * scales[flat(&sidx, sdims)]);
+    }
+    Ok(out)
+}
+
+fn scaled_dot(inst: &Instruction, operands: &[&Literal]) -> Result<Literal> {
+    let (ldims, ldata) = operand(operands, 0)?;
+    let (rdims, rdata) = operand(operands, 1)?;
+    let (lsdims, lsdata) = operand(operands, 2)?;
+    let (rsdims, rsdata) = operand(operands, 3)?;
+    let (ld, rd) = (usizes(ldims), usizes(rdims));
+    let l = dequantize(&ld, &to_f64s(ldata), &usizes(lsdims), &to_f64s(lsdata), "lhs")?;
+    let r = dequantize(&rd, &to_f64s(rdata), &usizes(rsdims), &to_f64s(rsdata), "rhs")?;
+    let always = |_: &[usize], _: usize| -> Option<usize> { None };
+    let keep = |_: &[usize], _: usize| true;
+    let spec = DotSpec {
+        lb: check_dims(&dims_attr(inst, "lhs_batch_dims")?, ld.len(), "lhs batch")?,
+        lc: check_dims(&dims_attr(inst, "lhs_contracting_dims")?, ld.len(), "lhs contracting")?,
+        rb: check_dims(&dims_attr(inst, "rhs_batch_dims")?, rd.len(), "rhs batch")?,
+        rc: check_dims(&dims_attr(inst, "rhs_contracting_dims")?, rd.len(), "rhs contracting")?,
+        extra: 0,
+        rhs_skip: None,
+        rhs_fixed: &always,
+        keep: &keep,
+    };
+    let (dims, values) = dot_f64(&l, &ld, &r, &rd, &spec)?;
+    finish_f64_dot(inst, dims, values)
 }

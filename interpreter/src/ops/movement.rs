@@ -1,7 +1,7 @@
 //! Data movement: `broadcast`, `reshape`, `copy`, `transpose`,
 //! `reverse`, `slice`, `dynamic-slice`, `dynamic-update-slice`,
 //! `concatenate`, `pad`, `gather`, `scatter`, `get-dimension-size`,
-//! `set-dimension-size` and `shuffle`.
+//! `set-dimension-size`, `dynamic-reshape` and `shuffle`.
 //!
 //! Every op here moves elements without looking at them (scatter's
 //! combiner aside), so all element types, the narrow ones included, take
@@ -36,6 +36,8 @@
 //! - `get-dimension-size` answers the static size (dynamic shapes are not
 //!   modelled) as `s32`; `set-dimension-size` returns the operand's data
 //!   unchanged under the result's static (bound) dims.
+//! - `dynamic-reshape`: the runtime `dim_sizes` must equal the static
+//!   result dims (dynamic shapes are not modelled); otherwise an error.
 //! - `shuffle` (mode `rotate`, attributes `dimensions` and `shifts`):
 //!   output index `i` takes operand index `(i + shift) mod n`; shifts
 //!   outside `[0, n)` wrap.
@@ -60,6 +62,7 @@ pub fn evaluate(interpreter: &Interpreter, inst: &Instruction, operands: &[&Lite
     let f: Op = match inst.opcode.as_str() {
         "broadcast" => broadcast,
         "reshape" | "copy" => reshape,
+        "dynamic-reshape" => dynamic_reshape,
         "transpose" => transpose,
         "reverse" => reverse,
         "slice" => slice,
@@ -406,6 +409,23 @@ fn reshape(_: &Interpreter, inst: &Instruction, operands: &[&Literal]) -> Result
         bail!("{} of {} elements to {out:?}", inst.opcode, data.len());
     }
     Ok(Literal::array(out, data.clone()))
+}
+
+/// `dynamic-reshape(operand, dim_sizes...)`: a reshape whose runtime sizes
+/// must equal the static (bound) result dims, since dynamic shapes are not
+/// modelled; a size below its bound is an error.
+fn dynamic_reshape(interpreter: &Interpreter, inst: &Instruction, operands: &[&Literal]) -> Result<Literal> {
+    let (_, out) = array_shape(&inst.shape)?;
+    if operands.len() != out.len() + 1 {
+        bail!("dynamic-reshape to rank {} has {} dim_sizes operands", out.len(), operands.len().saturating_sub(1));
+    }
+    for (d, (size, bound)) in operands[1..].iter().zip(&out).enumerate() {
+        let size = scalar_index(size)?;
+        if size != *bound {
+            bail!("dynamic-reshape dimension {d} has runtime size {size} but static bound {bound}; dynamic shapes are not modelled");
+        }
+    }
+    reshape(interpreter, inst, &operands[..1])
 }
 
 fn transpose(_: &Interpreter, inst: &Instruction, operands: &[&Literal]) -> Result<Literal> {

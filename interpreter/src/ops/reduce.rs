@@ -91,6 +91,7 @@ pub fn evaluate(interpreter: &Interpreter, inst: &Instruction, operands: &[&Lite
         "map" => map,
         "sort" => sort,
         "topk" => topk,
+        "scan" => scan,
         _ => return None,
     };
     Some(f(interpreter, inst, operands))
@@ -1523,3 +1524,125 @@ fn topk(_: &Interpreter, inst: &Instruction, operands: &[&Literal]) -> Result<Li
     finish_variadic(inst, vec![values, indices])
 }
 
+
+// ---------------------------------------------------------------------------
+// scan
+
+/// `scan(inputs..., inits...)`, `num_carries` (k) trailing operands being
+/// the inits: `to_apply` runs once per position along `dimensions={d}`
+/// (from N-1 down to 0 when `is_reverse`), on the m input slices at that
+/// position then the k carries, and returns n output slices then the k new
+/// carries. The result is the n outputs stacked along d, then the k final
+/// carries (a tuple unless the shape is a lone array). `is_associative`
+/// is a hint only: evaluation is always sequential.
+fn scan(interp: &Interpreter, inst: &Instruction, operands: &[&Literal]) -> Result<Literal> {
+    let k = match attr(inst, "num_carries") {
+        Some(v) => attrs::integer(v).map_err(attr_error)?,
+        None => bail!("scan needs num_carries"),
+    };
+    if k < 0 || k as usize > operands.len() {
+        bail!("scan has num_carries {k} but {} operands", operands.len());
+    }
+    let k = k as usize;
+    let m = operands.len() - k;
+    let dim = match dims_attr(inst, "dimensions")?.as_slice() {
+        [d] => *d,
+        other => bail!("scan needs exactly one dimension, got {other:?}"),
+    };
+    let reverse = match attr(inst, "is_reverse") {
+        Some(v) => attrs::boolean(v).map_err(attr_error)?,
+        None => false,
+    };
+    let to_apply = match attr(inst, "to_apply") {
+        Some(v) => attrs::computation(v).map_err(attr_error)?,
+        None => bail!("scan needs to_apply"),
+    };
+    let shapes: Vec<&Shape> = match &inst.shape {
+        Shape::Tuple(e) => e.iter().collect(),
+        s => vec![s],
+    };
+    if shapes.len() < k {
+        bail!("scan declares {} results but has {k} carries", shapes.len());
+    }
+    let n = shapes.len() - k;
+    let mut outs = Vec::with_capacity(n);
+    for s in &shapes[..n] {
+        let (t, dims) = array_shape(s)?;
+        let d = check_dim(dim, dims.len(), "scan dimension")?;
+        outs.push((t, dims, d));
+    }
+    // The scanned length N, from the inputs (or the outputs when none).
+    let mut length: Option<i64> = None;
+    for (i, lit) in operands[..m].iter().enumerate() {
+        let dims = lit.dims();
+        let d = check_dim(dim, dims.len(), "scan dimension")?;
+        match length {
+            Some(l) if l != dims[d] => bail!("scan input {i} has size {} along dimension {d}, not {l}", dims[d]),
+            _ => length = Some(dims[d]),
+        }
+    }
+    for (i, (_, dims, d)) in outs.iter().enumerate() {
+        match length {
+            Some(l) if l != dims[*d] => bail!("scan result {i} has size {} along dimension {d}, not {l}", dims[*d]),
+            _ => length = Some(dims[*d]),
+        }
+    }
+    let length = length.unwrap_or(0).max(0) as usize;
+    let split = |dims: &[i64], d: usize| -> (usize, usize) {
+        let outer: usize = dims[..d].iter().map(|&x| x.max(0) as usize).product();
+        let inner: usize = dims[d + 1..].iter().map(|&x| x.max(0) as usize).product();
+        (outer, inner)
+    };
+    let mut out_data: Vec<Data> = outs.iter().map(|(t, dims, _)| Data::zeros(*t, element_count(dims))).collect();
+    let mut carries: Vec<Literal> = operands[m..].iter().map(|l| (*l).clone()).collect();
+    for step in 0..length {
+        let pos = if reverse { length - 1 - step } else { step };
+        let mut args = Vec::with_capacity(m + k);
+        for lit in &operands[..m] {
+            let Literal::Array { dims, data } = lit else { bail!("scan input is not an array") };
+            let d = dim as usize;
+            let (outer, inner) = split(dims, d);
+            let size = dims[d] as usize;
+            let mut indices = Vec::with_capacity(outer * inner);
+            for o in 0..outer {
+                let start = (o * size + pos) * inner;
+                indices.extend(start..start + inner);
+            }
+            let mut slice_dims = dims.clone();
+            slice_dims.remove(d);
+            args.push(Literal::array(slice_dims, data.select(&indices)));
+        }
+        args.extend(carries.iter().cloned());
+        let result = interp.call(&to_apply, &args)?;
+        let mut values = match result {
+            Literal::Tuple(e) => e,
+            other => vec![other],
+        };
+        if values.len() != n + k {
+            bail!("scan's to_apply returned {} values, expected {}", values.len(), n + k);
+        }
+        carries = values.split_off(n);
+        for (j, y) in values.iter().enumerate() {
+            let (t, dims, d) = &outs[j];
+            let mut expect = dims.clone();
+            expect.remove(*d);
+            let Literal::Array { dims: ydims, data: ydata } = y else { bail!("scan output {j} is not an array") };
+            if *ydims != expect || ydata.element_type() != *t {
+                bail!("scan output {j} at one position is {ydims:?}, expected {expect:?}");
+            }
+            let (outer, inner) = split(dims, *d);
+            for o in 0..outer {
+                for i in 0..inner {
+                    out_data[j].set_from((o * length + pos) * inner + i, ydata, o * inner + i);
+                }
+            }
+        }
+    }
+    let mut results: Vec<Literal> =
+        outs.into_iter().zip(out_data).map(|((_, dims, _), data)| Literal::array(dims, data)).collect();
+    results.extend(carries);
+    match &inst.shape {
+        Shape::Tuple(_) => Ok(Literal::Tuple(results)),
+        _ => Ok(results.pop().expect("one result")),
+    }
+}

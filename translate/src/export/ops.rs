@@ -333,6 +333,40 @@ pub fn instruction(op: Op, name: &str, operands: Vec<Operand>) -> Result<Instruc
             attrs.push(attribute("k", int_attr(op, "k")?.to_string()));
             attrs.push(attribute("largest", bool_attr(op, "largest").unwrap_or(true).to_string()));
         }
+        "scan" => {
+            attrs.push(attribute("dimensions", braces(&[int_attr(op, "scan_dimension")?])));
+            attrs.push(attribute("num_carries", int_attr(op, "num_carries")?.to_string()));
+            if bool_attr(op, "is_reverse") == Some(true) {
+                attrs.push(attribute("is_reverse", "true"));
+            }
+            if let Some(assoc) = bool_attr(op, "is_associative") {
+                attrs.push(attribute("is_associative", assoc.to_string()));
+            }
+            attrs.push(attribute("to_apply", callee(op, "to_apply")?));
+        }
+        "shuffle" => {
+            attrs.push(attribute("dimensions", braces(&dims_attr(op, "dimensions")?)));
+            attrs.push(attribute("mode", enum_attr(op, "mode")?));
+            attrs.push(attribute("shifts", braces(&dims_attr(op, "shifts")?)));
+        }
+        "ragged_dot" | "scaled_dot" => {
+            let text = op.attr_text("dot_dimension_numbers").ok_or_else(|| missing(op, "dot_dimension_numbers"))?;
+            let f = m::struct_fields(&text, "dot").ok_or_else(|| missing(op, "dot_dimension_numbers"))?;
+            for field in ["lhs_batch_dims", "lhs_contracting_dims", "rhs_batch_dims", "rhs_contracting_dims"] {
+                let values = m::field_list(&f, field).ok_or_else(|| missing(op, field))?;
+                if !values.is_empty() {
+                    attrs.push(attribute(field, braces(&values)));
+                }
+            }
+            if short == "ragged_dot" {
+                attrs.push(attribute("lhs_ragged_dims", braces(&dims_attr(op, "lhs_ragged_dimensions")?)));
+                let groups = dims_attr(op, "rhs_group_dimensions")?;
+                if !groups.is_empty() {
+                    attrs.push(attribute("rhs_group_dims", braces(&groups)));
+                }
+            }
+            precision_text(op, &mut attrs)?;
+        }
         "dot" => {
             let text = op.attr_text("dot_dimension_numbers").ok_or_else(|| missing(op, "dot_dimension_numbers"))?;
             let f = m::struct_fields(&text, "dot").ok_or_else(|| missing(op, "dot_dimension_numbers"))?;

@@ -392,6 +392,53 @@ pub fn lower(context: &Context, inst: &Instruction, a: &mut Attrs, operands: &[V
             results = Results::Unpacked(tuple_elements(inst)?);
             simple(opcode)
         }
+        "scan" => {
+            // XLA prints `dimensions={d}, num_carries=k, is_reverse=..,
+            // is_associative=.., to_apply=..`; num_carries (the trailing
+            // operands that are inits) is always printed, so it is required.
+            inherent.push(format!("scan_dimension = {} : i64", single_dim(a.require("dimensions")?)?));
+            let k = int(a.require("num_carries")?)?;
+            inherent.push(format!("num_carries = {k} : i64"));
+            inherent.push(format!("to_apply = {}", callee(context, a.require("to_apply")?)?));
+            if let Some(v) = a.take("is_reverse") {
+                inherent.push(format!("is_reverse = {}", boolean(v)?));
+            }
+            if let Some(v) = a.take("is_associative") {
+                inherent.push(format!("is_associative = {}", boolean(v)?));
+            }
+            results = variadic_results(inst)?;
+            simple(opcode)
+        }
+        "shuffle" => {
+            inherent.push(format!("dimensions = {}", dense_i64(&dims(a.require("dimensions")?)?)));
+            inherent.push(format!("mode = {}", enum_attr(a.require("mode")?, "shuffle_mode", &["rotate"])?));
+            inherent.push(format!("shifts = {}", dense_i64(&dims(a.require("shifts")?)?)));
+            simple(opcode)
+        }
+        "ragged-dot" | "scaled-dot" => {
+            let mut fields = Vec::new();
+            for name in ["lhs_batch_dims", "rhs_batch_dims", "lhs_contracting_dims", "rhs_contracting_dims"] {
+                if let Some(v) = a.take(name) {
+                    let d = dims(v)?;
+                    if !d.is_empty() {
+                        fields.push(format!("{name} = {}", list(&d)));
+                    }
+                }
+            }
+            inherent.push(format!("dot_dimension_numbers = #hlo.dot<{}>", fields.join(", ")));
+            if opcode == "ragged-dot" {
+                inherent.push(format!("lhs_ragged_dimensions = {}", dense_i64(&dims(a.require("lhs_ragged_dims")?)?)));
+                let groups = match a.take("rhs_group_dims") {
+                    Some(v) => dims(v)?,
+                    None => Vec::new(),
+                };
+                inherent.push(format!("rhs_group_dimensions = {}", dense_i64(&groups)));
+            }
+            if let Some(v) = a.take("operand_precision") {
+                inherent.push(format!("precision_config = {}", precision_config(v)?));
+            }
+            simple(opcode)
+        }
         "dot" => {
             let mut fields = Vec::new();
             for name in ["lhs_batch_dims", "rhs_batch_dims", "lhs_contracting_dims", "rhs_contracting_dims"] {
