@@ -453,6 +453,16 @@ pub fn instruction(op: Op, name: &str, operands: Vec<Operand>) -> Result<Instruc
                 let list: Vec<String> = names.iter().map(|n| format!("%{n}")).collect();
                 attrs.push(attribute("called_computations", format!("{{{}}}", list.join(", "))));
             }
+            if let Some(text) = op.attr_text("operand_layout_constraints") {
+                let items = m::list_items(&text).ok_or_else(|| missing(op, "operand_layout_constraints"))?;
+                let mut shapes = Vec::new();
+                for (item, operand) in items.iter().zip(op.operands()) {
+                    let mut shape = shape_of(operand.type_text(), name)?;
+                    apply_layout(&mut shape, item)?;
+                    shapes.push(rxla_hlo_text::print_shape(&shape));
+                }
+                attrs.push(attribute("operand_layout_constraints", format!("{{{}}}", shapes.join(", "))));
+            }
             if let Some(text) = op.attr_text("output_to_operand_aliasing") {
                 let items = m::list_items(&text).ok_or_else(|| missing(op, "output_to_operand_aliasing"))?;
                 let mut parts = Vec::new();

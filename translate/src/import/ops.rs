@@ -600,6 +600,19 @@ pub fn lower(context: &Context, inst: &Instruction, a: &mut Attrs, operands: &[V
                 let refs = names.iter().map(|n| context.callee(n, v.pos)).collect::<Result<Vec<_>>>()?;
                 inherent.push(format!("called_computations = [{}]", refs.join(", ")));
             }
+            if let Some(v) = a.take("operand_layout_constraints") {
+                let shapes = attrs::shape_list(v).map_err(|e| err(v, e))?;
+                let layouts = shapes
+                    .iter()
+                    .map(|shape| match shape {
+                        Shape::Array { dims, layout, .. } => Ok(crate::types::layout_attr(
+                            &layout.clone().unwrap_or_else(|| crate::types::default_layout(dims.len())),
+                        )),
+                        _ => Err(ImportError::new(v.pos, "operand layout constraints on tuples are not supported")),
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                inherent.push(format!("operand_layout_constraints = [{}]", layouts.join(", ")));
+            }
             if let Some(v) = a.take("output_to_operand_aliasing") {
                 let aliases = attrs::output_to_operand_aliasing(v).map_err(|e| err(v, e))?;
                 let items: Vec<String> = aliases
