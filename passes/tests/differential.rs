@@ -1,0 +1,112 @@
+//! Differential test of every Rust pass: each public oracle case is run
+//! through each pass alone and through all of them in sequence, and the
+//! reference interpreter must give bit-identical outputs before and after
+//! (none of these passes reassociates floating-point math).
+
+use melior::{
+    ir::{operation::OperationLike, Module},
+    pass::PassManager,
+};
+use rxla_interpreter::{npy, Data, Interpreter, Literal};
+use rxla_passes::PassOptions;
+use std::path::{Path, PathBuf};
+
+fn cases() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/oracle/cases");
+    let mut dirs: Vec<PathBuf> = match std::fs::read_dir(&root) {
+        Ok(entries) => entries.flatten().map(|e| e.path()).filter(|p| p.join("module.hlo").exists()).collect(),
+        Err(_) => Vec::new(),
+    };
+    dirs.sort();
+    dirs
+}
+
+/// Runs the module's entry computation on the case's inputs.
+fn evaluate(module: &Module, case: &Path) -> Result<Literal, String> {
+    let ast = rxla_translate::export::export_ast(module).map_err(|e| e.to_string())?;
+    let entry = &ast.computations[ast.entry];
+    let args = npy::read_args(case.join("inputs.npz"), &npy::parameter_shapes(entry)).map_err(|e| e.to_string())?;
+    Interpreter::new(&ast).run(&args).map_err(|e| e.to_string())
+}
+
+/// Bit-for-bit equality (NaN equals a NaN with the same bits).
+fn identical(a: &Literal, b: &Literal) -> bool {
+    fn bits<T: Copy, U: PartialEq>(x: &[T], y: &[T], f: impl Fn(T) -> U) -> bool {
+        x.len() == y.len() && x.iter().zip(y).all(|(p, q)| f(*p) == f(*q))
+    }
+    match (a, b) {
+        (Literal::Array { dims: da, data: x }, Literal::Array { dims: db, data: y }) => {
+            da == db
+                && match (x, y) {
+                    (Data::F32(x), Data::F32(y)) => bits(x, y, f32::to_bits),
+                    (Data::F64(x), Data::F64(y)) => bits(x, y, f64::to_bits),
+                    (Data::F16(x), Data::F16(y)) => bits(x, y, |v| v.to_bits()),
+                    (Data::Bf16(x), Data::Bf16(y)) => bits(x, y, |v| v.to_bits()),
+                    (Data::C64(x), Data::C64(y)) => bits(x, y, |v| (v.re.to_bits(), v.im.to_bits())),
+                    (Data::C128(x), Data::C128(y)) => bits(x, y, |v| (v.re.to_bits(), v.im.to_bits())),
+                    (x, y) => x == y,
+                }
+        }
+        (Literal::Tuple(x), Literal::Tuple(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| identical(p, q)),
+        (Literal::Token, Literal::Token) => true,
+        _ => false,
+    }
+}
+
+fn run_passes<'c>(context: &'c melior::Context, module: &mut Module<'c>, names: &[&str]) -> Result<(), String> {
+    let manager = PassManager::new(context);
+    manager.enable_verifier(true);
+    for name in names {
+        let info = rxla_passes::lookup(name).ok_or_else(|| format!("no pass {name}"))?;
+        manager.add_pass((info.create)(&PassOptions::default()).map_err(|e| e.to_string())?);
+    }
+    manager.run(module).map_err(|e| format!("{names:?} failed: {e}"))
+}
+
+#[test]
+fn passes_preserve_interpreter_results_on_the_oracle_corpus() {
+    let cases = cases();
+    if cases.is_empty() {
+        eprintln!("note: ../shared/oracle not found; nothing to check");
+        return;
+    }
+    let context = rxla_dialects::create_context();
+    let all: Vec<&str> = rxla_passes::registry().iter().map(|p| p.name).collect();
+    let mut pipelines: Vec<Vec<&str>> = all.iter().map(|p| vec![*p]).collect();
+    pipelines.push(all.clone());
+
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for case in &cases {
+        let name = case.file_name().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(case.join("module.hlo")).unwrap();
+        let file = case.join("module.hlo").display().to_string();
+        let reference = match rxla_translate::import_hlo_text(&context, &text, &file) {
+            Ok(module) => evaluate(&module, case),
+            Err(e) => Err(e.render(&file)),
+        };
+        let reference = match reference {
+            Ok(r) => r,
+            Err(e) => {
+                failures.push(format!("{name}: reference run failed: {e}"));
+                continue;
+            }
+        };
+        for pipeline in &pipelines {
+            let mut module = rxla_translate::import_hlo_text(&context, &text, &file).unwrap();
+            let result = run_passes(&context, &mut module, pipeline).and_then(|_| {
+                if !module.as_operation().verify() {
+                    return Err("module does not verify after the passes".into());
+                }
+                evaluate(&module, case)
+            });
+            match result {
+                Ok(after) if identical(&after, &reference) => checked += 1,
+                Ok(_) => failures.push(format!("{name}: {pipeline:?} changed the result")),
+                Err(e) => failures.push(format!("{name}: {pipeline:?}: {e}")),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    eprintln!("{checked} (case, pipeline) pairs give bit-identical results");
+}
