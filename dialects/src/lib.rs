@@ -14,7 +14,7 @@ mod ffi;
 use melior::{
     dialect::{DialectHandle, DialectRegistry},
     ir::operation::OperationLike,
-    utility::{register_all_dialects, register_all_llvm_translations},
+    utility::register_all_dialects,
     Context,
 };
 
@@ -52,7 +52,6 @@ pub fn create_context() -> Context {
     context.append_dialect_registry(&registry);
     context.get_or_load_dialect("func");
     context.get_or_load_dialect("hlo");
-    register_all_llvm_translations(&context);
     context
 }
 

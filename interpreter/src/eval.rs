@@ -28,6 +28,10 @@ impl Default for Options {
 pub struct Interpreter<'m> {
     module: &'m Module,
     computations: HashMap<&'m str, &'m Computation>,
+    /// Per computation (by address), the instruction index of each operand
+    /// of each instruction, resolved once here rather than on every call
+    /// (reducers and loop bodies are called many times).
+    operand_slots: HashMap<usize, Vec<Vec<Option<usize>>>>,
     pub options: Options,
     /// The replica and partition this evaluation plays (for replica-id,
     /// partition-id and collectives).
@@ -38,7 +42,9 @@ pub struct Interpreter<'m> {
 impl<'m> Interpreter<'m> {
     pub fn new(module: &'m Module) -> Self {
         let computations = module.computations.iter().map(|c| (c.name.as_str(), c)).collect();
-        Self { module, computations, options: Options::default(), replica_id: 0, partition_id: 0 }
+        let operand_slots =
+            module.computations.iter().map(|c| (c as *const Computation as usize, resolve_operands(c))).collect();
+        Self { module, computations, operand_slots, options: Options::default(), replica_id: 0, partition_id: 0 }
     }
 
     pub fn module(&self) -> &'m Module {
@@ -72,10 +78,16 @@ impl<'m> Interpreter<'m> {
 
     /// Evaluates `computation` on `args`.
     pub fn evaluate(&self, computation: &Computation, args: &[Literal]) -> Result<Literal> {
-        let mut index: HashMap<&str, usize> = HashMap::with_capacity(computation.instructions.len());
+        let resolved;
+        let slots = match self.operand_slots.get(&(computation as *const Computation as usize)) {
+            Some(slots) => slots,
+            None => {
+                resolved = resolve_operands(computation);
+                &resolved
+            }
+        };
         let mut values: Vec<Option<Literal>> = vec![None; computation.instructions.len()];
         for (i, inst) in computation.instructions.iter().enumerate() {
-            index.insert(inst.name.as_str(), i);
             let value = if inst.opcode == "parameter" {
                 let n = inst.parameter_number.unwrap_or(-1);
                 args.get(n as usize).cloned().ok_or_else(|| {
@@ -89,10 +101,9 @@ impl<'m> Interpreter<'m> {
                 let operands = inst
                     .operands
                     .iter()
-                    .map(|o| {
-                        index
-                            .get(o.name.as_str())
-                            .and_then(|&j| values[j].as_ref())
+                    .zip(&slots[i])
+                    .map(|(o, slot)| {
+                        slot.and_then(|j| values[j].as_ref())
                             .ok_or_else(|| EvalError::new(format!("operand '{}' is not defined", o.name)))
                     })
                     .collect::<Result<Vec<&Literal>>>();
@@ -105,6 +116,17 @@ impl<'m> Interpreter<'m> {
             .and_then(Option::take)
             .ok_or_else(|| EvalError::new(format!("computation '{}' has no root", computation.name)))
     }
+}
+
+/// For each instruction, the index of the instruction each operand names.
+fn resolve_operands(computation: &Computation) -> Vec<Vec<Option<usize>>> {
+    let index: HashMap<&str, usize> =
+        computation.instructions.iter().enumerate().map(|(i, inst)| (inst.name.as_str(), i)).collect();
+    computation
+        .instructions
+        .iter()
+        .map(|inst| inst.operands.iter().map(|o| index.get(o.name.as_str()).copied()).collect())
+        .collect()
 }
 
 /// The value of attribute `name` of `inst`, if present.

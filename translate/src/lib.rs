@@ -10,6 +10,7 @@
 //! its tree to and from MLIR. How each construct maps is documented in
 //! docs/hlo-text.md.
 
+mod carried;
 pub mod export;
 pub mod import;
 pub mod literal;

@@ -177,7 +177,7 @@ impl Exporter {
             }
             let mut attributes = Vec::new();
             for (key, value) in &attrs {
-                if let Some(hlo) = ops::carried_attribute_name(key) {
+                if let Some(hlo) = crate::carried::hlo_name(key) {
                     attributes.push(attribute(hlo, mlir_attr::string(value).unwrap_or_else(|| value.clone())));
                 }
             }

@@ -5,21 +5,6 @@ use super::{attribute, mlir_attr as m, raw::Op, shape_of, ExportError, Result};
 use crate::types::default_layout;
 use rxla_hlo_text::ast::{Attribute, Instruction, Layout, Operand, Pos, Shape};
 
-/// Discardable attributes carried verbatim, and their HLO keywords.
-const CARRIED: &[(&str, &str)] = &[
-    ("hlo.metadata", "metadata"),
-    ("hlo.sharding", "sharding"),
-    ("hlo.frontend_attributes", "frontend_attributes"),
-    ("hlo.backend_config", "backend_config"),
-    ("hlo.control_predecessors", "control-predecessors"),
-    ("hlo.statistics_viz", "statistics_viz"),
-    ("hlo.original_value", "original_value"),
-];
-
-pub fn carried_attribute_name(mlir: &str) -> Option<&'static str> {
-    CARRIED.iter().find(|(k, _)| *k == mlir).map(|(_, h)| *h)
-}
-
 fn missing(op: Op, what: &str) -> ExportError {
     ExportError::new(format!("'{}' has a malformed or missing '{what}' attribute", op.name()))
 }
@@ -46,20 +31,6 @@ fn enum_attr(op: Op, name: &str) -> Result<String> {
 
 fn callee(op: Op, name: &str) -> Result<String> {
     op.attr_text(name).and_then(|t| m::symbol(&t)).map(|s| format!("%{s}")).ok_or_else(|| missing(op, name))
-}
-
-fn quoted(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// `{size=3x3 stride=2x2 pad=0_1x0_1 ...}` from `#hlo.window<...>`.
@@ -222,7 +193,7 @@ pub fn apply_discardable(op: Op, inst: &mut Instruction) -> Result<()> {
     for (key, value) in op.discardable_attrs() {
         if key == "hlo.layout" {
             apply_layout(&mut inst.shape, &value)?;
-        } else if let Some(hlo) = carried_attribute_name(&key) {
+        } else if let Some(hlo) = crate::carried::hlo_name(&key) {
             inst.attributes.push(attribute(hlo, m::string(&value).unwrap_or(value)));
         }
     }
@@ -432,10 +403,10 @@ pub fn instruction(op: Op, name: &str, operands: Vec<Operand>) -> Result<Instruc
         }
         "custom_call" => {
             let target = op.attr_text("custom_call_target").and_then(|t| m::string(&t)).ok_or_else(|| missing(op, "custom_call_target"))?;
-            attrs.push(attribute("custom_call_target", quoted(&target)));
+            attrs.push(attribute("custom_call_target", rxla_hlo_text::lexer::escape(&target)));
             if let Some(config) = op.attr_text("backend_config").and_then(|t| m::string(&t)) {
                 if !config.is_empty() {
-                    let text = if config.starts_with('{') { config } else { quoted(&config) };
+                    let text = if config.starts_with('{') { config } else { rxla_hlo_text::lexer::escape(&config) };
                     attrs.push(attribute("backend_config", text));
                 }
             }
@@ -485,7 +456,7 @@ pub fn instruction(op: Op, name: &str, operands: Vec<Operand>) -> Result<Instruc
                 attrs.push(attribute("calls", callee(op, "calls")?));
             }
             if let Some(thread) = op.attr_text("async_execution_thread").and_then(|t| m::string(&t)) {
-                attrs.push(attribute("async_execution_thread", quoted(&thread)));
+                attrs.push(attribute("async_execution_thread", rxla_hlo_text::lexer::escape(&thread)));
             }
         }
         "copy_start" => {
@@ -531,7 +502,7 @@ pub fn instruction(op: Op, name: &str, operands: Vec<Operand>) -> Result<Instruc
             let key = format!("{short}_config");
             if let Some(config) = op.attr_text(&key).and_then(|t| m::string(&t)) {
                 if !config.is_empty() {
-                    attrs.push(attribute(&key, quoted(&config)));
+                    attrs.push(attribute(&key, rxla_hlo_text::lexer::escape(&config)));
                 }
             }
         }

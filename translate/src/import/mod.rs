@@ -221,17 +221,6 @@ fn computation_signature(computation: &Computation) -> Result<(Vec<String>, Stri
     Ok((params, shape_type(&root.shape, root.pos)?))
 }
 
-/// Attributes every instruction may carry; kept verbatim.
-const CARRIED: &[(&str, &str)] = &[
-    ("metadata", "hlo.metadata"),
-    ("sharding", "hlo.sharding"),
-    ("frontend_attributes", "hlo.frontend_attributes"),
-    ("backend_config", "hlo.backend_config"),
-    ("control-predecessors", "hlo.control_predecessors"),
-    ("statistics_viz", "hlo.statistics_viz"),
-    ("original_value", "hlo.original_value"),
-];
-
 fn emit_computation(context: &Context, computation: &Computation, is_entry: bool, out: &mut String) -> Result<()> {
     let params = parameters(computation)?;
     let (param_types, result_type) = &context.signatures[computation.name.as_str()];
@@ -249,8 +238,8 @@ fn emit_computation(context: &Context, computation: &Computation, is_entry: bool
             attrs.push(format!("hlo.layout = {layout}"));
         }
         for attribute in &param.attributes {
-            match CARRIED.iter().find(|(key, _)| *key == attribute.name) {
-                Some((_, mlir)) => attrs.push(format!("{mlir} = {}", quote(&attribute.value.text))),
+            match crate::carried::mlir_name(&attribute.name) {
+                Some(mlir) => attrs.push(format!("{mlir} = {}", quote(&attribute.value.text))),
                 None => {
                     return Err(ImportError::new(
                         attribute.pos,
@@ -320,7 +309,7 @@ fn emit_instruction(
         discardable.push(format!("hlo.layout = {layout}"));
     }
     let mut reader = ops::Attrs::new(inst);
-    for (key, mlir) in CARRIED {
+    for (key, mlir) in crate::carried::CARRIED {
         // custom-call's backend_config is an op attribute of its own.
         if *key == "backend_config" && inst.opcode == "custom-call" {
             continue;
