@@ -6,26 +6,54 @@
 //! of it (or of an ancestor).
 
 use melior::ir::{operation::OperationLike, OperationRef};
-use mlir_sys::{
-    mlirArrayAttrGetElement, mlirArrayAttrGetNumElements, mlirAttributeIsAArray,
-    mlirAttributeIsAFlatSymbolRef, mlirAttributeIsAString, mlirBlockGetFirstOperation,
-    mlirBlockGetNextInRegion, mlirFlatSymbolRefAttrGetValue, mlirIdentifierStr,
-    mlirOpOperandIsNull, mlirOperationDestroy, mlirOperationGetAttribute,
-    mlirOperationGetAttributeByName, mlirOperationGetName, mlirOperationGetNextInBlock,
-    mlirOperationGetNumAttributes, mlirOperationGetNumOperands, mlirOperationGetNumRegions,
-    mlirOperationGetNumResults, mlirOperationGetOperand, mlirOperationGetRegion,
-    mlirOperationGetResult, mlirOperationRemoveFromParent,
-    mlirRegionGetFirstBlock, mlirStringAttrGetValue, mlirValueGetFirstUse,
-    mlirValueReplaceAllUsesOfWith, MlirAttribute, MlirOperation, MlirStringRef, MlirValue,
-};
+use crate::types::HloType;
+use mlir_sys::*;
 
-fn string(s: MlirStringRef) -> String {
+/// A Rust string of an MLIR string ref.
+pub(crate) fn string(s: MlirStringRef) -> String {
     if s.data.is_null() {
         return String::new();
     }
     // SAFETY: MLIR string refs point to `length` valid bytes.
     let bytes = unsafe { std::slice::from_raw_parts(s.data as *const u8, s.length) };
     String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A borrowed MLIR string ref of `s` (valid while `s` is).
+pub(crate) fn string_ref(s: &str) -> MlirStringRef {
+    MlirStringRef { data: s.as_ptr() as *const _, length: s.len() }
+}
+
+/// Collects what an MLIR print callback writes.
+pub(crate) unsafe extern "C" fn print_to_string(text: MlirStringRef, data: *mut std::ffi::c_void) {
+    let out = unsafe { &mut *(data as *mut String) };
+    out.push_str(&string(text));
+}
+
+/// The printed text of an attribute.
+pub fn attr_to_string(attr: MlirAttribute) -> String {
+    let mut out = String::new();
+    unsafe { mlirAttributePrint(attr, Some(print_to_string), &mut out as *mut String as *mut _) };
+    out
+}
+
+/// The printed text of a type.
+pub fn type_to_string(ty: MlirType) -> String {
+    let mut out = String::new();
+    unsafe { mlirTypePrint(ty, Some(print_to_string), &mut out as *mut String as *mut _) };
+    out
+}
+
+/// Parses an attribute in `context`; `None` if the text is not one.
+pub fn parse_attr(context: MlirContext, text: &str) -> Option<MlirAttribute> {
+    let attr = unsafe { mlirAttributeParseGet(context, string_ref(text)) };
+    (!attr.ptr.is_null()).then_some(attr)
+}
+
+/// Parses a type in `context`; `None` if the text is not one.
+pub fn parse_type(context: MlirContext, text: &str) -> Option<MlirType> {
+    let ty = unsafe { mlirTypeParseGet(context, string_ref(text)) };
+    (!ty.ptr.is_null()).then_some(ty)
 }
 
 /// A handle to a live operation (compared and hashed by address).
@@ -52,6 +80,11 @@ impl Op {
     /// The handle of a melior operation reference.
     pub fn of<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Self {
         Op(op.to_raw())
+    }
+
+    /// The handle of a raw live operation.
+    pub fn from_raw(raw: MlirOperation) -> Self {
+        Op(raw)
     }
 
     /// The raw C API handle.
@@ -186,6 +219,245 @@ impl Op {
         }
     }
 
+    /// The MLIR context the op lives in.
+    pub fn context(self) -> MlirContext {
+        unsafe { mlirOperationGetContext(self.0) }
+    }
+
+    /// The op's location.
+    pub fn location(self) -> MlirLocation {
+        unsafe { mlirOperationGetLocation(self.0) }
+    }
+
+    /// The op's name without the dialect prefix (`add` for `hlo.add`).
+    pub fn opcode(self) -> String {
+        let name = self.name();
+        match name.split_once('.') {
+            Some((_, rest)) => rest.to_string(),
+            None => name,
+        }
+    }
+
+    /// True if the op is `hlo.<opcode>`.
+    pub fn is(self, opcode: &str) -> bool {
+        let name = unsafe { string(mlirIdentifierStr(mlirOperationGetName(self.0))) };
+        name.strip_prefix("hlo.") == Some(opcode)
+    }
+
+    /// All operands.
+    pub fn operands(self) -> Vec<Value> {
+        (0..self.num_operands()).map(|i| self.operand(i)).collect()
+    }
+
+    /// All results.
+    pub fn results(self) -> Vec<Value> {
+        (0..self.num_results()).map(|i| self.result(i)).collect()
+    }
+
+    /// The type of result `i`.
+    pub fn result_type(self, i: usize) -> HloType {
+        self.result(i).ty()
+    }
+
+    /// The type of operand `i`.
+    pub fn operand_type(self, i: usize) -> HloType {
+        self.operand(i).ty()
+    }
+
+    /// The raw attribute `name` (inherent or discardable).
+    pub fn attr_raw(self, name: &str) -> Option<MlirAttribute> {
+        self.attr(name)
+    }
+
+    /// The printed text of attribute `name`.
+    pub fn attr_text(self, name: &str) -> Option<String> {
+        self.attr(name).map(attr_to_string)
+    }
+
+    /// A `DenseI64ArrayAttr` (`array<i64: ...>`) by name.
+    pub fn dims_attr(self, name: &str) -> Option<Vec<i64>> {
+        let attr = self.attr(name)?;
+        unsafe {
+            if !mlirAttributeIsADenseI64Array(attr) {
+                return None;
+            }
+            let n = mlirDenseArrayGetNumElements(attr);
+            Some((0..n).map(|i| mlirDenseI64ArrayGetElement(attr, i)).collect())
+        }
+    }
+
+    /// An integer attribute by name.
+    pub fn int_attr(self, name: &str) -> Option<i64> {
+        let attr = self.attr(name)?;
+        unsafe { mlirAttributeIsAInteger(attr).then(|| mlirIntegerAttrGetValueInt(attr)) }
+    }
+
+    /// A float attribute by name.
+    pub fn float_attr(self, name: &str) -> Option<f64> {
+        let attr = self.attr(name)?;
+        unsafe { mlirAttributeIsAFloat(attr).then(|| mlirFloatAttrGetValueDouble(attr)) }
+    }
+
+    /// A flat symbol reference attribute (a callee) by name.
+    pub fn symbol_attr(self, name: &str) -> Option<String> {
+        let attr = self.attr(name)?;
+        unsafe { mlirAttributeIsAFlatSymbolRef(attr).then(|| string(mlirFlatSymbolRefAttrGetValue(attr))) }
+    }
+
+    /// An array of flat symbol references by name (e.g. branch computations).
+    pub fn symbol_list_attr(self, name: &str) -> Option<Vec<String>> {
+        let attr = self.attr(name)?;
+        unsafe {
+            if !mlirAttributeIsAArray(attr) {
+                return None;
+            }
+            (0..mlirArrayAttrGetNumElements(attr))
+                .map(|i| {
+                    let e = mlirArrayAttrGetElement(attr, i);
+                    mlirAttributeIsAFlatSymbolRef(e).then(|| string(mlirFlatSymbolRefAttrGetValue(e)))
+                })
+                .collect()
+        }
+    }
+
+    /// Every attribute as (name, printed value), in the op's order.
+    pub fn attrs(self) -> Vec<(String, String)> {
+        unsafe {
+            (0..mlirOperationGetNumAttributes(self.0))
+                .map(|i| {
+                    let named = mlirOperationGetAttribute(self.0, i);
+                    (string(mlirIdentifierStr(named.name)), attr_to_string(named.attribute))
+                })
+                .collect()
+        }
+    }
+
+    /// Sets attribute `name` to a raw attribute.
+    pub fn set_attr_raw(self, name: &str, attr: MlirAttribute) {
+        unsafe { mlirOperationSetAttributeByName(self.0, string_ref(name), attr) }
+    }
+
+    /// Sets attribute `name` from its MLIR text; fails if the text does not
+    /// parse (a bug in the calling pass, reported as such).
+    pub fn set_attr(self, name: &str, text: &str) -> Result<(), crate::PassError> {
+        let attr = parse_attr(self.context(), text)
+            .ok_or_else(|| crate::PassError(format!("internal error: bad attribute '{text}' for '{name}'")))?;
+        self.set_attr_raw(name, attr);
+        Ok(())
+    }
+
+    /// Removes attribute `name`; true if it was there.
+    pub fn remove_attr(self, name: &str) -> bool {
+        unsafe { mlirOperationRemoveAttributeByName(self.0, string_ref(name)) }
+    }
+
+    /// Replaces operand `i`.
+    pub fn set_operand(self, i: usize, value: Value) {
+        unsafe { mlirOperationSetOperand(self.0, i as isize, value.0) }
+    }
+
+    /// The op that contains this one (`None` at the top).
+    pub fn parent(self) -> Option<Op> {
+        let op = unsafe { mlirOperationGetParentOperation(self.0) };
+        (!op.ptr.is_null()).then_some(Op(op))
+    }
+
+    /// The enclosing `func.func` (a computation), if any.
+    pub fn parent_func(self) -> Option<Op> {
+        let mut op = self.parent();
+        while let Some(p) = op {
+            if p.name() == "func.func" {
+                return Some(p);
+            }
+            op = p.parent();
+        }
+        None
+    }
+
+    /// The enclosing `builtin.module`.
+    pub fn parent_module(self) -> Option<Op> {
+        let mut op = self.parent();
+        while let Some(p) = op {
+            if p.name() == "builtin.module" {
+                return Some(p);
+            }
+            op = p.parent();
+        }
+        None
+    }
+
+    /// The block holding this op.
+    pub fn block(self) -> MlirBlock {
+        unsafe { mlirOperationGetBlock(self.0) }
+    }
+
+    /// The op after this one in its block.
+    pub fn next(self) -> Option<Op> {
+        let op = unsafe { mlirOperationGetNextInBlock(self.0) };
+        (!op.ptr.is_null()).then_some(Op(op))
+    }
+
+    /// Ops using any result of this op (each user once, in use-list order).
+    pub fn users(self) -> Vec<Op> {
+        let mut out: Vec<Op> = Vec::new();
+        for r in self.results() {
+            for u in r.users() {
+                if !out.contains(&u) {
+                    out.push(u);
+                }
+            }
+        }
+        out
+    }
+
+    /// A deep copy of the op (with its regions), not inserted anywhere.
+    pub fn clone_detached(self) -> Op {
+        Op(unsafe { mlirOperationClone(self.0) })
+    }
+
+    /// Moves this op right before `other` (same or another block).
+    pub fn move_before(self, other: Op) {
+        unsafe { mlirOperationMoveBefore(self.0, other.0) }
+    }
+
+    /// The first block of region `r`.
+    pub fn region_block(self, r: usize) -> Option<MlirBlock> {
+        unsafe {
+            if r >= mlirOperationGetNumRegions(self.0) as usize {
+                return None;
+            }
+            let block = mlirRegionGetFirstBlock(mlirOperationGetRegion(self.0, r as isize));
+            (!block.ptr.is_null()).then_some(block)
+        }
+    }
+
+    /// For a `func.func`: its entry block's arguments (the parameters).
+    pub fn arguments(self) -> Vec<Value> {
+        let Some(block) = self.region_block(0) else { return Vec::new() };
+        unsafe {
+            (0..mlirBlockGetNumArguments(block)).map(|i| Value(mlirBlockGetArgument(block, i))).collect()
+        }
+    }
+
+    /// For a `func.func`: the operands of its `func.return` (the root values).
+    pub fn return_values(self) -> Vec<Value> {
+        self.terminator().map(|t| t.operands()).unwrap_or_default()
+    }
+
+    /// For a single-block region holder: the block's terminator.
+    pub fn terminator(self) -> Option<Op> {
+        let block = self.region_block(0)?;
+        let op = unsafe { mlirBlockGetTerminator(block) };
+        (!op.ptr.is_null()).then_some(Op(op))
+    }
+
+    /// The printed op (generic form off; for debugging and messages).
+    pub fn to_text(self) -> String {
+        let mut out = String::new();
+        unsafe { mlirOperationPrint(self.0, Some(print_to_string), &mut out as *mut String as *mut _) };
+        out
+    }
+
     /// The op defining `value`, if it is an op result.
     pub fn defining(value: Value) -> Option<Op> {
         let op = unsafe { mlir_sys::mlirOpResultGetOwner(value.0) };
@@ -194,10 +466,76 @@ impl Op {
     }
 }
 
+impl PartialEq for Value {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.ptr == other.0.ptr
+    }
+}
+impl Eq for Value {}
+impl std::hash::Hash for Value {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self.0.ptr as usize).hash(state)
+    }
+}
+
 impl Value {
     /// True if the value has at least one use.
     pub fn has_uses(self) -> bool {
         unsafe { !mlirOpOperandIsNull(mlirValueGetFirstUse(self.0)) }
+    }
+
+    /// The value's type.
+    pub fn ty(self) -> HloType {
+        HloType::from_mlir(self.raw_type())
+    }
+
+    /// The value's raw MLIR type.
+    pub fn raw_type(self) -> MlirType {
+        unsafe { mlirValueGetType(self.0) }
+    }
+
+    /// The op defining this value, if it is an op result.
+    pub fn op(self) -> Option<Op> {
+        Op::defining(self)
+    }
+
+    /// True if the value is defined by `hlo.<opcode>`.
+    pub fn defined_by(self, opcode: &str) -> Option<Op> {
+        self.op().filter(|op| op.is(opcode))
+    }
+
+    /// For a block argument, its position.
+    pub fn arg_number(self) -> Option<usize> {
+        unsafe { mlirValueIsABlockArgument(self.0).then(|| mlirBlockArgumentGetArgNumber(self.0) as usize) }
+    }
+
+    /// Every (user, operand index) pair, in use-list order.
+    pub fn uses(self) -> Vec<(Op, usize)> {
+        let mut out = Vec::new();
+        unsafe {
+            let mut u = mlirValueGetFirstUse(self.0);
+            while !mlirOpOperandIsNull(u) {
+                out.push((Op(mlirOpOperandGetOwner(u)), mlirOpOperandGetOperandNumber(u) as usize));
+                u = mlirOpOperandGetNextUse(u);
+            }
+        }
+        out
+    }
+
+    /// The distinct ops using this value.
+    pub fn users(self) -> Vec<Op> {
+        let mut out: Vec<Op> = Vec::new();
+        for (op, _) in self.uses() {
+            if !out.contains(&op) {
+                out.push(op);
+            }
+        }
+        out
+    }
+
+    /// Replaces every use of this value with `other`.
+    pub fn replace_all_uses_with(self, other: Value) {
+        unsafe { mlirValueReplaceAllUsesOfWith(self.0, other.0) }
     }
 
     /// True if both handles name the same SSA value.

@@ -5,15 +5,29 @@
 //!   MLIR pass the pass manager can schedule.
 //! - [`ir`]: the few IR queries and mutations the MLIR C API offers only
 //!   as raw functions (uses, erasure, symbol references), wrapped once.
+//! - [`types`], [`attrs`], [`constant`]: typed views of shapes, dialect
+//!   attributes and constants;
+//! - [`builder`]: creating `hlo` ops with inferred result types;
+//! - [`computation`]: functions, the call graph, new computations;
+//! - [`rewrite`]: Rust rewrite patterns and fold functions applied by
+//!   MLIR's greedy driver;
 //! - [`registry`]: the table of passes by name, which `hlo-opt` reads.
 //! - one module per pass, named after its command-line name.
 
+pub mod attrs;
+pub mod builder;
+pub mod computation;
+pub mod constant;
 pub mod framework;
 pub mod ir;
 pub mod registry;
+pub mod rewrite;
+pub mod types;
 
 pub mod dce;
 pub mod tuple_simplifier;
 
 pub use framework::{HloPass, PassError, PassOptions};
 pub use registry::{lookup, registry, PassInfo};
+pub use ir::{Op, Value};
+pub use types::{ElementType, HloType, TensorType};

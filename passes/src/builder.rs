@@ -1,0 +1,341 @@
+//! Creating `hlo` ops from Rust, with result types inferred where HLO's
+//! shape rules determine them.
+//!
+//! A [`Builder`] inserts new ops before an op, at the end of a block, or
+//! through a pattern's rewriter (so the greedy driver sees them). Each typed
+//! helper returns the new op's result; [`Builder::create`] makes any op from
+//! its name, operands, result types and attributes in MLIR text, which is
+//! all the dialect's ODS declares.
+
+use crate::{
+    attrs::{dims_text, enum_text, DotDims},
+    constant::{splat_attr_text, Scalar},
+    framework::PassError,
+    ir::{parse_attr, parse_type, string_ref, Op, Value},
+    types::{shape, ElementType, HloType, TensorType},
+};
+use mlir_sys::*;
+
+/// Where a builder puts new ops.
+#[derive(Clone, Copy, Debug)]
+pub enum InsertPoint {
+    /// Right before this op.
+    Before(MlirOperation),
+    /// At the end of this block.
+    End(MlirBlock),
+    /// At the rewriter's insertion point (inside a pattern).
+    Rewriter(MlirRewriterBase),
+}
+
+/// Creates ops at one insertion point with one location.
+#[derive(Clone, Copy, Debug)]
+pub struct Builder {
+    context: MlirContext,
+    location: MlirLocation,
+    at: InsertPoint,
+}
+
+type Result<T> = std::result::Result<T, PassError>;
+
+fn bug(what: String) -> PassError {
+    PassError(format!("internal error: {what}"))
+}
+
+impl Builder {
+    /// Inserts before `op`, at `op`'s location.
+    pub fn before(op: Op) -> Self {
+        Self { context: op.context(), location: op.location(), at: InsertPoint::Before(op.raw()) }
+    }
+
+    /// Inserts at the end of `block`.
+    pub fn at_end(block: MlirBlock, context: MlirContext, location: MlirLocation) -> Self {
+        Self { context, location, at: InsertPoint::End(block) }
+    }
+
+    /// Inserts through a rewriter (its current insertion point), at `op`'s
+    /// location.
+    pub fn rewriter(rewriter: MlirRewriterBase, op: Op) -> Self {
+        Self { context: op.context(), location: op.location(), at: InsertPoint::Rewriter(rewriter) }
+    }
+
+    /// The same builder with another location for new ops.
+    pub fn at_location_of(mut self, op: Op) -> Self {
+        self.location = op.location();
+        self
+    }
+
+    pub fn context(&self) -> MlirContext {
+        self.context
+    }
+
+    /// Creates `name` with operands, result types and attributes (name, MLIR
+    /// text), inserted at the builder's point.
+    pub fn create(&self, name: &str, operands: &[Value], results: &[HloType], attrs: &[(&str, String)]) -> Result<Op> {
+        let result_types: Vec<MlirType> = results
+            .iter()
+            .map(|t| parse_type(self.context, &t.to_string()).ok_or_else(|| bug(format!("bad type {t}"))))
+            .collect::<Result<_>>()?;
+        let mut named = Vec::with_capacity(attrs.len());
+        for (key, text) in attrs {
+            let attr = parse_attr(self.context, text)
+                .ok_or_else(|| bug(format!("bad attribute {key} = {text} for {name}")))?;
+            let id = unsafe { mlirIdentifierGet(self.context, string_ref(key)) };
+            named.push(MlirNamedAttribute { name: id, attribute: attr });
+        }
+        let raw_operands: Vec<MlirValue> = operands.iter().map(|v| v.0).collect();
+        let op = unsafe {
+            let mut state = mlirOperationStateGet(string_ref(name), self.location);
+            mlirOperationStateAddOperands(&mut state, raw_operands.len() as isize, raw_operands.as_ptr());
+            mlirOperationStateAddResults(&mut state, result_types.len() as isize, result_types.as_ptr());
+            mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
+            mlirOperationCreate(&mut state)
+        };
+        if op.ptr.is_null() {
+            return Err(bug(format!("could not create {name}")));
+        }
+        self.insert(op);
+        Ok(Op::from_raw(op))
+    }
+
+    /// Inserts a detached op (e.g. a clone) at the builder's point.
+    pub fn insert(&self, op: MlirOperation) {
+        unsafe {
+            match self.at {
+                InsertPoint::Before(before) => {
+                    mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before, op)
+                }
+                InsertPoint::End(block) => {
+                    // Before the terminator if the block has one.
+                    let term = mlirBlockGetTerminator(block);
+                    if term.ptr.is_null() {
+                        mlirBlockAppendOwnedOperation(block, op)
+                    } else {
+                        mlirBlockInsertOwnedOperationBefore(block, term, op)
+                    }
+                }
+                InsertPoint::Rewriter(rw) => {
+                    mlirRewriterBaseInsert(rw, op);
+                }
+            }
+        }
+    }
+
+    /// Creates a single-result op and returns the result.
+    pub fn value(&self, name: &str, operands: &[Value], result: HloType, attrs: &[(&str, String)]) -> Result<Value> {
+        Ok(self.create(name, operands, &[result], attrs)?.result(0))
+    }
+
+    fn tensor(v: Value) -> Result<TensorType> {
+        v.ty().tensor().cloned().ok_or_else(|| bug(format!("expected an array operand, got {}", v.ty())))
+    }
+
+    /// `hlo.<opcode>` with one operand and its type (negate, exp, abs, ...).
+    pub fn unary(&self, opcode: &str, x: Value) -> Result<Value> {
+        self.value(&format!("hlo.{opcode}"), &[x], x.ty(), &[])
+    }
+
+    /// `hlo.<opcode>` with two operands of one type (add, multiply, ...).
+    pub fn binary(&self, opcode: &str, a: Value, b: Value) -> Result<Value> {
+        self.value(&format!("hlo.{opcode}"), &[a, b], a.ty(), &[])
+    }
+
+    pub fn add(&self, a: Value, b: Value) -> Result<Value> {
+        self.binary("add", a, b)
+    }
+    pub fn subtract(&self, a: Value, b: Value) -> Result<Value> {
+        self.binary("subtract", a, b)
+    }
+    pub fn multiply(&self, a: Value, b: Value) -> Result<Value> {
+        self.binary("multiply", a, b)
+    }
+    pub fn divide(&self, a: Value, b: Value) -> Result<Value> {
+        self.binary("divide", a, b)
+    }
+
+    /// `hlo.compare` in direction `dir` (EQ, NE, LT, LE, GT, GE), with an
+    /// optional comparison type (FLOAT, TOTALORDER, SIGNED, UNSIGNED).
+    pub fn compare(&self, dir: &str, a: Value, b: Value, compare_type: Option<&str>) -> Result<Value> {
+        let t = Self::tensor(a)?;
+        let mut attrs = vec![("comparison_direction", enum_text("comparison_direction", dir))];
+        if let Some(ct) = compare_type {
+            attrs.push(("compare_type", enum_text("comparison_type", ct)));
+        }
+        self.value("hlo.compare", &[a, b], t.with_elem(&ElementType::new("i1")).into(), &attrs)
+    }
+
+    /// `hlo.select`.
+    pub fn select(&self, pred: Value, on_true: Value, on_false: Value) -> Result<Value> {
+        self.value("hlo.select", &[pred, on_true, on_false], on_true.ty(), &[])
+    }
+
+    /// `hlo.convert` to `elem`.
+    pub fn convert(&self, x: Value, elem: &ElementType) -> Result<Value> {
+        let t = Self::tensor(x)?;
+        self.value("hlo.convert", &[x], t.with_elem(elem).into(), &[])
+    }
+
+    /// `hlo.broadcast` (XLA's broadcast-in-dim): operand dim i goes to
+    /// result dim `dims[i]`.
+    pub fn broadcast(&self, x: Value, dims: &[i64], out: &[i64]) -> Result<Value> {
+        let t = Self::tensor(x)?;
+        self.value("hlo.broadcast", &[x], t.with_dims(out).into(), &[("dimensions", dims_text(dims))])
+    }
+
+    /// A scalar broadcast to `out`.
+    pub fn broadcast_scalar(&self, x: Value, out: &[i64]) -> Result<Value> {
+        self.broadcast(x, &[], out)
+    }
+
+    /// `hlo.reshape` to `dims`.
+    pub fn reshape(&self, x: Value, dims: &[i64]) -> Result<Value> {
+        let t = Self::tensor(x)?;
+        self.value("hlo.reshape", &[x], t.with_dims(dims).into(), &[])
+    }
+
+    /// `hlo.bitcast` to `ty` (same bytes, a layout change).
+    pub fn bitcast(&self, x: Value, ty: &TensorType) -> Result<Value> {
+        self.value("hlo.bitcast", &[x], ty.clone().into(), &[])
+    }
+
+    /// `hlo.transpose` by `perm` (result dim i is operand dim perm[i]).
+    pub fn transpose(&self, x: Value, perm: &[i64]) -> Result<Value> {
+        let t = Self::tensor(x)?;
+        let dims = shape::permute(&t.dims, perm);
+        self.value("hlo.transpose", &[x], t.with_dims(&dims).into(), &[("dimensions", dims_text(perm))])
+    }
+
+    /// `hlo.slice`.
+    pub fn slice(&self, x: Value, start: &[i64], limit: &[i64], strides: &[i64]) -> Result<Value> {
+        let t = Self::tensor(x)?;
+        let dims: Vec<i64> = (0..start.len())
+            .map(|i| if limit[i] <= start[i] { 0 } else { (limit[i] - start[i] + strides[i] - 1) / strides[i] })
+            .collect();
+        self.value(
+            "hlo.slice",
+            &[x],
+            t.with_dims(&dims).into(),
+            &[("start_indices", dims_text(start)), ("limit_indices", dims_text(limit)), ("strides", dims_text(strides))],
+        )
+    }
+
+    /// `hlo.concatenate` along `dim`.
+    pub fn concatenate(&self, xs: &[Value], dim: i64) -> Result<Value> {
+        let mut t = Self::tensor(xs[0])?;
+        t.dims[dim as usize] = xs.iter().map(|x| Self::tensor(*x).map(|t| t.dims[dim as usize])).sum::<Result<i64>>()?;
+        self.value("hlo.concatenate", xs, t.into(), &[("dimension", format!("{dim} : i64"))])
+    }
+
+    /// `hlo.pad`.
+    pub fn pad(&self, x: Value, value: Value, low: &[i64], high: &[i64], interior: &[i64]) -> Result<Value> {
+        let t = Self::tensor(x)?;
+        let dims: Vec<i64> = (0..t.rank())
+            .map(|i| {
+                let d = t.dims[i];
+                low[i] + high[i] + d + if d > 0 { (d - 1) * interior[i] } else { 0 }
+            })
+            .collect();
+        self.value(
+            "hlo.pad",
+            &[x, value],
+            t.with_dims(&dims).into(),
+            &[
+                ("edge_padding_low", dims_text(low)),
+                ("edge_padding_high", dims_text(high)),
+                ("interior_padding", dims_text(interior)),
+            ],
+        )
+    }
+
+    /// `hlo.reverse` along `dims`.
+    pub fn reverse(&self, x: Value, dims: &[i64]) -> Result<Value> {
+        self.value("hlo.reverse", &[x], x.ty(), &[("dimensions", dims_text(dims))])
+    }
+
+    /// `hlo.constant` from a dense attribute's text (`dense<...> : tensor<...>`).
+    pub fn constant_attr(&self, attr: &str, ty: &TensorType) -> Result<Value> {
+        self.value("hlo.constant", &[], ty.clone().into(), &[("value", attr.to_string())])
+    }
+
+    /// A constant of type `ty` with every element `value`.
+    pub fn splat(&self, ty: &TensorType, value: Scalar) -> Result<Value> {
+        let attr = splat_attr_text(ty, value)
+            .ok_or_else(|| bug(format!("{value:?} is not representable in {}", ty.elem)))?;
+        self.constant_attr(&attr, ty)
+    }
+
+    /// A scalar constant.
+    pub fn scalar(&self, elem: &ElementType, value: Scalar) -> Result<Value> {
+        self.splat(&TensorType::scalar(elem), value)
+    }
+
+    /// `hlo.iota` of `ty` along `dim`.
+    pub fn iota(&self, ty: &TensorType, dim: i64) -> Result<Value> {
+        self.value("hlo.iota", &[], ty.clone().into(), &[("iota_dimension", format!("{dim} : i64"))])
+    }
+
+    /// `hlo.dot` with `dims`; the result has element type `elem`. The
+    /// precision config (MLIR text) is kept if given.
+    pub fn dot(&self, lhs: Value, rhs: Value, dims: &DotDims, elem: &ElementType, precision: Option<String>) -> Result<Value> {
+        let (l, r) = (Self::tensor(lhs)?, Self::tensor(rhs)?);
+        let out = TensorType::new(&dims.result_dims(&l.dims, &r.dims), elem);
+        let mut attrs = vec![("dot_dimension_numbers", dims.to_text())];
+        if let Some(p) = precision {
+            attrs.push(("precision_config", p));
+        }
+        self.value("hlo.dot", &[lhs, rhs], out.into(), &attrs)
+    }
+
+    /// `hlo.tuple`.
+    pub fn tuple(&self, xs: &[Value]) -> Result<Value> {
+        let ty = HloType::Tuple(xs.iter().map(|x| x.ty()).collect());
+        self.value("hlo.tuple", xs, ty, &[])
+    }
+
+    /// `hlo.get_tuple_element` `i` of `x`.
+    pub fn get_tuple_element(&self, x: Value, i: usize) -> Result<Value> {
+        let HloType::Tuple(items) = x.ty() else {
+            return Err(bug(format!("get_tuple_element of non-tuple {}", x.ty())));
+        };
+        let ty = items.get(i).cloned().ok_or_else(|| bug(format!("tuple index {i} out of range")))?;
+        self.value("hlo.get_tuple_element", &[x], ty, &[("index", format!("{i} : i64"))])
+    }
+
+    /// `hlo.reduce` of `operands` with `inits` over `dims`, calling
+    /// `to_apply`; one result per operand.
+    pub fn reduce(&self, operands: &[Value], inits: &[Value], dims: &[i64], to_apply: &str) -> Result<Vec<Value>> {
+        let results: Vec<HloType> = operands
+            .iter()
+            .map(|x| Self::tensor(*x).map(|t| t.with_dims(&shape::remove_dims(&t.dims, dims)).into()))
+            .collect::<Result<_>>()?;
+        let all: Vec<Value> = operands.iter().chain(inits).copied().collect();
+        let op = self.create(
+            "hlo.reduce",
+            &all,
+            &results,
+            &[("dimensions", dims_text(dims)), ("to_apply", format!("@{}", quote_symbol(to_apply)))],
+        )?;
+        Ok(op.results())
+    }
+
+    /// `hlo.call` of `callee`.
+    pub fn call(&self, callee: &str, args: &[Value], results: &[HloType]) -> Result<Vec<Value>> {
+        Ok(self.create("hlo.call", args, results, &[("to_apply", format!("@{}", quote_symbol(callee)))])?.results())
+    }
+
+    /// `func.return` of `values` (the builder must be at a block's end).
+    pub fn ret(&self, values: &[Value]) -> Result<Op> {
+        self.create("func.return", values, &[], &[])
+    }
+}
+
+/// A symbol name as it appears after `@` (quoted when not a bare id).
+pub fn quote_symbol(name: &str) -> String {
+    let bare = !name.is_empty()
+        && name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || "_$.-".contains(c));
+    if bare {
+        name.to_string()
+    } else {
+        format!("\"{}\"", name.replace('\\', "\\\\").replace('"', "\\\""))
+    }
+}

@@ -1,0 +1,137 @@
+//! Computations (`func.func`s of the module): lookup, the call graph,
+//! fresh symbol names, and new functions for reducers and fusions.
+
+use crate::{
+    builder::Builder,
+    framework::PassError,
+    ir::{parse_attr, parse_type, string_ref, Op, Value},
+    types::{ElementType, HloType, TensorType},
+};
+use mlir_sys::*;
+use std::collections::{HashMap, HashSet};
+
+/// The `func.func`s of `module`, in order.
+pub fn functions(module: Op) -> Vec<Op> {
+    module.body_ops().into_iter().filter(|op| op.name() == "func.func").collect()
+}
+
+/// The function named `name`.
+pub fn lookup(module: Op, name: &str) -> Option<Op> {
+    functions(module).into_iter().find(|f| f.string_attr("sym_name").as_deref() == Some(name))
+}
+
+/// The entry computation: the function marked `hlo.entry`, else the only
+/// public one.
+pub fn entry(module: Op) -> Option<Op> {
+    let funcs = functions(module);
+    if let Some(f) = funcs.iter().find(|f| f.has_attr("hlo.entry")) {
+        return Some(*f);
+    }
+    let public: Vec<Op> = funcs.into_iter().filter(|f| f.string_attr("sym_visibility").as_deref() != Some("private")).collect();
+    (public.len() == 1).then(|| public[0])
+}
+
+/// A function's symbol name.
+pub fn name(func: Op) -> String {
+    func.string_attr("sym_name").unwrap_or_default()
+}
+
+/// Every op in `module` that references a function by symbol, with the
+/// names it references.
+pub fn call_sites(module: Op) -> Vec<(Op, Vec<String>)> {
+    let mut out = Vec::new();
+    for func in functions(module) {
+        for op in func.walk_preorder().into_iter().skip(1) {
+            let uses = op.symbol_uses();
+            if !uses.is_empty() {
+                out.push((op, uses));
+            }
+        }
+    }
+    out
+}
+
+/// For each function name, the ops that reference it.
+pub fn callers(module: Op) -> HashMap<String, Vec<Op>> {
+    let mut map: HashMap<String, Vec<Op>> = HashMap::new();
+    for (op, names) in call_sites(module) {
+        for n in names {
+            map.entry(n).or_default().push(op);
+        }
+    }
+    map
+}
+
+/// A symbol name not yet used in `module`, `hint` if free.
+pub fn unique_name(module: Op, hint: &str) -> String {
+    let taken: HashSet<String> = functions(module).into_iter().map(name).collect();
+    if !taken.contains(hint) {
+        return hint.to_string();
+    }
+    (1..).map(|i| format!("{hint}.{i}")).find(|n| !taken.contains(n)).expect("unbounded")
+}
+
+/// Creates `func.func private @name(params) -> results` at the end of
+/// `module` (named uniquely after `hint`) and returns it, a builder at the
+/// end of its body, and its arguments. The caller adds ops and a
+/// `func.return`.
+pub fn create_function(
+    module: Op,
+    hint: &str,
+    params: &[HloType],
+    results: &[HloType],
+) -> Result<(Op, Builder, Vec<Value>), PassError> {
+    let context = module.context();
+    let location = module.location();
+    let name = unique_name(module, hint);
+    let list = |ts: &[HloType]| ts.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(", ");
+    let fn_type = format!("({}) -> ({})", list(params), list(results));
+    let bug = |what: String| PassError(format!("internal error: {what}"));
+    let attrs = [
+        ("sym_name", format!("\"{}\"", name.replace('"', "\\\""))),
+        ("function_type", fn_type.clone()),
+        ("sym_visibility", "\"private\"".to_string()),
+    ];
+    let param_types: Vec<MlirType> = params
+        .iter()
+        .map(|t| parse_type(context, &t.to_string()).ok_or_else(|| bug(format!("bad type {t}"))))
+        .collect::<Result<_, _>>()?;
+    let locations = vec![location; params.len()];
+    let func = unsafe {
+        let block = mlirBlockCreate(params.len() as isize, param_types.as_ptr(), locations.as_ptr());
+        let region = mlirRegionCreate();
+        mlirRegionAppendOwnedBlock(region, block);
+        let mut state = mlirOperationStateGet(string_ref("func.func"), location);
+        let mut named = Vec::new();
+        for (key, text) in &attrs {
+            let attr = parse_attr(context, text).ok_or_else(|| bug(format!("bad attribute {text}")))?;
+            named.push(MlirNamedAttribute { name: mlirIdentifierGet(context, string_ref(key)), attribute: attr });
+        }
+        mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
+        let mut regions = [region];
+        mlirOperationStateAddOwnedRegions(&mut state, 1, regions.as_mut_ptr());
+        let func = mlirOperationCreate(&mut state);
+        let body = module.region_block(0).ok_or_else(|| bug("module without a body".into()))?;
+        mlirBlockAppendOwnedOperation(body, func);
+        Op::from_raw(func)
+    };
+    let block = func.region_block(0).expect("created with a block");
+    let builder = Builder::at_end(block, context, location);
+    let args = func.arguments();
+    Ok((func, builder, args))
+}
+
+/// A scalar reduction computation `(a, b) -> a <opcode> b` on `elem`
+/// (add, multiply, maximum, minimum, and, or, ...), reused when one with the
+/// same name already exists.
+pub fn scalar_reducer(module: Op, opcode: &str, elem: &ElementType) -> Result<String, PassError> {
+    let name = format!("{opcode}_{}_reducer", elem.0.replace(['<', '>'], ""));
+    if lookup(module, &name).is_some() {
+        return Ok(name);
+    }
+    let scalar: HloType = TensorType::scalar(elem).into();
+    let (func, b, args) = create_function(module, &name, &[scalar.clone(), scalar.clone()], &[scalar])?;
+    let r = b.binary(opcode, args[0], args[1])?;
+    b.ret(&[r])?;
+    Ok(self::name(func))
+}

@@ -1,0 +1,315 @@
+//! HLO shapes as Rust values: what a pass reads off an SSA value's type and
+//! hands to the builder.
+//!
+//! An `hlo` value is a ranked tensor (an XLA array shape), a tuple or a
+//! token. Element types keep their MLIR spelling (`f32`, `i1` for `pred`,
+//! `ui8`, `bf16`, `f8E4M3FN`, `complex<f32>`), so building a type back is
+//! printing it.
+
+use mlir_sys::MlirType;
+use std::fmt;
+
+/// The element type of an array, by its MLIR spelling.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ElementType(pub String);
+
+impl ElementType {
+    pub fn new(text: &str) -> Self {
+        Self(text.to_string())
+    }
+
+    /// `pred` (`i1`).
+    pub fn is_pred(&self) -> bool {
+        self.0 == "i1"
+    }
+
+    /// Real floating point (f16, bf16, f32, f64, f8/f6/f4 variants).
+    pub fn is_float(&self) -> bool {
+        self.0.starts_with('f') || self.0 == "bf16"
+    }
+
+    /// Complex (c64, c128).
+    pub fn is_complex(&self) -> bool {
+        self.0.starts_with("complex<")
+    }
+
+    /// Signed integer (s2..s64), not pred.
+    pub fn is_signed_int(&self) -> bool {
+        self.0.starts_with('i') && !self.is_pred()
+    }
+
+    /// Unsigned integer (u2..u64).
+    pub fn is_unsigned_int(&self) -> bool {
+        self.0.starts_with("ui")
+    }
+
+    /// Signed or unsigned integer, not pred.
+    pub fn is_integer(&self) -> bool {
+        self.is_signed_int() || self.is_unsigned_int()
+    }
+
+    /// Storage width in bits (the component width times two for complex).
+    pub fn bit_width(&self) -> u32 {
+        let t = self.0.as_str();
+        match t {
+            "bf16" => 16,
+            "f16" => 16,
+            "f32" => 32,
+            "f64" => 64,
+            "complex<f32>" => 64,
+            "complex<f64>" => 128,
+            _ if t.starts_with("ui") => t[2..].parse().unwrap_or(0),
+            _ if t.starts_with('i') => t[1..].parse().unwrap_or(0),
+            _ if t.starts_with("f8") => 8,
+            _ if t.starts_with("f6") => 6,
+            _ if t.starts_with("f4") => 4,
+            _ => 0,
+        }
+    }
+
+    /// Bytes per element as XLA stores them (sub-byte types take a byte).
+    pub fn byte_size(&self) -> u64 {
+        (self.bit_width() as u64).div_ceil(8).max(1)
+    }
+}
+
+impl fmt::Display for ElementType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// An array shape: dimensions and element type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TensorType {
+    pub dims: Vec<i64>,
+    pub elem: ElementType,
+}
+
+impl TensorType {
+    pub fn new(dims: &[i64], elem: &ElementType) -> Self {
+        Self { dims: dims.to_vec(), elem: elem.clone() }
+    }
+
+    /// A rank-0 array.
+    pub fn scalar(elem: &ElementType) -> Self {
+        Self { dims: Vec::new(), elem: elem.clone() }
+    }
+
+    pub fn rank(&self) -> usize {
+        self.dims.len()
+    }
+
+    /// Number of elements.
+    pub fn num_elements(&self) -> i64 {
+        self.dims.iter().product()
+    }
+
+    /// Size in bytes (XLA's ShapeUtil::ByteSizeOf for dense arrays).
+    pub fn byte_size(&self) -> u64 {
+        self.num_elements() as u64 * self.elem.byte_size()
+    }
+
+    /// The same dims with another element type.
+    pub fn with_elem(&self, elem: &ElementType) -> Self {
+        Self { dims: self.dims.clone(), elem: elem.clone() }
+    }
+
+    /// The same element type with other dims.
+    pub fn with_dims(&self, dims: &[i64]) -> Self {
+        Self { dims: dims.to_vec(), elem: self.elem.clone() }
+    }
+}
+
+impl fmt::Display for TensorType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("tensor<")?;
+        for d in &self.dims {
+            write!(f, "{d}x")?;
+        }
+        write!(f, "{}>", self.elem)
+    }
+}
+
+/// The type of an `hlo` value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum HloType {
+    Tensor(TensorType),
+    Tuple(Vec<HloType>),
+    Token,
+    /// Anything else (not produced by the importer; passes leave it alone).
+    Other(String),
+}
+
+impl HloType {
+    /// Reads an MLIR type.
+    pub fn from_mlir(ty: MlirType) -> Self {
+        Self::parse(&crate::ir::type_to_string(ty))
+    }
+
+    /// Reads the printed form of a type.
+    pub fn parse(text: &str) -> Self {
+        let text = text.trim();
+        if text == "!hlo.token" {
+            return HloType::Token;
+        }
+        if let Some(inner) = text.strip_prefix("tuple<").and_then(|t| t.strip_suffix('>')) {
+            return HloType::Tuple(split_top_level(inner).into_iter().map(HloType::parse).collect());
+        }
+        if let Some(inner) = text.strip_prefix("tensor<").and_then(|t| t.strip_suffix('>')) {
+            // The element type may itself contain 'x' (complex<f32> does not,
+            // but split on the dims prefix: digits followed by 'x').
+            let mut dims = Vec::new();
+            let mut rest = inner;
+            loop {
+                let digits = rest.bytes().take_while(|b| b.is_ascii_digit()).count();
+                if digits > 0 && rest.as_bytes().get(digits) == Some(&b'x') {
+                    dims.push(rest[..digits].parse().unwrap_or(0));
+                    rest = &rest[digits + 1..];
+                } else {
+                    break;
+                }
+            }
+            if !rest.contains(',') && !rest.contains('?') {
+                return HloType::Tensor(TensorType { dims, elem: ElementType::new(rest) });
+            }
+        }
+        HloType::Other(text.to_string())
+    }
+
+    /// The array shape, if this is one.
+    pub fn tensor(&self) -> Option<&TensorType> {
+        match self {
+            HloType::Tensor(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// Total bytes of all arrays in the (possibly nested) type.
+    pub fn byte_size(&self) -> u64 {
+        match self {
+            HloType::Tensor(t) => t.byte_size(),
+            HloType::Tuple(items) => items.iter().map(HloType::byte_size).sum(),
+            _ => 0,
+        }
+    }
+}
+
+impl fmt::Display for HloType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HloType::Tensor(t) => t.fmt(f),
+            HloType::Tuple(items) => {
+                f.write_str("tuple<")?;
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    item.fmt(f)?;
+                }
+                f.write_str(">")
+            }
+            HloType::Token => f.write_str("!hlo.token"),
+            HloType::Other(text) => f.write_str(text),
+        }
+    }
+}
+
+impl From<TensorType> for HloType {
+    fn from(t: TensorType) -> Self {
+        HloType::Tensor(t)
+    }
+}
+
+/// Splits `a, b<c, d>, e` at top-level commas.
+pub(crate) fn split_top_level(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        match c {
+            '<' | '(' | '[' | '{' => depth += 1,
+            '>' | ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(text[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if !text[start..].trim().is_empty() {
+        out.push(text[start..].trim());
+    }
+    out
+}
+
+/// Shape rules passes share.
+pub mod shape {
+    /// The inverse of a permutation.
+    pub fn inverse_permutation(perm: &[i64]) -> Vec<i64> {
+        let mut inv = vec![0; perm.len()];
+        for (i, &p) in perm.iter().enumerate() {
+            inv[p as usize] = i as i64;
+        }
+        inv
+    }
+
+    /// `dims` permuted: result[i] = dims[perm[i]] (a transpose's shape).
+    pub fn permute(dims: &[i64], perm: &[i64]) -> Vec<i64> {
+        perm.iter().map(|&p| dims[p as usize]).collect()
+    }
+
+    /// Composition of two transposes: transpose(transpose(x, a), b) is
+    /// transpose(x, compose(a, b)).
+    pub fn compose_permutations(first: &[i64], second: &[i64]) -> Vec<i64> {
+        second.iter().map(|&s| first[s as usize]).collect()
+    }
+
+    /// True for 0, 1, ..., n-1.
+    pub fn is_identity_permutation(perm: &[i64]) -> bool {
+        perm.iter().enumerate().all(|(i, &p)| p == i as i64)
+    }
+
+    /// Dims with `removed` positions dropped (a reduce's result dims).
+    pub fn remove_dims(dims: &[i64], removed: &[i64]) -> Vec<i64> {
+        dims.iter()
+            .enumerate()
+            .filter(|(i, _)| !removed.contains(&(*i as i64)))
+            .map(|(_, &d)| d)
+            .collect()
+    }
+
+    /// If reshaping `from` to `to` only inserts or deletes size-1 dims,
+    /// returns for each dim of `to` the dim of `from` it keeps (None for an
+    /// inserted 1).
+    pub fn degenerate_reshape_map(from: &[i64], to: &[i64]) -> Option<Vec<Option<usize>>> {
+        let mut map = Vec::with_capacity(to.len());
+        let mut i = 0;
+        for &d in to {
+            // Skip deleted size-1 dims of `from` until the next match.
+            while i < from.len() && from[i] == 1 && d != 1 {
+                i += 1;
+            }
+            if d == 1 {
+                if i < from.len() && from[i] == 1 {
+                    map.push(Some(i));
+                    i += 1;
+                } else {
+                    map.push(None);
+                }
+            } else if i < from.len() && from[i] == d {
+                map.push(Some(i));
+                i += 1;
+            } else {
+                return None;
+            }
+        }
+        while i < from.len() {
+            if from[i] != 1 {
+                return None;
+            }
+            i += 1;
+        }
+        Some(map)
+    }
+}
