@@ -89,6 +89,11 @@ pub trait HloPass: Clone + Sized + 'static {
     const NAME: &'static str;
     /// One line for `--list-passes`.
     const DESCRIPTION: &'static str;
+    /// True if the pass never changes a result bit (what the differential
+    /// test checks); false if it may change float rounding (reassociation,
+    /// upcasting), in which case results must agree within the case's
+    /// tolerance.
+    const EXACT: bool = true;
 
     /// Builds the pass from its pipeline options.
     fn from_options(options: &PassOptions) -> Result<Self, PassError>;

@@ -8,6 +8,8 @@ use melior::pass::Pass;
 pub struct PassInfo {
     pub name: &'static str,
     pub description: &'static str,
+    /// The pass never changes a result bit (see `HloPass::EXACT`).
+    pub exact: bool,
     /// Builds a configured MLIR pass from pipeline options.
     pub create: fn(&PassOptions) -> Result<Pass, PassError>,
 }
@@ -19,7 +21,7 @@ macro_rules! pass {
         fn create(options: &PassOptions) -> Result<Pass, PassError> {
             Ok(create_pass(<$pass>::from_options(options)?, &ID))
         }
-        PassInfo { name: <$pass>::NAME, description: <$pass>::DESCRIPTION, create }
+        PassInfo { name: <$pass>::NAME, description: <$pass>::DESCRIPTION, exact: <$pass>::EXACT, create }
     }};
 }
 
