@@ -10,11 +10,13 @@
 //! - [`text`]: XLA's literal text format
 //! - [`eval`]: the evaluator; [`ops`]: one module per op family
 
+pub mod compare;
 pub mod error;
 pub mod eval;
 pub mod literal;
 pub mod npy;
 pub mod ops;
+pub mod random;
 pub mod replicated;
 pub mod text;
 

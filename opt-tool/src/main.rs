@@ -2,9 +2,13 @@
 //!
 //! Rust passes (`--list-passes`) and upstream MLIR passes mix in one
 //! pipeline: `--passes=dce,canonicalize,cse` or
-//! `--pass-pipeline='builtin.module(dce,func.func(cse))'`.
+//! `--pass-pipeline='builtin.module(dce,func.func(cse))'`. `--stage=hlo
+//! --platform=cpu|gpu` runs a platform's default HLO pipeline;
+//! `--disable-passes` skips passes in any pipeline and
+//! `--run-after-each-pass` finds the first pass that changes the result.
 
 mod diagnostics;
+mod driver;
 mod input;
 mod pipeline;
 
@@ -13,7 +17,7 @@ use clap::Parser;
 use diagnostics::{Collector, Severity};
 use melior::{
     ir::{operation::OperationLike, operation::OperationPrintingFlags, Module},
-    pass::{PassIrPrintingOptions, PassManager},
+    pass::PassIrPrintingOptions,
     Context,
 };
 use std::{
@@ -45,6 +49,46 @@ struct Args {
     /// List rxla's passes with a one-line description and exit.
     #[arg(long = "list-passes")]
     list_passes: bool,
+
+    /// Run the compiler up to this stage for --platform (see --list-stages).
+    #[arg(long, value_enum, requires = "platform", conflicts_with_all = ["passes", "pass_pipeline"])]
+    stage: Option<Stage>,
+
+    /// The platform whose pipeline --stage runs.
+    #[arg(long, value_enum)]
+    platform: Option<PlatformArg>,
+
+    /// List the stages --stage accepts, with the passes of each, and exit.
+    #[arg(long = "list-stages")]
+    list_stages: bool,
+
+    /// Comma-separated pass names to skip wherever they occur in the
+    /// pipeline (--stage, --passes or --pass-pipeline).
+    #[arg(long = "disable-passes", value_name = "PASSES", value_delimiter = ',')]
+    disable_passes: Vec<String>,
+
+    /// Run the interpreter on these inputs (`FILE.npz`, or `random`) before
+    /// the pipeline and after every pass; stop at the first pass that changes
+    /// the result and say how.
+    #[arg(long = "run-after-each-pass", value_name = "INPUTS")]
+    run_after_each_pass: Option<String>,
+
+    /// Seed of `--run-after-each-pass=random`.
+    #[arg(long = "run-seed", default_value_t = 0)]
+    run_seed: u64,
+
+    /// Absolute tolerance of --run-after-each-pass (default: exact).
+    #[arg(long = "run-atol", default_value_t = 0.0)]
+    run_atol: f64,
+
+    /// Relative tolerance of --run-after-each-pass (default: exact).
+    #[arg(long = "run-rtol", default_value_t = 0.0)]
+    run_rtol: f64,
+
+    /// With --run-after-each-pass: write the module before and after the
+    /// culprit pass to this directory.
+    #[arg(long = "run-dump-dir", value_name = "DIR")]
+    run_dump_dir: Option<PathBuf>,
 
     /// Split the input at `// -----` lines and process each piece alone.
     #[arg(long = "split-input-file")]
@@ -98,6 +142,28 @@ struct Args {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Stage {
+    /// The platform's HLO pipeline: simplification, canonicalization,
+    /// layout normalization and fusion.
+    Hlo,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum PlatformArg {
+    Cpu,
+    Gpu,
+}
+
+impl PlatformArg {
+    fn platform(self) -> rxla_passes::pipeline::Platform {
+        match self {
+            PlatformArg::Cpu => rxla_passes::pipeline::Platform::Cpu,
+            PlatformArg::Gpu => rxla_passes::pipeline::Platform::Gpu,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 enum InputFormat {
     Auto,
     Mlir,
@@ -124,15 +190,34 @@ fn main() -> ExitCode {
     }
 }
 
-fn list_passes() {
-    println!("Rust passes (--passes=NAME or inside --pass-pipeline):");
+fn list_passes() -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let _ = writeln!(out, "Rust passes (--passes=NAME or inside --pass-pipeline):");
     let width = rxla_passes::registry().iter().map(|p| p.name.len()).max().unwrap_or(0);
     for pass in rxla_passes::registry() {
-        println!("  {:width$}  {}", pass.name, pass.description);
+        let _ = writeln!(out, "  {:width$}  {}", pass.name, pass.description);
     }
-    println!();
-    println!("Upstream MLIR passes are accepted by the same names as in mlir-opt");
-    println!("(canonicalize, cse, inline, symbol-dce, sccp, ...).");
+    let _ = writeln!(out);
+    let _ = writeln!(out, "Upstream MLIR passes are accepted by the same names as in mlir-opt");
+    let _ = writeln!(out, "(canonicalize, cse, inline, symbol-dce, sccp, ...).");
+    out
+}
+
+fn list_stages() -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    use rxla_passes::pipeline::{hlo_pipeline, Platform};
+    let _ = writeln!(out, "Stages (--stage=NAME --platform=cpu|gpu):");
+    let _ = writeln!(out, "  hlo  the platform's HLO pipeline:");
+    for platform in [Platform::Cpu, Platform::Gpu] {
+        let _ = writeln!(out, "       {}:", platform.name());
+        for step in hlo_pipeline(platform) {
+            let _ = writeln!(out, "         {step}");
+        }
+    }
+    let _ = writeln!(out, "Later stages (emitter, llvm, asm/ptx) come with the backends.");
+    out
 }
 
 fn printing_flags(args: &Args) -> OperationPrintingFlags {
@@ -152,15 +237,34 @@ fn printing_flags(args: &Args) -> OperationPrintingFlags {
 /// Returns Ok(true) on success, Ok(false) when diagnostics were reported.
 fn run(args: &Args) -> Result<bool> {
     if args.list_passes {
-        list_passes();
+        print_ignoring_closed_pipe(&list_passes());
         return Ok(true);
     }
-    let elements = match (&args.passes, &args.pass_pipeline) {
-        (Some(_), Some(_)) => bail!("use either --passes or --pass-pipeline, not both"),
-        (Some(passes), None) => pipeline::parse_elements(passes)?,
-        (None, Some(p)) => pipeline::parse_anchored(p)?,
-        (None, None) => Vec::new(),
+    if args.list_stages {
+        print_ignoring_closed_pipe(&list_stages());
+        return Ok(true);
+    }
+    let items: Vec<driver::Item> = match (&args.passes, &args.pass_pipeline, args.stage) {
+        (Some(_), Some(_), _) => bail!("use either --passes or --pass-pipeline, not both"),
+        (Some(passes), None, None) => pipeline::parse_elements(passes)?.into_iter().map(driver::Item::Element).collect(),
+        (None, Some(p), None) => pipeline::parse_anchored(p)?.into_iter().map(driver::Item::Element).collect(),
+        (None, None, Some(Stage::Hlo)) => {
+            let platform = args.platform.expect("clap requires --platform with --stage").platform();
+            driver::Item::from_steps(&rxla_passes::pipeline::hlo_pipeline(platform))
+        }
+        (None, None, None) if args.platform.is_some() => bail!("--platform needs --stage (see --list-stages)"),
+        (None, None, None) => Vec::new(),
+        _ => bail!("use either --stage or --passes/--pass-pipeline, not both"),
     };
+    let in_pipeline = driver::Item::pass_names(&items);
+    for name in &args.disable_passes {
+        if rxla_passes::lookup(name).is_none() && !in_pipeline.contains(name) {
+            bail!("--disable-passes: unknown pass '{name}' (see --list-passes)");
+        }
+    }
+    if args.run_after_each_pass.is_some() && items.is_empty() {
+        bail!("--run-after-each-pass needs a pipeline (--stage, --passes or --pass-pipeline)");
+    }
 
     let (text, display_name) = if args.input == "-" {
         let mut text = String::new();
@@ -191,7 +295,7 @@ fn run(args: &Args) -> Result<bool> {
     let mut outputs = Vec::new();
     let mut ok = true;
     for chunk in input::split(&text, args.split_input_file) {
-        let result = process_chunk(args, &options, &context, &chunk, &elements);
+        let result = process_chunk(args, &options, &context, &chunk, &items);
         let diagnostics = collector.take();
         if args.verify_diagnostics {
             let expectations = diagnostics::parse_expectations(&chunk.text, chunk.first_line)
@@ -212,6 +316,10 @@ fn run(args: &Args) -> Result<bool> {
             Err(ChunkError::Tool(error)) => return Err(error),
             Err(ChunkError::Diagnosed) => {}
             Err(ChunkError::Reported) => ok = false,
+            Err(ChunkError::Miscompile(report)) => {
+                eprintln!("hlo-opt: {display_name}: {report}");
+                ok = false;
+            }
         }
     }
 
@@ -234,6 +342,8 @@ enum ChunkError {
     Reported,
     /// A problem with the command line (bad pipeline), not the input.
     Tool(anyhow::Error),
+    /// --run-after-each-pass found a pass that changes the result.
+    Miscompile(String),
 }
 
 struct Options<'a> {
@@ -248,7 +358,7 @@ fn process_chunk(
     options: &Options,
     context: &Context,
     chunk: &input::Chunk,
-    elements: &[pipeline::Element],
+    items: &[driver::Item],
 ) -> Result<String, ChunkError> {
     let source = chunk.source_with_file_positions();
     let mut module = match options.input {
@@ -262,11 +372,9 @@ fn process_chunk(
             }
         },
     };
-    if !elements.is_empty() {
-        let manager = PassManager::new(context);
-        manager.enable_verifier(args.verify_each);
-        if args.print_ir_after_all || args.print_ir_before_all || args.print_ir_after_change {
-            manager.enable_ir_printing(&PassIrPrintingOptions {
+    if !items.is_empty() {
+        let ir_printing = (args.print_ir_after_all || args.print_ir_before_all || args.print_ir_after_change)
+            .then(|| PassIrPrintingOptions {
                 before_all: args.print_ir_before_all,
                 after_all: args.print_ir_after_all || args.print_ir_after_change,
                 module_scope: true,
@@ -275,9 +383,20 @@ fn process_chunk(
                 flags: printing_flags(args),
                 tree_printing_path: PathBuf::new(),
             });
-        }
-        pipeline::build(&manager, elements).map_err(ChunkError::Tool)?;
-        manager.run(&mut module).map_err(|_| ChunkError::Diagnosed)?;
+        let checker = match &args.run_after_each_pass {
+            Some(inputs) => Some(checker(args, inputs, &module).map_err(|e| {
+                eprintln!("hlo-opt: {}: --run-after-each-pass: {e}", options.file);
+                ChunkError::Reported
+            })?),
+            None => None,
+        };
+        let disabled = args.disable_passes.iter().cloned().collect();
+        let driver_options = driver::Options { verify_each: args.verify_each, disabled: &disabled, ir_printing, checker };
+        driver::run(context, &mut module, items, &driver_options).map_err(|stop| match stop {
+            driver::Stop::Failed => ChunkError::Diagnosed,
+            driver::Stop::Tool(e) => ChunkError::Tool(e),
+            driver::Stop::Miscompile(report) => ChunkError::Miscompile(report),
+        })?;
     }
     let mut printed = match options.emit {
         Format::Mlir => module
@@ -295,3 +414,30 @@ fn process_chunk(
     Ok(printed)
 }
 
+
+/// The interpreter check of --run-after-each-pass: arguments and the input
+/// module's result.
+fn checker(args: &Args, inputs: &str, module: &Module) -> Result<driver::Checker> {
+    let ast = rxla_translate::export::export_ast(module).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let params = rxla_interpreter::npy::parameter_shapes(&ast.computations[ast.entry]);
+    let arguments = if inputs == "random" {
+        rxla_interpreter::random::random_arguments(&params, args.run_seed).map_err(|e| anyhow::anyhow!(e))?
+    } else {
+        rxla_interpreter::npy::read_args(inputs, &params).map_err(|e| anyhow::anyhow!("{inputs}: {e}"))?
+    };
+    let reference = driver::Checker::evaluate(module, &arguments)
+        .map_err(|e| anyhow::anyhow!("the input module does not run in the interpreter: {e}"))?;
+    Ok(driver::Checker {
+        arguments,
+        reference,
+        atol: args.run_atol,
+        rtol: args.run_rtol,
+        dump_dir: args.run_dump_dir.clone(),
+    })
+}
+
+/// Writes to stdout; a closed pipe (`| head`) is not an error worth a panic.
+fn print_ignoring_closed_pipe(text: &str) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush());
+}

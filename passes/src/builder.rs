@@ -71,17 +71,28 @@ impl Builder {
     /// Creates `name` with operands, result types and attributes (name, MLIR
     /// text), inserted at the builder's point.
     pub fn create(&self, name: &str, operands: &[Value], results: &[HloType], attrs: &[(&str, String)]) -> Result<Op> {
+        let mut raw = Vec::with_capacity(attrs.len());
+        for (key, text) in attrs {
+            let attr = parse_attr(self.context, text)
+                .ok_or_else(|| bug(format!("bad attribute {key} = {text} for {name}")))?;
+            raw.push((*key, attr));
+        }
+        self.create_raw(name, operands, results, &raw)
+    }
+
+    /// [`Builder::create`] with attributes already built.
+    pub fn create_raw(&self, name: &str, operands: &[Value], results: &[HloType], attrs: &[(&str, MlirAttribute)]) -> Result<Op> {
         let result_types: Vec<MlirType> = results
             .iter()
             .map(|t| parse_type(self.context, &t.to_string()).ok_or_else(|| bug(format!("bad type {t}"))))
             .collect::<Result<_>>()?;
-        let mut named = Vec::with_capacity(attrs.len());
-        for (key, text) in attrs {
-            let attr = parse_attr(self.context, text)
-                .ok_or_else(|| bug(format!("bad attribute {key} = {text} for {name}")))?;
-            let id = unsafe { mlirIdentifierGet(self.context, string_ref(key)) };
-            named.push(MlirNamedAttribute { name: id, attribute: attr });
-        }
+        let named: Vec<MlirNamedAttribute> = attrs
+            .iter()
+            .map(|(key, attr)| MlirNamedAttribute {
+                name: unsafe { mlirIdentifierGet(self.context, string_ref(key)) },
+                attribute: *attr,
+            })
+            .collect();
         let raw_operands: Vec<MlirValue> = operands.iter().map(|v| v.0).collect();
         let op = unsafe {
             let mut state = mlirOperationStateGet(string_ref(name), self.location);
@@ -337,5 +348,32 @@ pub fn quote_symbol(name: &str) -> String {
         name.to_string()
     } else {
         format!("\"{}\"", name.replace('\\', "\\\\").replace('"', "\\\""))
+    }
+}
+
+/// Helpers the expander passes share (XLA's hlo_creation_utils).
+impl Builder {
+    /// A scalar constant of `elem` broadcast to `dims` (the constant alone
+    /// for a scalar).
+    pub fn splat_broadcast(&self, elem: &ElementType, value: Scalar, dims: &[i64]) -> Result<Value> {
+        let c = self.scalar(elem, value)?;
+        if dims.is_empty() {
+            Ok(c)
+        } else {
+            self.broadcast_scalar(c, dims)
+        }
+    }
+
+    /// XLA's `MakeScalarLike`: `value` with the shape and element type of
+    /// `x` (a scalar constant, broadcast when `x` is not a scalar).
+    pub fn scalar_like(&self, x: Value, value: Scalar) -> Result<Value> {
+        let t = Self::tensor(x)?;
+        self.splat_broadcast(&t.elem, value, &t.dims)
+    }
+
+    /// `hlo.bitcast_convert` of `x` to element type `elem` (same width).
+    pub fn bitcast_convert(&self, x: Value, elem: &ElementType) -> Result<Value> {
+        let t = Self::tensor(x)?;
+        self.value("hlo.bitcast_convert", &[x], t.with_elem(elem).into(), &[])
     }
 }

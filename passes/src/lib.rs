@@ -20,10 +20,13 @@ pub mod computation;
 pub mod constant;
 pub mod framework;
 pub mod ir;
+pub mod pipeline;
 pub mod registry;
 pub mod rewrite;
+pub mod testing;
 pub mod types;
 
+pub mod constant_folding;
 pub mod dce;
 pub mod tuple_simplifier;
 

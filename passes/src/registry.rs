@@ -26,8 +26,10 @@ macro_rules! pass {
 }
 
 static REGISTRY: &[PassInfo] = &[
+    pass!(crate::constant_folding::ConstantFolding),
     pass!(crate::dce::Dce),
     pass!(crate::tuple_simplifier::TupleSimplifier),
+    pass!(crate::testing::TestMiscompile),
 ];
 
 /// Every registered pass, in registration order.

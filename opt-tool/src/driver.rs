@@ -1,0 +1,209 @@
+//! Runs a pipeline one pass at a time, so that hlo-opt can skip passes by
+//! name (`--disable-passes`), repeat groups to a fixed point (the HLO
+//! pipeline's simplification loop), and run the interpreter after every
+//! pass to find the first pass that changes the program's result
+//! (`--run-after-each-pass`).
+//!
+//! Each step gets its own MLIR PassManager (with the verifier and IR
+//! printing options of the command line), so MLIR instrumentation works
+//! per pass as with a single manager.
+
+use crate::pipeline::{self, Element};
+use melior::{
+    ir::Module,
+    pass::{PassIrPrintingOptions, PassManager},
+    Context,
+};
+use rxla_interpreter::{compare, Interpreter, Literal};
+use rxla_passes::pipeline::Step;
+use std::{collections::HashSet, path::PathBuf};
+
+/// A step the driver runs.
+#[derive(Clone, Debug)]
+pub enum Item {
+    /// One pipeline element (a pass, or a nested group of passes).
+    Element(Element),
+    /// Items repeated until the module stops changing.
+    Fixpoint { name: String, items: Vec<Item>, max_iterations: usize },
+}
+
+impl Item {
+    /// The driver's items for a platform pipeline.
+    pub fn from_steps(steps: &[Step]) -> Vec<Item> {
+        steps
+            .iter()
+            .map(|s| match s {
+                Step::Pass { name, options } => {
+                    Item::Element(Element::Pass { name: name.to_string(), options: options.to_string() })
+                }
+                Step::Fixpoint { name, steps, max_iterations } => Item::Fixpoint {
+                    name: name.to_string(),
+                    items: Item::from_steps(steps),
+                    max_iterations: *max_iterations,
+                },
+            })
+            .collect()
+    }
+
+    /// Every pass name in the items.
+    pub fn pass_names(items: &[Item]) -> Vec<String> {
+        fn element_names(e: &Element, out: &mut Vec<String>) {
+            match e {
+                Element::Pass { name, .. } => out.push(name.clone()),
+                Element::Nested { elements, .. } => elements.iter().for_each(|e| element_names(e, out)),
+            }
+        }
+        let mut out = Vec::new();
+        for item in items {
+            match item {
+                Item::Element(e) => element_names(e, &mut out),
+                Item::Fixpoint { items, .. } => out.extend(Item::pass_names(items)),
+            }
+        }
+        out
+    }
+}
+
+/// The interpreter check after each pass.
+pub struct Checker {
+    pub arguments: Vec<Literal>,
+    /// The result of the input module.
+    pub reference: Literal,
+    pub atol: f64,
+    pub rtol: f64,
+    /// Where to write the module before and after the culprit pass.
+    pub dump_dir: Option<PathBuf>,
+}
+
+impl Checker {
+    /// Evaluates `module` on the checker's arguments.
+    pub fn evaluate(module: &Module, arguments: &[Literal]) -> Result<Literal, String> {
+        let ast = rxla_translate::export::export_ast(module).map_err(|e| e.to_string())?;
+        Interpreter::new(&ast).run(arguments).map_err(|e| e.to_string())
+    }
+}
+
+/// How the driver runs.
+pub struct Options<'a> {
+    pub verify_each: bool,
+    pub disabled: &'a HashSet<String>,
+    pub ir_printing: Option<PassIrPrintingOptions>,
+    pub checker: Option<Checker>,
+}
+
+/// Why the driver stopped.
+pub enum Stop {
+    /// A pass failed (diagnostics went to the context's handlers).
+    Failed,
+    /// The pipeline text or a pass option is bad.
+    Tool(anyhow::Error),
+    /// `--run-after-each-pass` found the pass that changed the result; the
+    /// report says which and how.
+    Miscompile(String),
+}
+
+struct State<'a, 'o> {
+    context: &'a Context,
+    options: &'o Options<'o>,
+    /// Passes run so far (for reports).
+    step: usize,
+}
+
+/// Runs `items` over `module`.
+pub fn run(context: &Context, module: &mut Module, items: &[Item], options: &Options) -> Result<(), Stop> {
+    let mut state = State { context, options, step: 0 };
+    state.items(module, items)
+}
+
+impl State<'_, '_> {
+    fn items(&mut self, module: &mut Module, items: &[Item]) -> Result<(), Stop> {
+        for item in items {
+            match item {
+                Item::Element(element) => {
+                    if let Some(element) = without_disabled(element, self.options.disabled) {
+                        self.element(module, &element)?;
+                    }
+                }
+                Item::Fixpoint { name, items, max_iterations } => {
+                    let mut converged = false;
+                    for _ in 0..*max_iterations {
+                        let before = module.as_operation().to_string();
+                        self.items(module, items)?;
+                        if module.as_operation().to_string() == before {
+                            converged = true;
+                            break;
+                        }
+                    }
+                    if !converged {
+                        // Not an error (the IR is valid), but a sign that two
+                        // rewrites undo each other.
+                        eprintln!("hlo-opt: note: '{name}' still changed the module after {max_iterations} iterations");
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn element(&mut self, module: &mut Module, element: &Element) -> Result<(), Stop> {
+        self.step += 1;
+        let manager = PassManager::new(self.context);
+        manager.enable_verifier(self.options.verify_each);
+        if let Some(printing) = &self.options.ir_printing {
+            manager.enable_ir_printing(printing);
+        }
+        pipeline::build(&manager, std::slice::from_ref(element)).map_err(Stop::Tool)?;
+        let before = self.options.checker.as_ref().map(|_| module.as_operation().to_string());
+        manager.run(module).map_err(|_| Stop::Failed)?;
+        if let (Some(checker), Some(before)) = (&self.options.checker, before) {
+            let name = element_name(element);
+            let after = Checker::evaluate(module, &checker.arguments);
+            let problem = match &after {
+                Ok(result) => compare::first_mismatch(result, &checker.reference, checker.atol, checker.rtol)
+                    .map(|m| format!("the result changed: {m}")),
+                Err(e) => Some(format!("the module no longer runs in the interpreter: {e}")),
+            };
+            if let Some(problem) = problem {
+                let mut report = format!("pass '{name}' (step {}) changed the program: {problem}", self.step);
+                if let Some(dir) = &checker.dump_dir {
+                    let _ = std::fs::create_dir_all(dir);
+                    let b = dir.join(format!("before_{name}.mlir"));
+                    let a = dir.join(format!("after_{name}.mlir"));
+                    let written = std::fs::write(&b, &before).and_then(|_| std::fs::write(&a, module.as_operation().to_string()));
+                    match written {
+                        Ok(()) => report.push_str(&format!(
+                            "\n  module before the pass: {}\n  module after the pass: {}\n  reproduce: hlo-opt {} --passes={name}",
+                            b.display(),
+                            a.display(),
+                            b.display()
+                        )),
+                        Err(e) => report.push_str(&format!("\n  could not write the modules to {}: {e}", dir.display())),
+                    }
+                }
+                report.push_str(&format!("\n  skip it with --disable-passes={name}"));
+                return Err(Stop::Miscompile(report));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn element_name(element: &Element) -> String {
+    match element {
+        Element::Pass { name, .. } => name.clone(),
+        Element::Nested { anchor, elements } => {
+            format!("{anchor}({})", elements.iter().map(element_name).collect::<Vec<_>>().join(","))
+        }
+    }
+}
+
+/// The element with disabled passes removed (None if nothing is left).
+fn without_disabled(element: &Element, disabled: &HashSet<String>) -> Option<Element> {
+    match element {
+        Element::Pass { name, .. } => (!disabled.contains(name)).then(|| element.clone()),
+        Element::Nested { anchor, elements } => {
+            let kept: Vec<Element> = elements.iter().filter_map(|e| without_disabled(e, disabled)).collect();
+            (!kept.is_empty()).then(|| Element::Nested { anchor: anchor.clone(), elements: kept })
+        }
+    }
+}

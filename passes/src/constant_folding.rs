@@ -1,0 +1,271 @@
+//! `constant_folding`: evaluates instructions whose operands are all
+//! constants, with the reference interpreter, and replaces them with the
+//! constant result (XLA's HloConstantFolding).
+//!
+//! Operands count as constant when they are `hlo.constant`s or cheap
+//! expressions of constants (broadcast/iota/reshape of constants), which
+//! XLA's folder also looks through. Like XLA, broadcasts and iotas are not
+//! folded themselves (they would only make the module bigger), nor is
+//! anything with side effects, rng, loops, or results over the size bound.
+//! Folding uses the interpreter, so the folded value is exactly what
+//! evaluating the op would give.
+
+use crate::{
+    builder::Builder,
+    computation,
+    framework::{HloPass, PassError, PassOptions},
+    ir::{parse_type, Op, Value},
+    types::{HloType, TensorType},
+};
+use melior::ir::{Module, OperationRef};
+use mlir_sys::*;
+use rxla_interpreter::{Data, Interpreter, Literal};
+use std::collections::{HashMap, HashSet};
+
+#[derive(Clone, Debug)]
+pub struct ConstantFolding {
+    /// Largest result (and total operand) element count folded.
+    max_elements: i64,
+}
+
+impl HloPass for ConstantFolding {
+    const NAME: &'static str = "constant_folding";
+    const DESCRIPTION: &'static str =
+        "Evaluate instructions with constant operands with the interpreter and replace them by constants";
+
+    fn from_options(options: &PassOptions) -> Result<Self, PassError> {
+        options.expect_only(Self::NAME, &["max-elements"])?;
+        Ok(Self { max_elements: options.int("max-elements", 1 << 20)? })
+    }
+
+    fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
+        let module = Op::of(&module);
+        for func in computation::functions(module) {
+            for op in func.walk_preorder().into_iter().skip(1) {
+                if self.foldable(op) {
+                    fold(module, op)?;
+                }
+            }
+        }
+        crate::dce::remove_dead_instructions(module);
+        Ok(())
+    }
+}
+
+/// Ops never folded: cheap generators (folding them only grows the
+/// module), effects and nondeterminism, and control flow.
+const NOT_FOLDED: &[&str] = &[
+    "constant", "broadcast", "iota", "tuple", "get_tuple_element", "while", "conditional", "rng",
+    "rng_bit_generator", "rng_get_and_update_state", "custom_call", "after_all", "replica_id",
+    "partition_id", "optimization_barrier", "add_dependency", "get_dimension_size",
+    "set_dimension_size", "domain",
+];
+
+/// Generators a constant operand may be built from.
+const CONSTANT_EXPRESSION: &[&str] = &["constant", "broadcast", "iota", "reshape", "convert"];
+
+impl ConstantFolding {
+    fn foldable(&self, op: Op) -> bool {
+        if !op.name().starts_with("hlo.") || NOT_FOLDED.contains(&op.opcode().as_str()) || op.num_results() != 1 {
+            return false;
+        }
+        let Some(result) = op.result_type(0).tensor().cloned() else { return false };
+        if result.num_elements() > self.max_elements || op.num_operands() == 0 {
+            return false;
+        }
+        let mut operand_elements = 0;
+        for v in op.operands() {
+            match v.ty() {
+                HloType::Tensor(t) => operand_elements += t.num_elements(),
+                _ => return false,
+            }
+            if !is_constant_expression(v, 4) {
+                return false;
+            }
+        }
+        if operand_elements > self.max_elements {
+            return false;
+        }
+        // Effects (also inside called computations) rule folding out.
+        if !rxla_dialects::is_memory_effect_free(&unsafe { op.as_ref() }) {
+            return false;
+        }
+        let Some(module) = op.parent_module() else { return false };
+        callees(module, op).iter().all(|f| {
+            f.walk_preorder().into_iter().skip(1).all(|o| {
+                o.name() == "func.return" || rxla_dialects::is_memory_effect_free(&unsafe { o.as_ref() })
+            })
+        })
+    }
+}
+
+/// True if `v` is computed from constants only, through at most `depth`
+/// generator ops.
+fn is_constant_expression(v: Value, depth: usize) -> bool {
+    let Some(op) = v.op() else { return false };
+    if op.is("constant") {
+        return true;
+    }
+    depth > 0
+        && op.name().strip_prefix("hlo.").is_some_and(|o| CONSTANT_EXPRESSION.contains(&o))
+        && op.operands().into_iter().all(|x| is_constant_expression(x, depth - 1))
+}
+
+/// Functions `op` calls, transitively.
+fn callees(module: Op, op: Op) -> Vec<Op> {
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut out = Vec::new();
+    let mut work: Vec<String> = op.symbol_uses();
+    while let Some(name) = work.pop() {
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        if let Some(f) = computation::lookup(module, &name) {
+            for o in f.walk_preorder() {
+                work.extend(o.symbol_uses());
+            }
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// Evaluates `op` and replaces it with a constant.
+fn fold(module: Op, op: Op) -> Result<(), PassError> {
+    let result = op.result_type(0).tensor().cloned().expect("checked by foldable");
+    let literal = match evaluate(module, op) {
+        Ok(l) => l,
+        // Ops the interpreter cannot evaluate stay as they are.
+        Err(_) => return Ok(()),
+    };
+    let attr = literal_attr(op.context(), &result, &literal)?;
+    let b = Builder::before(op);
+    let new = b.create_raw("hlo.constant", &[], &[result.into()], &[("value", attr)])?;
+    if let Some(layout) = op.attr_raw("hlo.layout") {
+        new.set_attr_raw("hlo.layout", layout);
+    }
+    op.replace_result_uses(0, new.result(0));
+    op.erase();
+    Ok(())
+}
+
+/// Runs `op` alone in a scratch module (its constant operand expressions
+/// and called computations cloned in) through the interpreter.
+fn evaluate(module: Op, op: Op) -> Result<Literal, String> {
+    unsafe {
+        let scratch = Module::from_raw(mlirModuleCreateEmpty(mlirLocationUnknownGet(op.context())));
+        let root = Op::from_raw(mlirModuleGetOperation(scratch.to_raw()));
+        for f in callees(module, op) {
+            let clone = f.clone_detached();
+            mlirBlockAppendOwnedOperation(root.region_block(0).expect("module body"), clone.raw());
+        }
+        let (func, b, _) = computation::create_function(root, "main", &[], &[op.result_type(0)]).map_err(|e| e.0)?;
+        func.remove_attr("sym_visibility");
+        func.set_attr_raw("hlo.entry", mlirUnitAttrGet(op.context()));
+        let mut cloned: HashMap<Value, Value> = HashMap::new();
+        let value = clone_expression(&b, op, &mut cloned)?;
+        b.ret(&[value]).map_err(|e| e.0)?;
+        let ast = rxla_translate::export::export_ast(&scratch).map_err(|e| e.to_string())?;
+        Interpreter::new(&ast).run(&[]).map_err(|e| e.to_string())
+    }
+}
+
+/// Clones `op` and the ops its operands come from into the builder's block.
+fn clone_expression(b: &Builder, op: Op, cloned: &mut HashMap<Value, Value>) -> Result<Value, String> {
+    let mut operands = Vec::new();
+    for v in op.operands() {
+        let new = match cloned.get(&v) {
+            Some(n) => *n,
+            None => {
+                let def = v.op().ok_or("operand is not an op result")?;
+                let n = clone_expression(b, def, cloned)?;
+                cloned.insert(v, n);
+                n
+            }
+        };
+        operands.push(new);
+    }
+    let clone = op.clone_detached();
+    for (i, v) in operands.into_iter().enumerate() {
+        clone.set_operand(i, v);
+    }
+    b.insert(clone.raw());
+    Ok(clone.result(0))
+}
+
+/// A dense elements attribute holding `literal` (of type `ty`): raw
+/// little-endian data for byte-sized types, element text otherwise.
+pub fn literal_attr(context: MlirContext, ty: &TensorType, literal: &Literal) -> Result<MlirAttribute, PassError> {
+    let bug = |what: &str| PassError(format!("internal error: {what}"));
+    let Literal::Array { data, .. } = literal else {
+        return Err(bug("folded value is not an array"));
+    };
+    fn bytes<T: Copy, const N: usize>(v: &[T], f: impl Fn(T) -> [u8; N]) -> Vec<u8> {
+        v.iter().flat_map(|x| f(*x)).collect()
+    }
+    let raw: Option<Vec<u8>> = match data {
+        Data::S8(v) => Some(bytes(v, i8::to_le_bytes)),
+        Data::S16(v) => Some(bytes(v, i16::to_le_bytes)),
+        Data::S32(v) => Some(bytes(v, i32::to_le_bytes)),
+        Data::S64(v) => Some(bytes(v, i64::to_le_bytes)),
+        Data::U8(v) => Some(v.clone()),
+        Data::U16(v) => Some(bytes(v, u16::to_le_bytes)),
+        Data::U32(v) => Some(bytes(v, u32::to_le_bytes)),
+        Data::U64(v) => Some(bytes(v, u64::to_le_bytes)),
+        Data::F16(v) => Some(bytes(v, |x| x.to_bits().to_le_bytes())),
+        Data::Bf16(v) => Some(bytes(v, |x| x.to_bits().to_le_bytes())),
+        Data::F32(v) => Some(bytes(v, |x| x.to_bits().to_le_bytes())),
+        Data::F64(v) => Some(bytes(v, |x| x.to_bits().to_le_bytes())),
+        Data::C64(v) => Some(bytes(v, |x| {
+            let mut b = [0u8; 8];
+            b[..4].copy_from_slice(&x.re.to_bits().to_le_bytes());
+            b[4..].copy_from_slice(&x.im.to_bits().to_le_bytes());
+            b
+        })),
+        Data::C128(v) => Some(bytes(v, |x| {
+            let mut b = [0u8; 16];
+            b[..8].copy_from_slice(&x.re.to_bits().to_le_bytes());
+            b[8..].copy_from_slice(&x.im.to_bits().to_le_bytes());
+            b
+        })),
+        Data::Bits(_, v) if ty.elem.bit_width() == 8 && ty.elem.is_float() => Some(v.clone()),
+        _ => None,
+    };
+    let mlir_type = parse_type(context, &ty.to_string()).ok_or_else(|| bug("bad constant type"))?;
+    if let Some(raw) = raw {
+        let attr = unsafe { mlirDenseElementsAttrRawBufferGet(mlir_type, raw.len(), raw.as_ptr() as *const _) };
+        return if attr.ptr.is_null() { Err(bug("raw constant data rejected")) } else { Ok(attr) };
+    }
+    // pred, sub-byte integers and sub-byte floats: element text.
+    let elements: Vec<String> = match data {
+        Data::Pred(v) => v.iter().map(|b| b.to_string()).collect(),
+        Data::Bits(t, v) => {
+            let width = ty.elem.bit_width();
+            v.iter()
+                .map(|&b| {
+                    if ty.elem.is_float() {
+                        format!("0x{:X}", b & ((1u16 << width) - 1) as u8)
+                    } else if ty.elem.is_signed_int() {
+                        (b as i8).to_string()
+                    } else {
+                        let _ = t;
+                        b.to_string()
+                    }
+                })
+                .collect()
+        }
+        _ => return Err(bug("unexpected constant element type")),
+    };
+    let text = format!("dense<{}> : {ty}", nested(&ty.dims, &mut elements.into_iter()));
+    crate::ir::parse_attr(context, &text).ok_or_else(|| bug("constant text rejected"))
+}
+
+fn nested(dims: &[i64], elements: &mut impl Iterator<Item = String>) -> String {
+    match dims.split_first() {
+        None => elements.next().unwrap_or_default(),
+        Some((&n, rest)) => {
+            let items: Vec<String> = (0..n).map(|_| nested(rest, elements)).collect();
+            format!("[{}]", items.join(", "))
+        }
+    }
+}
