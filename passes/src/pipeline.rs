@@ -135,3 +135,40 @@ impl fmt::Display for Step {
         }
     }
 }
+
+/// Runs `steps` over `module` pass by pass (fixpoint groups until the
+/// module text stops changing), skipping passes named in `disabled`,
+/// verifying after each pass when `verify_each`. Unknown pass names and
+/// pass failures are errors. (`hlo-opt` has its own driver with IR
+/// printing and the interpreter check; this is the programmatic entry the
+/// backends and tests use.)
+pub fn run(
+    context: &melior::Context,
+    module: &mut melior::ir::Module,
+    steps: &[Step],
+    disabled: &[&str],
+    verify_each: bool,
+) -> Result<(), crate::PassError> {
+    for step in steps {
+        match step {
+            Step::Pass { name, .. } if disabled.contains(name) => {}
+            Step::Pass { name, options } => {
+                let info = crate::lookup(name).ok_or_else(|| crate::PassError(format!("unknown pass '{name}'")))?;
+                let manager = melior::pass::PassManager::new(context);
+                manager.enable_verifier(verify_each);
+                manager.add_pass((info.create)(&crate::PassOptions::parse(options)?)?);
+                manager.run(module).map_err(|e| crate::PassError(format!("pass '{name}' failed: {e}")))?;
+            }
+            Step::Fixpoint { steps, max_iterations, .. } => {
+                for _ in 0..*max_iterations {
+                    let before = module.as_operation().to_string();
+                    run(context, module, steps, disabled, verify_each)?;
+                    if module.as_operation().to_string() == before {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}

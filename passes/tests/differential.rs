@@ -13,7 +13,10 @@ use melior::{
     pass::PassManager,
 };
 use rxla_interpreter::{npy, Data, Interpreter, Literal};
-use rxla_passes::PassOptions;
+use rxla_passes::{
+    pipeline::{hlo_pipeline, pass_names, Platform},
+    PassOptions,
+};
 use std::path::{Path, PathBuf};
 
 fn cases() -> Vec<PathBuf> {
@@ -108,6 +111,38 @@ fn tolerance(case: &Path) -> (f64, f64) {
     (field("atol"), field("rtol"))
 }
 
+/// A pipeline under test: one pass, all passes, or a platform's HLO pipeline.
+enum Pipeline<'a> {
+    Passes(Vec<&'a str>),
+    Platform(Platform),
+}
+
+impl Pipeline<'_> {
+    fn label(&self) -> String {
+        match self {
+            Pipeline::Passes(p) => format!("{p:?}"),
+            Pipeline::Platform(p) => format!("--stage=hlo --platform={}", p.name()),
+        }
+    }
+
+    fn exact(&self) -> bool {
+        let names = match self {
+            Pipeline::Passes(p) => p.clone(),
+            Pipeline::Platform(p) => pass_names(&hlo_pipeline(*p)),
+        };
+        names.iter().all(|p| rxla_passes::lookup(p).is_some_and(|i| i.exact))
+    }
+
+    fn run<'c>(&self, context: &'c melior::Context, module: &mut Module<'c>) -> Result<(), String> {
+        match self {
+            Pipeline::Passes(names) => run_passes(context, module, names),
+            Pipeline::Platform(p) => {
+                rxla_passes::pipeline::run(context, module, &hlo_pipeline(*p), &[], true).map_err(|e| e.to_string())
+            }
+        }
+    }
+}
+
 fn run_passes<'c>(context: &'c melior::Context, module: &mut Module<'c>, names: &[&str]) -> Result<(), String> {
     let manager = PassManager::new(context);
     manager.enable_verifier(true);
@@ -131,13 +166,22 @@ fn passes_preserve_interpreter_results_on_the_oracle_corpus() {
         rxla_passes::registry().iter().map(|p| p.name).filter(|n| !n.starts_with("test-")).collect();
     let only: Option<Vec<String>> =
         std::env::var("RXLA_PASSES").ok().map(|v| v.split(',').map(|s| s.trim().to_string()).collect());
-    let mut pipelines: Vec<Vec<&str>> = all
+    let mut pipelines: Vec<Pipeline> = all
         .iter()
         .filter(|p| only.as_ref().is_none_or(|o| o.iter().any(|n| n == *p)))
-        .map(|p| vec![*p])
+        .map(|p| Pipeline::Passes(vec![*p]))
         .collect();
-    pipelines.push(all.clone());
-    let exact = |pipeline: &[&str]| pipeline.iter().all(|p| rxla_passes::lookup(p).is_some_and(|i| i.exact));
+    pipelines.push(Pipeline::Passes(all.clone()));
+    // The platform pipelines once every pass they name exists.
+    for platform in [Platform::Cpu, Platform::Gpu] {
+        let missing: Vec<&str> =
+            pass_names(&hlo_pipeline(platform)).into_iter().filter(|p| rxla_passes::lookup(p).is_none()).collect();
+        if missing.is_empty() {
+            pipelines.push(Pipeline::Platform(platform));
+        } else {
+            eprintln!("note: the {} pipeline is not checked: passes {missing:?} are not registered", platform.name());
+        }
+    }
 
     let mut failures = Vec::new();
     let mut checked = 0;
@@ -161,7 +205,7 @@ fn passes_preserve_interpreter_results_on_the_oracle_corpus() {
         for pipeline in &pipelines {
             let mut module = rxla_translate::import_hlo_text(&context, &text, &file).unwrap();
             let before = module.as_operation().to_string();
-            let result = run_passes(&context, &mut module, pipeline).and_then(|_| {
+            let result = pipeline.run(&context, &mut module).and_then(|_| {
                 if !module.as_operation().verify() {
                     return Err("module does not verify after the passes".into());
                 }
@@ -173,12 +217,13 @@ fn passes_preserve_interpreter_results_on_the_oracle_corpus() {
             match result {
                 Ok(None) => unchanged += 1,
                 Ok(Some(after)) if identical(&after, &reference) => checked += 1,
-                Ok(Some(after)) if !exact(pipeline) && close(&after, &reference, atol, rtol) => checked += 1,
+                Ok(Some(after)) if !pipeline.exact() && close(&after, &reference, atol, rtol) => checked += 1,
                 Ok(Some(_)) => failures.push(format!(
-                    "{name}: {pipeline:?} changed the result{}",
-                    if exact(pipeline) { " (bit-exact required)" } else { "" }
+                    "{name}: {} changed the result{}",
+                    pipeline.label(),
+                    if pipeline.exact() { " (bit-exact required)" } else { "" }
                 )),
-                Err(e) => failures.push(format!("{name}: {pipeline:?}: {e}")),
+                Err(e) => failures.push(format!("{name}: {}: {e}", pipeline.label())),
             }
         }
     }
