@@ -136,33 +136,46 @@ impl fmt::Display for Step {
     }
 }
 
+/// How [`run`] runs a pipeline.
+#[derive(Default)]
+pub struct RunOptions<'a> {
+    /// Pass names to skip.
+    pub disabled: &'a [&'a str],
+    /// Verify the module after every pass.
+    pub verify_each: bool,
+    /// When set, receives each pass's name and wall time, in run order.
+    pub timings: Option<&'a mut Vec<(&'static str, std::time::Duration)>>,
+}
+
 /// Runs `steps` over `module` pass by pass (fixpoint groups until the
-/// module text stops changing), skipping passes named in `disabled`,
-/// verifying after each pass when `verify_each`. Unknown pass names and
-/// pass failures are errors. (`hlo-opt` has its own driver with IR
-/// printing and the interpreter check; this is the programmatic entry the
-/// backends and tests use.)
+/// module text stops changing). Unknown pass names and pass failures are
+/// errors. (`hlo-opt` has its own driver with IR printing and the
+/// interpreter check; this is the programmatic entry the backends, tests
+/// and benchmarks use.)
 pub fn run(
     context: &melior::Context,
     module: &mut melior::ir::Module,
     steps: &[Step],
-    disabled: &[&str],
-    verify_each: bool,
+    options: &mut RunOptions,
 ) -> Result<(), crate::PassError> {
     for step in steps {
         match step {
-            Step::Pass { name, .. } if disabled.contains(name) => {}
-            Step::Pass { name, options } => {
+            Step::Pass { name, .. } if options.disabled.contains(name) => {}
+            Step::Pass { name, options: pass_options } => {
                 let info = crate::lookup(name).ok_or_else(|| crate::PassError(format!("unknown pass '{name}'")))?;
                 let manager = melior::pass::PassManager::new(context);
-                manager.enable_verifier(verify_each);
-                manager.add_pass((info.create)(&crate::PassOptions::parse(options)?)?);
+                manager.enable_verifier(options.verify_each);
+                manager.add_pass((info.create)(&crate::PassOptions::parse(pass_options)?)?);
+                let start = std::time::Instant::now();
                 manager.run(module).map_err(|e| crate::PassError(format!("pass '{name}' failed: {e}")))?;
+                if let Some(timings) = options.timings.as_deref_mut() {
+                    timings.push((name, start.elapsed()));
+                }
             }
             Step::Fixpoint { steps, max_iterations, .. } => {
                 for _ in 0..*max_iterations {
                     let before = module.as_operation().to_string();
-                    run(context, module, steps, disabled, verify_each)?;
+                    run(context, module, steps, options)?;
                     if module.as_operation().to_string() == before {
                         break;
                     }

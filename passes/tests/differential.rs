@@ -137,7 +137,8 @@ impl Pipeline<'_> {
         match self {
             Pipeline::Passes(names) => run_passes(context, module, names),
             Pipeline::Platform(p) => {
-                rxla_passes::pipeline::run(context, module, &hlo_pipeline(*p), &[], true).map_err(|e| e.to_string())
+                let mut options = rxla_passes::pipeline::RunOptions { verify_each: true, ..Default::default() };
+                rxla_passes::pipeline::run(context, module, &hlo_pipeline(*p), &mut options).map_err(|e| e.to_string())
             }
         }
     }

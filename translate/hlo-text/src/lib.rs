@@ -11,6 +11,7 @@ pub mod floats;
 pub mod lexer;
 mod parser;
 pub mod printer;
+pub mod synthetic;
 
 pub use error::ParseError;
 pub use parser::{parse_module, parse_shape, MAX_DEPTH};
