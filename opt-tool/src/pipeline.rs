@@ -127,18 +127,31 @@ impl Parser<'_> {
 }
 
 /// Adds `elements` to `manager` (anchored on builtin.module).
+///
+/// Rust passes run on `builtin.module`. At the top level a name that is both
+/// a Rust pass and an upstream pass (`cse`) means the Rust pass; nested under
+/// another anchor (`func.func(cse)`) it means the upstream one, and a
+/// Rust-only pass there is an error.
 pub fn build(manager: &PassManager, elements: &[Element]) -> Result<()> {
-    add_elements(&manager.as_operation_pass_manager(), elements)
+    add_elements(&manager.as_operation_pass_manager(), elements, "builtin.module")
 }
 
-fn add_elements(manager: &OperationPassManager, elements: &[Element]) -> Result<()> {
+fn add_elements(manager: &OperationPassManager, elements: &[Element], anchor: &str) -> Result<()> {
     for element in elements {
         match element {
-            Element::Nested { anchor, elements } => {
-                add_elements(&manager.nested_under(anchor), elements)?;
+            Element::Nested { anchor: nested, elements } => {
+                add_elements(&manager.nested_under(nested), elements, nested)?;
             }
             Element::Pass { name, options } => {
-                if let Some(info) = rxla_passes::lookup(name) {
+                let rust = rxla_passes::lookup(name);
+                if anchor != "builtin.module" {
+                    if let Err(e) = add_upstream(manager, name, options) {
+                        if rust.is_some() {
+                            bail!("rxla pass '{name}' runs on builtin.module; it cannot be nested under '{anchor}'");
+                        }
+                        return Err(e);
+                    }
+                } else if let Some(info) = rust {
                     let options = PassOptions::parse(options)
                         .and_then(|o| {
                             (info.create)(&o)

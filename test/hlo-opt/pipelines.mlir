@@ -5,12 +5,14 @@
 
 // Bad pipelines are command-line errors that name the problem.
 // RUN: not hlo-opt %s --passes=no-such-pass 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not hlo-opt %s --pass-pipeline='builtin.module(func.func(dce))' 2>&1 | FileCheck %s --check-prefix=NESTED
 // RUN: not hlo-opt %s --passes=dce --pass-pipeline='builtin.module(dce)' 2>&1 | FileCheck %s --check-prefix=BOTH
 // RUN: not hlo-opt %s --pass-pipeline='func.func(cse)' 2>&1 | FileCheck %s --check-prefix=ANCHOR
 // RUN: not hlo-opt %s --passes='dce,' 2>&1 | FileCheck %s --check-prefix=SYNTAX
 // RUN: not hlo-opt %s --passes='canonicalize{no-such-option=1}' 2>&1 | FileCheck %s --check-prefix=UPOPT
 
 // UNKNOWN: hlo-opt: error: unknown pass 'no-such-pass' (see --list-passes)
+// NESTED: hlo-opt: error: rxla pass 'dce' runs on builtin.module; it cannot be nested under 'func.func'
 // BOTH: use either --passes or --pass-pipeline
 // ANCHOR: --pass-pipeline must have the form 'builtin.module(pass,...)'
 // SYNTAX: hlo-opt: error: empty pass name
