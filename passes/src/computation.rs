@@ -135,3 +135,149 @@ pub fn scalar_reducer(module: Op, opcode: &str, elem: &ElementType) -> Result<St
     b.ret(&[r])?;
     Ok(self::name(func))
 }
+
+/// A copy of `func` (body included) named uniquely after `hint`, private
+/// and not the entry, inserted right after `func`.
+pub fn clone_function(module: Op, func: Op, hint: &str) -> Result<Op, PassError> {
+    let new_name = unique_name(module, hint);
+    let copy = func.clone_detached();
+    copy.set_attr("sym_name", &format!("\"{}\"", new_name.replace('\\', "\\\\").replace('"', "\\\"")))?;
+    copy.set_attr("sym_visibility", "\"private\"")?;
+    copy.remove_attr("hlo.entry");
+    unsafe { mlirBlockInsertOwnedOperationAfter(func.block(), func.raw(), copy.raw()) };
+    Ok(copy)
+}
+
+/// Rewrites the computations `op` references (flat symbol references, also
+/// inside array attributes such as `branch_computations`): each reference
+/// for which `f` returns a new name is replaced by it, one call per
+/// occurrence, in attribute order. Returns true if anything changed.
+pub fn replace_callees(op: Op, mut f: impl FnMut(&str) -> Option<String>) -> Result<bool, PassError> {
+    use crate::builder::quote_symbol;
+    let mut changed = false;
+    let named: Vec<(String, MlirAttribute)> = unsafe {
+        (0..mlirOperationGetNumAttributes(op.raw()))
+            .map(|i| {
+                let a = mlirOperationGetAttribute(op.raw(), i);
+                (crate::ir::string(mlirIdentifierStr(a.name)), a.attribute)
+            })
+            .collect()
+    };
+    for (key, attr) in named {
+        unsafe {
+            if mlirAttributeIsAFlatSymbolRef(attr) {
+                let old = crate::ir::string(mlirFlatSymbolRefAttrGetValue(attr));
+                if let Some(new) = f(&old) {
+                    op.set_attr(&key, &format!("@{}", quote_symbol(&new)))?;
+                    changed = true;
+                }
+            } else if mlirAttributeIsAArray(attr) {
+                let n = mlirArrayAttrGetNumElements(attr);
+                let elems: Vec<MlirAttribute> = (0..n).map(|i| mlirArrayAttrGetElement(attr, i)).collect();
+                if n == 0 || !elems.iter().all(|e| mlirAttributeIsAFlatSymbolRef(*e)) {
+                    continue;
+                }
+                let mut any = false;
+                let names: Vec<String> = elems
+                    .iter()
+                    .map(|e| {
+                        let old = crate::ir::string(mlirFlatSymbolRefAttrGetValue(*e));
+                        match f(&old) {
+                            Some(new) => {
+                                any = true;
+                                new
+                            }
+                            None => old,
+                        }
+                    })
+                    .collect();
+                if any {
+                    let list: Vec<String> = names.iter().map(|n| format!("@{}", quote_symbol(n))).collect();
+                    op.set_attr(&key, &format!("[{}]", list.join(", ")))?;
+                    changed = true;
+                }
+            }
+        }
+    }
+    Ok(changed)
+}
+
+/// XLA's `HasSideEffect`, over computations by name: an op has a side
+/// effect if it is one (rng, collectives, send/recv, infeed/outfeed,
+/// opt-barrier, a custom-call with `has_side_effect`, ...) or if a
+/// computation it calls contains one. Results are memoized per
+/// computation.
+pub struct SideEffects {
+    module: Op,
+    memo: HashMap<String, bool>,
+}
+
+impl SideEffects {
+    pub fn new(module: Op) -> Self {
+        Self { module, memo: HashMap::new() }
+    }
+
+    /// True if `op` or anything it calls has a side effect.
+    pub fn op(&mut self, op: Op) -> bool {
+        let name = op.name();
+        let own = match name.as_str() {
+            "func.return" => false,
+            // Ops that only call computations: as effectful as their callees.
+            "hlo.call" | "hlo.while" | "hlo.conditional" | "hlo.fusion" | "hlo.scatter" => false,
+            "hlo.custom_call" => {
+                let text = op.attr_text("has_side_effect");
+                text.as_deref() == Some("true")
+            }
+            _ => !rxla_dialects::is_memory_effect_free(unsafe { &op.as_ref() }),
+        };
+        own || op.symbol_uses().iter().any(|callee| self.computation(callee))
+    }
+
+    /// True if the computation named `name` (or anything it calls) has a
+    /// side effect. An unknown name counts as effectful.
+    pub fn computation(&mut self, name: &str) -> bool {
+        if let Some(&known) = self.memo.get(name) {
+            return known;
+        }
+        let Some(func) = lookup(self.module, name) else { return true };
+        // Break cycles optimistically; a real effect still propagates.
+        self.memo.insert(name.to_string(), false);
+        let result = func.walk_preorder().into_iter().skip(1).any(|op| self.op(op));
+        self.memo.insert(name.to_string(), result);
+        result
+    }
+}
+
+/// Clones the body of the single-block computation `func` at `builder`,
+/// with its parameters replaced by `args` (XLA's CallInliner on one call),
+/// and returns the values it returns.
+pub fn inline_body(func: Op, builder: &Builder, args: &[Value]) -> Result<Vec<Value>, PassError> {
+    let bug = |what: String| PassError(format!("internal error: {what}"));
+    let params = func.arguments();
+    if params.len() != args.len() {
+        return Err(bug(format!("inlining {} with {} arguments for {} parameters", name(func), args.len(), params.len())));
+    }
+    let mut map: HashMap<Value, Value> = params.into_iter().zip(args.iter().copied()).collect();
+    for op in func.body_ops() {
+        let operands: Vec<Value> = op
+            .operands()
+            .iter()
+            .map(|v| map.get(v).copied().ok_or_else(|| bug(format!("{} uses a value from outside {}", op.name(), name(func)))))
+            .collect::<Result<_, _>>()?;
+        if op.name() == "func.return" {
+            return Ok(operands);
+        }
+        if unsafe { mlirOperationGetNumRegions(op.raw()) } > 0 {
+            return Err(bug(format!("cannot inline {} with regions", op.name())));
+        }
+        let copy = op.clone_detached();
+        for (i, v) in operands.into_iter().enumerate() {
+            copy.set_operand(i, v);
+        }
+        builder.insert(copy.raw());
+        for (old, new) in op.results().into_iter().zip(copy.results()) {
+            map.insert(old, new);
+        }
+    }
+    Err(bug(format!("{} has no return", name(func))))
+}

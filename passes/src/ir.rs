@@ -550,6 +550,39 @@ impl Value {
                 .then(|| mlir_sys::mlirOpResultGetResultNumber(self.0) as usize)
         }
     }
+
+    /// The printed `hlo.layout` of this value, `None` for the default
+    /// layout: the defining op's attribute for op results (the whole
+    /// attribute for multi-result ops), the argument attribute for
+    /// arguments of a `func.func`.
+    pub fn layout_text(self) -> Option<String> {
+        if let Some(op) = self.op() {
+            return op.attr_text("hlo.layout");
+        }
+        unsafe {
+            if !mlirValueIsABlockArgument(self.0) {
+                return None;
+            }
+            let parent = mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(self.0));
+            if parent.ptr.is_null() {
+                return None;
+            }
+            let arg_attrs = Op(parent).attr_raw("arg_attrs")?;
+            if !mlirAttributeIsAArray(arg_attrs) {
+                return None;
+            }
+            let i = mlirBlockArgumentGetArgNumber(self.0);
+            if i >= mlirArrayAttrGetNumElements(arg_attrs) {
+                return None;
+            }
+            let dict = mlirArrayAttrGetElement(arg_attrs, i);
+            if !mlirAttributeIsADictionary(dict) {
+                return None;
+            }
+            let layout = mlirDictionaryAttrGetElementByName(dict, string_ref("hlo.layout"));
+            (!layout.ptr.is_null()).then(|| attr_to_string(layout))
+        }
+    }
 }
 
 /// Whether MLIR considers `op` removable when unused (no memory effects).

@@ -26,9 +26,21 @@ pub mod rewrite;
 pub mod testing;
 pub mod types;
 
+
 pub mod constant_folding;
 pub mod dce;
 pub mod tuple_simplifier;
+pub mod batchnorm_expander;
+pub mod comparison_expander;
+pub mod logistic_expander;
+pub mod reduce_window_rewriter;
+pub mod operand_upcaster;
+pub mod result_caster;
+pub mod rng_bit_generator_expander;
+pub mod rng_expander;
+pub mod select_and_scatter_expander;
+pub mod stable_sort_expander;
+pub mod zero_sized_hlo_elimination;
 
 pub use framework::{HloPass, PassError, PassOptions};
 pub use registry::{lookup, registry, PassInfo};

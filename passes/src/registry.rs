@@ -29,6 +29,17 @@ static REGISTRY: &[PassInfo] = &[
     pass!(crate::constant_folding::ConstantFolding),
     pass!(crate::dce::Dce),
     pass!(crate::tuple_simplifier::TupleSimplifier),
+    pass!(crate::batchnorm_expander::BatchNormExpander),
+    pass!(crate::comparison_expander::ComparisonExpander),
+    pass!(crate::logistic_expander::LogisticExpander),
+    pass!(crate::reduce_window_rewriter::ReduceWindowRewriter),
+    pass!(crate::operand_upcaster::OperandUpcaster),
+    pass!(crate::result_caster::ResultCaster),
+    pass!(crate::rng_bit_generator_expander::RngBitGeneratorExpander),
+    pass!(crate::rng_expander::RngExpander),
+    pass!(crate::select_and_scatter_expander::SelectAndScatterExpander),
+    pass!(crate::stable_sort_expander::StableSortExpander),
+    pass!(crate::zero_sized_hlo_elimination::ZeroSizedHloElimination),
     pass!(crate::testing::TestMiscompile),
 ];
 

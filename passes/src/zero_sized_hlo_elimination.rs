@@ -1,0 +1,81 @@
+//! `zero_sized_hlo_elimination`: replaces every side-effect-free
+//! instruction whose result is an array with zero elements by an empty
+//! constant of the same type, as XLA's `ZeroSizedHloElimination`
+//! (xla/hlo/transforms/simplifiers/zero_sized_hlo_elimination.cc).
+//!
+//! - Constants are left alone (they already are one); parameters are block
+//!   arguments, not instructions, so they are never touched.
+//! - Side effects are XLA's `HasSideEffect`: the op itself (rng, collectives,
+//!   send/recv, infeed/outfeed, opt-barrier, custom-calls marked
+//!   `has_side_effect`, ...) or any computation it calls.
+//! - Only single-result ops with a static array type qualify (XLA skips
+//!   tuple-shaped instructions; multi-result ops are rxla's tuples).
+//! - Computations called by fusions are skipped (XLA visits non-fusion
+//!   computations only), and so is every computation that uses control
+//!   dependencies (`hlo.control_predecessors`), where XLA would refuse to
+//!   remove an instruction that has some.
+//! - The constant takes over the old op's `hlo.layout` (and metadata).
+
+use crate::{
+    builder::Builder,
+    computation::{self, SideEffects},
+    framework::{HloPass, PassError, PassOptions},
+    ir::Op,
+    types::HloType,
+};
+use melior::ir::OperationRef;
+use std::collections::HashSet;
+
+#[derive(Clone, Debug)]
+pub struct ZeroSizedHloElimination;
+
+impl HloPass for ZeroSizedHloElimination {
+    const NAME: &'static str = "zero_sized_hlo_elimination";
+    const DESCRIPTION: &'static str =
+        "Replace side-effect-free instructions with zero-element array results by empty constants";
+
+    fn from_options(options: &PassOptions) -> Result<Self, PassError> {
+        options.expect_only(Self::NAME, &[])?;
+        Ok(Self)
+    }
+
+    fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
+        let module = Op::of(&module);
+        let fused: HashSet<String> = computation::functions(module)
+            .into_iter()
+            .flat_map(|f| f.walk_preorder())
+            .filter(|op| op.is("fusion"))
+            .filter_map(|op| op.symbol_attr("calls"))
+            .collect();
+        let mut effects = SideEffects::new(module);
+        for func in computation::functions(module) {
+            if fused.contains(&computation::name(func)) {
+                continue;
+            }
+            let ops = func.walk_preorder().into_iter().skip(1).collect::<Vec<_>>();
+            if ops.iter().any(|op| op.has_attr("hlo.control_predecessors")) {
+                continue;
+            }
+            for op in ops {
+                if op.name() == "func.return" || op.is("constant") || op.num_results() != 1 {
+                    continue;
+                }
+                let HloType::Tensor(t) = op.result_type(0) else { continue };
+                if t.num_elements() != 0 || effects.op(op) {
+                    continue;
+                }
+                let b = Builder::before(op);
+                let empty = b.constant_attr(&format!("dense<> : {t}"), &t)?;
+                let new_op = empty.op().expect("a constant's result");
+                for key in ["hlo.layout", "hlo.metadata"] {
+                    if let Some(attr) = op.attr_raw(key) {
+                        new_op.set_attr_raw(key, attr);
+                    }
+                }
+                op.replace_result_uses(0, empty);
+                op.erase();
+            }
+        }
+        Ok(())
+    }
+}
