@@ -71,6 +71,11 @@ impl PassOptions {
         }
     }
 
+    /// A string option, `default` when absent.
+    pub fn string(&self, key: &str, default: &str) -> String {
+        self.values.get(key).cloned().unwrap_or_else(|| default.to_string())
+    }
+
     /// An integer option, `default` when absent.
     pub fn int(&self, key: &str, default: i64) -> Result<i64, PassError> {
         match self.values.get(key) {
