@@ -28,7 +28,11 @@ pub mod types;
 
 
 pub mod constant_folding;
+pub mod call_inliner;
+pub mod conditional_simplifier;
+pub mod cse;
 pub mod dce;
+pub mod flatten_call_graph;
 pub mod tuple_simplifier;
 pub mod batchnorm_expander;
 pub mod comparison_expander;
@@ -41,6 +45,8 @@ pub mod rng_expander;
 pub mod select_and_scatter_expander;
 pub mod stable_sort_expander;
 pub mod zero_sized_hlo_elimination;
+pub mod while_loop_simplifier;
+pub mod while_loop_trip_count_annotator;
 
 pub use framework::{HloPass, PassError, PassOptions};
 pub use registry::{lookup, registry, PassInfo};

@@ -27,7 +27,11 @@ macro_rules! pass {
 
 static REGISTRY: &[PassInfo] = &[
     pass!(crate::constant_folding::ConstantFolding),
+    pass!(crate::call_inliner::CallInliner),
+    pass!(crate::conditional_simplifier::ConditionalSimplifier),
+    pass!(crate::cse::Cse),
     pass!(crate::dce::Dce),
+    pass!(crate::flatten_call_graph::FlattenCallGraph),
     pass!(crate::tuple_simplifier::TupleSimplifier),
     pass!(crate::batchnorm_expander::BatchNormExpander),
     pass!(crate::comparison_expander::ComparisonExpander),
@@ -40,6 +44,8 @@ static REGISTRY: &[PassInfo] = &[
     pass!(crate::select_and_scatter_expander::SelectAndScatterExpander),
     pass!(crate::stable_sort_expander::StableSortExpander),
     pass!(crate::zero_sized_hlo_elimination::ZeroSizedHloElimination),
+    pass!(crate::while_loop_simplifier::WhileLoopSimplifier),
+    pass!(crate::while_loop_trip_count_annotator::WhileLoopTripCountAnnotator),
     pass!(crate::testing::TestMiscompile),
 ];
 
