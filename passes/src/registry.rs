@@ -31,6 +31,7 @@ static REGISTRY: &[PassInfo] = &[
     pass!(crate::conditional_simplifier::ConditionalSimplifier),
     pass!(crate::cse::Cse),
     pass!(crate::dce::Dce),
+    pass!(crate::algsimp::AlgSimp),
     pass!(crate::flatten_call_graph::FlattenCallGraph),
     pass!(crate::tuple_simplifier::TupleSimplifier),
     pass!(crate::batchnorm_expander::BatchNormExpander),

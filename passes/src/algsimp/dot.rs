@@ -1,0 +1,116 @@
+//! Dot simplifications that keep the interpreter's accumulation: every
+//! output element stays the same sum, over the same products, in the same
+//! order (contracting indices row-major in the listed order, starting from
+//! +0), so results are bit-identical.
+//!
+//! - A dot whose contraction has no elements is zeros.
+//! - `dot(transpose(x), y)` contracts x directly, with the transpose folded
+//!   into the dimension numbers, when x's free dims keep their order (so the
+//!   result layout of dims is unchanged); likewise for the rhs.
+//! - Size-1 dims of either operand are dropped (XLA's
+//!   RemoveDegenerateDimensionFromDot): reshapes around a smaller dot.
+//!
+//! Not done (they change rounding): a dot with a size-1 or no contraction
+//! as a multiply (the dot starts from +0, so `0 + (-0) = +0`, and does not
+//! flush subnormals), reassociation of nested dots, dots of concatenates,
+//! strength reduction to reduce(multiply).
+
+use super::*;
+use crate::{attrs::DotDims, rewrite::Pattern};
+
+pub(super) fn patterns(out: &mut Vec<Rc<dyn Pattern>>) {
+    out.push(simp("hlo.dot", dot));
+}
+
+type R = Result<Option<Value>, PassError>;
+
+/// A dot like `op` (precision config and algorithm kept) on new operands.
+fn new_dot(op: Op, b: &Builder, lhs: Value, rhs: Value, dims: &DotDims) -> Result<Value, PassError> {
+    let (Some(l), Some(r), Some(rt)) = (tensor(lhs), tensor(rhs), result_tensor(op)) else {
+        return Err(PassError("internal error: dot of non-arrays".into()));
+    };
+    let out = TensorType::new(&dims.result_dims(&l.dims, &r.dims), &rt.elem);
+    let mut attrs = vec![("dot_dimension_numbers", dims.to_text())];
+    for name in ["precision_config", "algorithm"] {
+        if let Some(text) = op.attr_text(name) {
+            attrs.push((name, text));
+        }
+    }
+    b.value("hlo.dot", &[lhs, rhs], out.into(), &attrs)
+}
+
+fn dot(op: Op, b: &Builder) -> R {
+    let (lhs, rhs) = (op.operand(0), op.operand(1));
+    let (Some(lt), Some(rtt), Some(ot)) = (tensor(lhs), tensor(rhs), result_tensor(op)) else { return Ok(None) };
+    let Some(dn) = DotDims::of(op) else { return Ok(None) };
+    if dn.lhs_contracting.len() != dn.rhs_contracting.len() || dn.lhs_batch.len() != dn.rhs_batch.len() {
+        return Ok(None);
+    }
+
+    // An empty contraction (or empty operand) with a non-empty result: zeros.
+    if ot.num_elements() > 0 && (lt.num_elements() == 0 || rtt.num_elements() == 0) {
+        return Ok(Some(splat_like(b, &ot, zero_of(&ot.elem))?));
+    }
+
+    // Transposes of operands folded into the dimension numbers.
+    for side in [0, 1] {
+        let v = if side == 0 { lhs } else { rhs };
+        let Some(tr) = def(v, "transpose") else { continue };
+        let Some(perm) = tr.dims_attr("dimensions") else { continue };
+        let (batch, contracting) =
+            if side == 0 { (&dn.lhs_batch, &dn.lhs_contracting) } else { (&dn.rhs_batch, &dn.rhs_contracting) };
+        let free = DotDims::free_dims(perm.len(), batch, contracting);
+        let mapped_free: Vec<i64> = free.iter().map(|&d| perm[d as usize]).collect();
+        if !mapped_free.windows(2).all(|w| w[0] < w[1]) {
+            continue;
+        }
+        let map = |list: &Vec<i64>| -> Vec<i64> { list.iter().map(|&d| perm[d as usize]).collect() };
+        let mut nd = dn.clone();
+        if side == 0 {
+            nd.lhs_batch = map(batch);
+            nd.lhs_contracting = map(contracting);
+            return Ok(Some(new_dot(op, b, tr.operand(0), rhs, &nd)?));
+        }
+        nd.rhs_batch = map(batch);
+        nd.rhs_contracting = map(contracting);
+        return Ok(Some(new_dot(op, b, lhs, tr.operand(0), &nd)?));
+    }
+
+    // Size-1 dims dropped.
+    if (lt.dims.contains(&1) || rtt.dims.contains(&1)) && ot.num_elements() > 0 {
+        // New index of each old dim (None when dropped).
+        let squeeze = |dims: &[i64]| -> (Vec<i64>, Vec<Option<i64>>) {
+            let mut kept = Vec::new();
+            let mut map = Vec::new();
+            for &d in dims {
+                if d == 1 {
+                    map.push(None);
+                } else {
+                    map.push(Some(kept.len() as i64));
+                    kept.push(d);
+                }
+            }
+            (kept, map)
+        };
+        let (ld, lmap) = squeeze(&lt.dims);
+        let (rd, rmap) = squeeze(&rtt.dims);
+        let remap = |list: &[i64], map: &[Option<i64>]| -> Vec<i64> { list.iter().filter_map(|&d| map[d as usize]).collect() };
+        let nd = DotDims {
+            lhs_batch: remap(&dn.lhs_batch, &lmap),
+            rhs_batch: remap(&dn.rhs_batch, &rmap),
+            lhs_contracting: remap(&dn.lhs_contracting, &lmap),
+            rhs_contracting: remap(&dn.rhs_contracting, &rmap),
+        };
+        if nd.lhs_batch.len() != nd.rhs_batch.len() || nd.lhs_contracting.len() != nd.rhs_contracting.len() {
+            return Ok(None);
+        }
+        let nl = if ld.len() == lt.rank() { lhs } else { b.reshape(lhs, &ld)? };
+        let nr = if rd.len() == rtt.rank() { rhs } else { b.reshape(rhs, &rd)? };
+        let d = new_dot(op, b, nl, nr, &nd)?;
+        if tensor(d).is_some_and(|t| t.dims == ot.dims) {
+            return Ok(Some(d));
+        }
+        return Ok(Some(b.reshape(d, &ot.dims)?));
+    }
+    Ok(None)
+}
