@@ -47,6 +47,7 @@ pub mod stable_sort_expander;
 pub mod zero_sized_hlo_elimination;
 pub mod while_loop_simplifier;
 pub mod while_loop_trip_count_annotator;
+pub mod fusion;
 pub mod algsimp;
 
 pub use framework::{HloPass, PassError, PassOptions};

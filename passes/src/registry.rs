@@ -47,6 +47,8 @@ static REGISTRY: &[PassInfo] = &[
     pass!(crate::zero_sized_hlo_elimination::ZeroSizedHloElimination),
     pass!(crate::while_loop_simplifier::WhileLoopSimplifier),
     pass!(crate::while_loop_trip_count_annotator::WhileLoopTripCountAnnotator),
+    pass!(crate::fusion::priority::PriorityFusion),
+    pass!(crate::fusion::multi_output::MultiOutputFusion),
     pass!(crate::testing::TestMiscompile),
 ];
 

@@ -1,0 +1,1563 @@
+//! What the fusion passes share: which ops may be fused, what a fusion's
+//! "hero" is and which kind (`kLoop`/`kInput`) it therefore gets, a
+//! detached view of a would-be fusion (so a pass can judge a fusion before
+//! making it), the IR surgery that makes one, and cycle checks.
+//!
+//! The passes themselves are [`priority`] (`priority-fusion`, XLA's
+//! PriorityFusion) and [`multi_output`] (`multi-output-fusion`, XLA's
+//! MultiOutputFusion); [`cost`] is the roofline cost model both consult.
+//!
+//! ## Representation
+//!
+//! A fusion is `hlo.fusion <kind> @fused_computation(operands)` with one
+//! result per output; the fused computation is a private `func.func` whose
+//! parameters are the fusion's operands and whose `func.return` operands are
+//! its outputs (several for a multi-output fusion; the HLO exporter turns
+//! that into XLA's tuple root and `get-tuple-element`s). Each fused
+//! computation belongs to exactly one fusion op.
+//!
+//! ## Nodes
+//!
+//! The passes work on the top-level ops of a computation ("nodes"): a plain
+//! fusible op, or an `hlo.fusion` of kind `kLoop`/`kInput` whose results are
+//! arrays. A [`View`] is a node's dataflow graph detached from the IR:
+//! its parameters (outer SSA values), its ops (the op itself, or the ops of
+//! the fused computation) with their inputs, and its roots. Views merge
+//! (producer into consumer, siblings side by side) without touching the IR;
+//! [`materialize`] turns a view into a fused computation and fusion op.
+//!
+//! ## What may be fused
+//!
+//! Elementwise ops (arithmetic, transcendental, compare, select, clamp,
+//! convert, bitcast-convert, copy, ...), broadcast, reshape, bitcast,
+//! transpose, reverse, slice, dynamic-slice, concatenate, pad, iota,
+//! constants, gather, reduce, reduce-window, dynamic-update-slice and
+//! (single-operand) scatter, all with static array operands and results.
+//! Everything else is never fused: dot, convolution, custom-call, sort, fft,
+//! while, conditional, call, map, rng ops, collectives, infeed/outfeed,
+//! send/recv, tuple/get-tuple-element, opt-barrier, ... and any op with
+//! side effects.
+
+pub mod cost;
+pub mod multi_output;
+pub mod priority;
+
+use crate::{
+    builder::{quote_symbol, Builder},
+    computation,
+    framework::PassError,
+    ir::{Op, Value},
+    types::{split_top_level, HloType, TensorType},
+};
+use mlir_sys::*;
+use std::collections::{HashMap, HashSet};
+
+/// At most this many operands plus outputs per fusion (XLA:GPU's
+/// `MaxOperandsAndOutputsPerFusion`: a kernel's parameter budget).
+pub const MAX_OPERANDS_AND_OUTPUTS: usize = 96;
+/// At most this many unnested (row/column) reductions in one fusion: each
+/// needs registers and shared memory (XLA:GPU's
+/// `kMaxUnnestedReductionOutputsPerFusion`).
+pub const MAX_UNNESTED_REDUCTIONS: usize = 8;
+/// Shared memory one kernel may use, bytes (reductions' and transposes'
+/// tiles; 48 KiB, the per-block default of every CUDA GPU).
+pub const SHARED_MEMORY_PER_BLOCK: u64 = 48 * 1024;
+/// At most this many ops in one fused computation (keeps emitted kernels,
+/// and the passes' own work, bounded; XLA's "overly large code" check).
+pub const MAX_FUSED_OPS: usize = 256;
+/// A producer duplicated into several consumers has at most this many ops.
+pub const MAX_DUPLICATED_OPS: usize = 32;
+/// An expensive op (exp, divide, ...) is duplicated into several consumers
+/// only if its result has at most this many elements: recomputing so few is
+/// cheaper than the kernel launch it saves.
+pub const SMALL_EXPENSIVE_ELEMENTS: i64 = 1024;
+/// Threads per warp (GPU), which the reduction heuristics are phrased in.
+pub const WARP_SIZE: i64 = 32;
+
+/// `hlo.fusion`'s kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FusionKind {
+    /// Elementwise loop over the output (the loop emitter).
+    Loop,
+    /// Driven by an input-side hero: a row/column reduction, a tiled
+    /// transpose, a concatenate or a scatter.
+    Input,
+    /// An op with an output-fused epilogue (dots, convolutions); these
+    /// passes never create it.
+    Output,
+    /// A library call or custom emitter; never touched.
+    Custom,
+}
+
+impl FusionKind {
+    pub fn text(self) -> &'static str {
+        match self {
+            FusionKind::Loop => "kLoop",
+            FusionKind::Input => "kInput",
+            FusionKind::Output => "kOutput",
+            FusionKind::Custom => "kCustom",
+        }
+    }
+
+    /// The kind of an `hlo.fusion` op.
+    pub fn of(op: Op) -> Option<Self> {
+        match crate::attrs::enum_case(op, "kind")?.as_str() {
+            "kLoop" => Some(FusionKind::Loop),
+            "kInput" => Some(FusionKind::Input),
+            "kOutput" => Some(FusionKind::Output),
+            "kCustom" => Some(FusionKind::Custom),
+            _ => None,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Op classification.
+
+/// Unary elementwise opcodes (one operand, same-shape result).
+const UNARY: &[&str] = &[
+    "abs",
+    "acos",
+    "acosh",
+    "asin",
+    "asinh",
+    "atan",
+    "atanh",
+    "cbrt",
+    "ceil",
+    "count_leading_zeros",
+    "cosine",
+    "cosh",
+    "erf",
+    "exponential",
+    "exponential_minus_one",
+    "floor",
+    "imag",
+    "is_finite",
+    "log",
+    "log_plus_one",
+    "logistic",
+    "negate",
+    "not",
+    "popcnt",
+    "real",
+    "round_nearest_afz",
+    "round_nearest_even",
+    "rsqrt",
+    "sign",
+    "sine",
+    "sinh",
+    "sqrt",
+    "tan",
+    "tanh",
+    "copy",
+    "convert",
+    "bitcast_convert",
+    "reduce_precision",
+];
+
+/// Binary and ternary elementwise opcodes.
+const NARY: &[&str] = &[
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "remainder",
+    "maximum",
+    "minimum",
+    "power",
+    "atan2",
+    "and",
+    "or",
+    "xor",
+    "shift_left",
+    "shift_right_arithmetic",
+    "shift_right_logical",
+    "mulhi",
+    "complex",
+    "compare",
+    "select",
+    "clamp",
+    "stochastic_convert",
+];
+
+/// Non-elementwise opcodes the emitters handle inside a fusion.
+const STRUCTURAL: &[&str] = &[
+    "constant",
+    "iota",
+    "broadcast",
+    "reshape",
+    "bitcast",
+    "transpose",
+    "reverse",
+    "slice",
+    "dynamic_slice",
+    "dynamic_update_slice",
+    "concatenate",
+    "pad",
+    "gather",
+    "reduce",
+    "reduce_window",
+    "scatter",
+];
+
+/// The opcode of an `hlo.*` op (`None` for other dialects).
+pub fn opcode(op: Op) -> Option<String> {
+    op.name().strip_prefix("hlo.").map(str::to_string)
+}
+
+/// Elementwise (XLA's `IsElementwise`).
+pub fn is_elementwise(op: Op) -> bool {
+    opcode(op).is_some_and(|o| UNARY.contains(&o.as_str()) || NARY.contains(&o.as_str()))
+}
+
+thread_local! {
+    /// Parsed types by MLIR type (types are uniqued and live as long as
+    /// their context; the cache is cleared when a pass starts and ends).
+    static TYPES: std::cell::RefCell<HashMap<usize, HloType>> = std::cell::RefCell::new(HashMap::new());
+}
+
+/// Forgets cached types (at the start and end of each pass run).
+pub fn clear_type_cache() {
+    TYPES.with(|t| t.borrow_mut().clear());
+}
+
+/// The type of `v` (memoized: printing and parsing types dominates the
+/// passes' time otherwise).
+pub fn value_type(v: Value) -> HloType {
+    let key = v.raw_type().ptr as usize;
+    if let Some(t) = TYPES.with(|t| t.borrow().get(&key).cloned()) {
+        return t;
+    }
+    let t = v.ty();
+    TYPES.with(|c| c.borrow_mut().insert(key, t.clone()));
+    t
+}
+
+/// A static array type.
+fn is_static_array(t: &HloType) -> bool {
+    matches!(t, HloType::Tensor(tt) if tt.dims.iter().all(|&d| d >= 0))
+}
+
+/// The array type of a value, if static.
+pub fn array_type(v: Value) -> Option<TensorType> {
+    match value_type(v) {
+        HloType::Tensor(t) if t.dims.iter().all(|&d| d >= 0) => Some(t),
+        _ => None,
+    }
+}
+
+/// Element count of a value (0 for non-arrays).
+pub fn elements(v: Value) -> i64 {
+    array_type(v).map(|t| t.num_elements()).unwrap_or(0)
+}
+
+/// True if `op` may be part of a fusion at all: a fusible opcode whose
+/// operands and results are all static arrays. Scatter only with a single
+/// operand (the emitters' scatter fusion), reduce and reduce-window with
+/// their reducer.
+pub fn is_fusible_op(op: Op) -> bool {
+    let Some(code) = opcode(op) else { return false };
+    let known = UNARY.contains(&code.as_str())
+        || NARY.contains(&code.as_str())
+        || STRUCTURAL.contains(&code.as_str());
+    if !known || op.num_results() == 0 {
+        return false;
+    }
+    if code == "scatter" && op.num_operands() != 3 {
+        return false;
+    }
+    op.operands()
+        .iter()
+        .all(|v| is_static_array(&value_type(*v)))
+        && op
+            .results()
+            .iter()
+            .all(|v| is_static_array(&value_type(*v)))
+}
+
+/// The callee of a fusion op.
+pub fn callee_name(op: Op) -> Option<String> {
+    op.symbol_attr("calls")
+}
+
+/// True if `op` is a node the passes may fuse further: a fusible plain op,
+/// or a `kLoop`/`kInput` fusion with static array results.
+pub fn is_node(op: Op) -> bool {
+    if op.is("fusion") {
+        return matches!(
+            FusionKind::of(op),
+            Some(FusionKind::Loop | FusionKind::Input)
+        ) && op.num_results() > 0
+            && op
+                .results()
+                .iter()
+                .all(|v| is_static_array(&value_type(*v)))
+            && op
+                .operands()
+                .iter()
+                .all(|v| is_static_array(&value_type(*v)));
+    }
+    is_fusible_op(op)
+}
+
+/// XLA's `InstructionFusion::IsExpensive`: ops whose recomputation costs
+/// much more than reading their result back (transcendentals, divisions,
+/// reductions, gathers, ...), never duplicated into several consumers.
+pub fn is_expensive(op: Op) -> bool {
+    let Some(code) = opcode(op) else { return true };
+    let complex =
+        op.num_results() > 0 && array_type(op.result(0)).is_some_and(|t| t.elem.is_complex());
+    match code.as_str() {
+        "add"
+        | "and"
+        | "bitcast"
+        | "bitcast_convert"
+        | "broadcast"
+        | "ceil"
+        | "clamp"
+        | "count_leading_zeros"
+        | "compare"
+        | "complex"
+        | "concatenate"
+        | "constant"
+        | "convert"
+        | "copy"
+        | "dynamic_slice"
+        | "dynamic_update_slice"
+        | "floor"
+        | "imag"
+        | "iota"
+        | "is_finite"
+        | "maximum"
+        | "minimum"
+        | "multiply"
+        | "negate"
+        | "not"
+        | "or"
+        | "xor"
+        | "pad"
+        | "popcnt"
+        | "real"
+        | "reduce_precision"
+        | "reshape"
+        | "reverse"
+        | "round_nearest_afz"
+        | "round_nearest_even"
+        | "select"
+        | "shift_left"
+        | "shift_right_arithmetic"
+        | "shift_right_logical"
+        | "slice"
+        | "stochastic_convert"
+        | "subtract"
+        | "transpose"
+        | "mulhi" => false,
+        "abs" | "cosine" | "sign" | "sine" => complex,
+        // Integer division by a constant becomes multiplies and shifts.
+        "divide" | "remainder" => {
+            let integral = array_type(op.result(0)).is_some_and(|t| t.elem.is_integer());
+            !(integral
+                && crate::constant::splat(op.operand(1)).is_some()
+                && is_scalar_constant_like(op.operand(1)))
+        }
+        _ => true,
+    }
+}
+
+/// A constant with at most one element, or a broadcast of one.
+fn is_scalar_constant_like(v: Value) -> bool {
+    match v.op() {
+        Some(op) if op.is("constant") => elements(v) <= 1,
+        Some(op) if op.is("broadcast") => is_scalar_constant_like(op.operand(0)),
+        _ => false,
+    }
+}
+
+/// XLA's `IsSmallConstant`: a constant with at most one element, which the
+/// emitters fold into the code.
+pub fn is_small_constant(op: Op) -> bool {
+    op.is("constant")
+        && op.num_results() == 1
+        && array_type(op.result(0)).is_some_and(|t| t.num_elements() <= 1)
+}
+
+// ---------------------------------------------------------------------------
+// Layouts (`hlo.layout`, absent = default).
+
+/// The printed `hlo.layout` of `v` when it is not the default one.
+pub fn layout_text(v: Value) -> Option<String> {
+    let text = if let Some(op) = v.op() {
+        let text = op.attr_text("hlo.layout")?;
+        if op.num_results() == 1 {
+            text
+        } else {
+            let inner = text.strip_prefix('[')?.strip_suffix(']')?;
+            split_top_level(inner).get(v.result_number()?)?.to_string()
+        }
+    } else {
+        let index = v.arg_number()?;
+        let func =
+            Op::from_raw(unsafe { mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v.0)) });
+        arg_attr_text(func, index, "hlo.layout")?
+    };
+    let rank = array_type(v).map(|t| t.rank()).unwrap_or(0);
+    (!is_default_layout(&text, rank)).then_some(text)
+}
+
+/// True if a layout's text is the default (descending, nothing else).
+fn is_default_layout(text: &str, rank: usize) -> bool {
+    let Some(inner) = text
+        .trim()
+        .strip_prefix("#hlo.layout<")
+        .and_then(|t| t.strip_suffix('>'))
+    else {
+        return false;
+    };
+    let mut ok = true;
+    for item in split_top_level(inner) {
+        let Some((key, value)) = item.split_once('=') else {
+            return false;
+        };
+        let (key, value) = (key.trim(), value.trim());
+        if key == "minor_to_major" {
+            let list: Option<Vec<i64>> = value
+                .trim_start_matches('[')
+                .trim_end_matches(']')
+                .split(',')
+                .filter(|s| !s.trim().is_empty())
+                .map(|s| s.trim().parse().ok())
+                .collect();
+            let descending: Vec<i64> = (0..rank as i64).rev().collect();
+            ok &= list.is_some_and(|l| l.is_empty() || l == descending);
+        } else {
+            ok &= (key == "element_size_in_bits" || key == "memory_space") && value == "0";
+        }
+    }
+    ok
+}
+
+/// The printed argument attribute `name` of argument `index` of `func`.
+fn arg_attr_text(func: Op, index: usize, name: &str) -> Option<String> {
+    let attrs = func.attr_raw("arg_attrs")?;
+    unsafe {
+        if !mlirAttributeIsAArray(attrs) || index as isize >= mlirArrayAttrGetNumElements(attrs) {
+            return None;
+        }
+        let dict = mlirArrayAttrGetElement(attrs, index as isize);
+        if !mlirAttributeIsADictionary(dict) {
+            return None;
+        }
+        let value = mlirDictionaryAttrGetElementByName(dict, crate::ir::string_ref(name));
+        (!value.ptr.is_null()).then(|| crate::ir::attr_to_string(value))
+    }
+}
+
+/// The minor-to-major order of `v` (descending unless a plain permuted
+/// layout says otherwise).
+fn minor_to_major(v: Value) -> Vec<i64> {
+    let rank = array_type(v).map(|t| t.rank()).unwrap_or(0);
+    let default: Vec<i64> = (0..rank as i64).rev().collect();
+    let Some(text) = layout_text(v) else {
+        return default;
+    };
+    let Some(attr) = crate::attrs::StructAttr::parse(&text) else {
+        return default;
+    };
+    let m2m = attr.list("minor_to_major");
+    let mut sorted = m2m.clone();
+    sorted.sort();
+    if sorted == (0..rank as i64).collect::<Vec<_>>() {
+        m2m
+    } else {
+        default
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Views.
+
+/// Where an input of a view's op comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Src {
+    /// The view's parameter `i` (an outer SSA value).
+    Param(usize),
+    /// Result `r` of the view's op `k`.
+    Node(usize, usize),
+}
+
+/// One op of a view: the (live) op to clone and where its operands come
+/// from.
+#[derive(Clone, Debug)]
+pub struct VNode {
+    pub op: Op,
+    pub inputs: Vec<Src>,
+}
+
+/// A fusion-to-be, detached from the IR (see the module docs).
+#[derive(Clone, Debug, Default)]
+pub struct View {
+    /// Outer values read, each once.
+    pub params: Vec<Value>,
+    /// Ops in topological order.
+    pub nodes: Vec<VNode>,
+    /// The outputs, in result order.
+    pub roots: Vec<Src>,
+}
+
+/// Looks up functions by name, remembering them.
+pub struct Functions {
+    module: Op,
+    by_name: HashMap<String, Op>,
+    /// Fused computations this pass run created (each used by one fusion).
+    created: HashSet<String>,
+}
+
+impl Functions {
+    pub fn new(module: Op) -> Self {
+        let by_name = computation::functions(module)
+            .into_iter()
+            .map(|f| (computation::name(f), f))
+            .collect();
+        Self {
+            module,
+            by_name,
+            created: HashSet::new(),
+        }
+    }
+
+    pub fn get(&self, name: &str) -> Option<Op> {
+        self.by_name.get(name).copied()
+    }
+
+    /// The fused computation of a fusion op.
+    pub fn callee(&self, fusion: Op) -> Option<Op> {
+        self.get(&callee_name(fusion)?)
+    }
+
+    /// Erases a node: the op, and its fused computation when nothing else
+    /// calls it. Its results must be unused.
+    pub fn erase_node(&mut self, op: Op) {
+        let callee = if op.is("fusion") {
+            callee_name(op)
+        } else {
+            None
+        };
+        op.erase();
+        let Some(name) = callee else { return };
+        let unused = self.created.contains(&name) || !self.referenced(&name);
+        if unused {
+            if let Some(func) = self.by_name.remove(&name) {
+                func.erase();
+            }
+            self.created.remove(&name);
+        }
+    }
+
+    fn referenced(&self, name: &str) -> bool {
+        computation::functions(self.module).into_iter().any(|f| {
+            f.walk_preorder()
+                .into_iter()
+                .skip(1)
+                .any(|op| op.symbol_uses().iter().any(|n| n == name))
+        })
+    }
+}
+
+impl View {
+    /// The view of a node: a fusion's fused computation, or the op alone.
+    pub fn of(op: Op, funcs: &Functions) -> Option<View> {
+        if op.is("fusion") {
+            let callee = funcs.callee(op)?;
+            return Self::of_fusion(op, callee);
+        }
+        let mut params: Vec<Value> = Vec::new();
+        let inputs = op
+            .operands()
+            .into_iter()
+            .map(|v| {
+                let i = params.iter().position(|p| *p == v).unwrap_or_else(|| {
+                    params.push(v);
+                    params.len() - 1
+                });
+                Src::Param(i)
+            })
+            .collect();
+        let roots = (0..op.num_results()).map(|r| Src::Node(0, r)).collect();
+        Some(View {
+            params,
+            nodes: vec![VNode { op, inputs }],
+            roots,
+        })
+    }
+
+    fn of_fusion(op: Op, callee: Op) -> Option<View> {
+        let args = callee.arguments();
+        if args.len() != op.num_operands() {
+            return None;
+        }
+        let params = op.operands();
+        let mut index: HashMap<Op, usize> = HashMap::new();
+        let mut nodes = Vec::new();
+        let src = |v: Value, index: &HashMap<Op, usize>| -> Option<Src> {
+            match v.op() {
+                Some(def) => Some(Src::Node(*index.get(&def)?, v.result_number()?)),
+                None => args.iter().position(|a| *a == v).map(Src::Param),
+            }
+        };
+        let terminator = callee.terminator()?;
+        for inner in callee.body_ops() {
+            if inner == terminator {
+                continue;
+            }
+            if !is_fusible_op(inner) {
+                return None;
+            }
+            let inputs = inner
+                .operands()
+                .into_iter()
+                .map(|v| src(v, &index))
+                .collect::<Option<Vec<_>>>()?;
+            index.insert(inner, nodes.len());
+            nodes.push(VNode { op: inner, inputs });
+        }
+        let roots = terminator
+            .operands()
+            .into_iter()
+            .map(|v| src(v, &index))
+            .collect::<Option<Vec<_>>>()?;
+        Some(View {
+            params,
+            nodes,
+            roots,
+        })
+    }
+
+    /// The type of what `src` names.
+    pub fn src_type(&self, src: Src) -> HloType {
+        match src {
+            Src::Param(i) => value_type(self.params[i]),
+            Src::Node(k, r) => value_type(self.nodes[k].op.result(r)),
+        }
+    }
+
+    /// Uses of each op's results inside the view (operands and roots).
+    pub fn use_counts(&self) -> Vec<usize> {
+        let mut counts = vec![0; self.nodes.len()];
+        for src in self
+            .nodes
+            .iter()
+            .flat_map(|n| n.inputs.iter())
+            .chain(self.roots.iter())
+        {
+            if let Src::Node(k, _) = src {
+                counts[*k] += 1;
+            }
+        }
+        counts
+    }
+
+    /// The view with `producer` (a node whose results are `producer_results`)
+    /// fused into `consumer` (this view's consumer): the consumer's reads of
+    /// the producer's results read the producer's ops instead. The outputs
+    /// are the consumer's, then the producer's results `extra` (for a
+    /// multi-output fusion).
+    pub fn fuse(
+        producer: &View,
+        producer_results: &[Value],
+        consumer: &View,
+        extra: &[usize],
+    ) -> View {
+        let mut params: Vec<Value> = Vec::new();
+        let param_index = |v: Value, params: &mut Vec<Value>| -> usize {
+            params.iter().position(|p| *p == v).unwrap_or_else(|| {
+                params.push(v);
+                params.len() - 1
+            })
+        };
+        // The consumer's operands in order, each read of the producer
+        // replaced by the producer's operands.
+        for v in &consumer.params {
+            if producer_results.contains(v) {
+                for p in &producer.params {
+                    param_index(*p, &mut params);
+                }
+            } else {
+                param_index(*v, &mut params);
+            }
+        }
+        let p_params: Vec<usize> = producer
+            .params
+            .iter()
+            .map(|v| param_index(*v, &mut params))
+            .collect();
+        let map_p = |s: Src| match s {
+            Src::Param(i) => Src::Param(p_params[i]),
+            node => node,
+        };
+        let mut nodes: Vec<VNode> = producer
+            .nodes
+            .iter()
+            .map(|n| VNode {
+                op: n.op,
+                inputs: n.inputs.iter().map(|s| map_p(*s)).collect(),
+            })
+            .collect();
+        let offset = nodes.len();
+        let c_params: Vec<Src> = consumer
+            .params
+            .iter()
+            .map(|v| match producer_results.iter().position(|p| p == v) {
+                Some(j) => map_p(producer.roots[j]),
+                None => Src::Param(param_index(*v, &mut params)),
+            })
+            .collect();
+        let map_c = |s: Src| match s {
+            Src::Param(i) => c_params[i],
+            Src::Node(k, r) => Src::Node(k + offset, r),
+        };
+        nodes.extend(consumer.nodes.iter().map(|n| VNode {
+            op: n.op,
+            inputs: n.inputs.iter().map(|s| map_c(*s)).collect(),
+        }));
+        let mut roots: Vec<Src> = consumer.roots.iter().map(|s| map_c(*s)).collect();
+        roots.extend(extra.iter().map(|&j| map_p(producer.roots[j])));
+        let mut view = View {
+            params,
+            nodes,
+            roots,
+        };
+        view.prune();
+        view
+    }
+
+    /// Two views side by side (sibling multi-output fusion): the outputs of
+    /// `a`, then those of `b`.
+    pub fn siblings(a: &View, b: &View) -> View {
+        let mut params = a.params.clone();
+        let b_params: Vec<usize> = b
+            .params
+            .iter()
+            .map(|v| {
+                params.iter().position(|p| p == v).unwrap_or_else(|| {
+                    params.push(*v);
+                    params.len() - 1
+                })
+            })
+            .collect();
+        let offset = a.nodes.len();
+        let map_b = |s: Src| match s {
+            Src::Param(i) => Src::Param(b_params[i]),
+            Src::Node(k, r) => Src::Node(k + offset, r),
+        };
+        let mut nodes = a.nodes.clone();
+        nodes.extend(b.nodes.iter().map(|n| VNode {
+            op: n.op,
+            inputs: n.inputs.iter().map(|s| map_b(*s)).collect(),
+        }));
+        let mut roots = a.roots.clone();
+        roots.extend(b.roots.iter().map(|s| map_b(*s)));
+        View {
+            params,
+            nodes,
+            roots,
+        }
+    }
+
+    /// Drops ops no output depends on, and parameters nothing reads.
+    fn prune(&mut self) {
+        let mut live = vec![false; self.nodes.len()];
+        let mut work: Vec<usize> = self
+            .roots
+            .iter()
+            .filter_map(|s| {
+                if let Src::Node(k, _) = s {
+                    Some(*k)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        while let Some(k) = work.pop() {
+            if std::mem::replace(&mut live[k], true) {
+                continue;
+            }
+            for s in &self.nodes[k].inputs {
+                if let Src::Node(j, _) = s {
+                    work.push(*j);
+                }
+            }
+        }
+        let mut new_index = vec![usize::MAX; self.nodes.len()];
+        let mut nodes = Vec::new();
+        for (k, node) in self.nodes.iter().enumerate() {
+            if live[k] {
+                new_index[k] = nodes.len();
+                nodes.push(node.clone());
+            }
+        }
+        let remap = |s: Src| match s {
+            Src::Node(k, r) => Src::Node(new_index[k], r),
+            p => p,
+        };
+        for n in &mut nodes {
+            n.inputs = n.inputs.iter().map(|s| remap(*s)).collect();
+        }
+        self.roots = self.roots.iter().map(|s| remap(*s)).collect();
+        self.nodes = nodes;
+        // Parameters nothing reads any more.
+        let mut used = vec![false; self.params.len()];
+        for s in self
+            .nodes
+            .iter()
+            .flat_map(|n| n.inputs.iter())
+            .chain(self.roots.iter())
+        {
+            if let Src::Param(i) = s {
+                used[*i] = true;
+            }
+        }
+        if used.iter().all(|u| *u) {
+            return;
+        }
+        let mut new_param = vec![usize::MAX; self.params.len()];
+        let mut params = Vec::new();
+        for (i, p) in self.params.iter().enumerate() {
+            if used[i] {
+                new_param[i] = params.len();
+                params.push(*p);
+            }
+        }
+        let remap = |s: Src| match s {
+            Src::Param(i) => Src::Param(new_param[i]),
+            n => n,
+        };
+        for n in &mut self.nodes {
+            n.inputs = n.inputs.iter().map(|s| remap(*s)).collect();
+        }
+        self.roots = self.roots.iter().map(|s| remap(*s)).collect();
+        self.params = params;
+    }
+
+    /// True if any op of the view satisfies `f`.
+    pub fn any(&self, f: impl Fn(Op) -> bool) -> bool {
+        self.nodes.iter().any(|n| f(n.op))
+    }
+
+    /// Number of ops.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The first root's hero for multi-output compatibility (XLA's
+    /// `GetRealHeroForMultiOutputFusion`): a reduction or tiled-transpose
+    /// hero behind any root, else the first root.
+    pub fn mof_hero(&self) -> Src {
+        let counts = self.use_counts();
+        for root in &self.roots {
+            if let Some(k) = self.reduction_hero_of(*root, &counts) {
+                return Src::Node(k, 0);
+            }
+            if let Some(k) = self.transpose_hero_of(*root, &counts) {
+                return Src::Node(k, 0);
+            }
+        }
+        self.roots[0]
+    }
+
+    /// The first real reduction hero behind the outputs, if any.
+    pub fn reduction_hero(&self) -> Option<usize> {
+        let counts = self.use_counts();
+        self.roots
+            .iter()
+            .find_map(|r| self.reduction_hero_of(*r, &counts))
+    }
+
+    /// The first tiled-transpose hero behind the outputs, if any.
+    pub fn transpose_hero(&self) -> Option<usize> {
+        let counts = self.use_counts();
+        self.roots
+            .iter()
+            .find_map(|r| self.transpose_hero_of(*r, &counts))
+    }
+
+    /// The reduction hero behind `root`: a row/column reduction reached
+    /// through convert/bitcast-like single-use ops (XLA's
+    /// `FindRealReductionHero`).
+    pub fn reduction_hero_of(&self, root: Src, counts: &[usize]) -> Option<usize> {
+        let Src::Node(mut k, _) = root else {
+            return None;
+        };
+        let start = k;
+        loop {
+            let node = &self.nodes[k];
+            if !is_reduce_intermediate(node.op) || counts[k] > 1 || node.inputs.len() != 1 {
+                break;
+            }
+            match node.inputs[0] {
+                Src::Node(j, _) => k = j,
+                Src::Param(_) => return None,
+            }
+        }
+        let hero = self.nodes[k].op;
+        let dims = reduction_dimensions(hero)?;
+        if !dims.unnested_is_faster() {
+            return None;
+        }
+        (k == start || (counts[k] == 1 && dims.race_free())).then_some(k)
+    }
+
+    /// The tiled-transpose hero behind `root` (through single-use unary
+    /// elementwise and bitcast-like ops).
+    pub fn transpose_hero_of(&self, root: Src, counts: &[usize]) -> Option<usize> {
+        let Src::Node(mut k, _) = root else {
+            return None;
+        };
+        loop {
+            let op = self.nodes[k].op;
+            if op.is("transpose") {
+                return tiled_transpose(op).map(|_| k);
+            }
+            let intermediate = (is_reduce_intermediate(op)
+                || (is_elementwise(op) && op.num_operands() == 1))
+                && counts[k] <= 1
+                && self.nodes[k].inputs.len() == 1;
+            if !intermediate {
+                return None;
+            }
+            match self.nodes[k].inputs[0] {
+                Src::Node(j, _) => k = j,
+                Src::Param(_) => return None,
+            }
+        }
+    }
+
+    /// The fusion kind the emitters would give this view (XLA:GPU's
+    /// `ChooseKind` from the fusion analysis): `kInput` for a reduction,
+    /// tiled-transpose, concatenate or scatter hero, `kLoop` otherwise.
+    pub fn kind(&self) -> FusionKind {
+        let counts = self.use_counts();
+        for root in &self.roots {
+            if self.reduction_hero_of(*root, &counts).is_some()
+                || self.transpose_hero_of(*root, &counts).is_some()
+            {
+                return FusionKind::Input;
+            }
+        }
+        if self.roots.len() == 1 {
+            if let Src::Node(k, _) = self.roots[0] {
+                let op = self.nodes[k].op;
+                if op.is("scatter") || (op.is("concatenate") && op.num_operands() <= 64) {
+                    return FusionKind::Input;
+                }
+            }
+        }
+        FusionKind::Loop
+    }
+
+    /// Row/column reductions in the view (each needs its own shared
+    /// memory tile and registers).
+    pub fn unnested_reductions(&self) -> usize {
+        self.nodes
+            .iter()
+            .filter(|n| reduction_dimensions(n.op).is_some_and(|d| d.unnested_is_faster()))
+            .count()
+    }
+
+    /// Shared memory the view's reductions and transposes need, bytes
+    /// (XLA:GPU's `SharedMemoryUsage`).
+    pub fn shared_memory(&self) -> u64 {
+        self.nodes
+            .iter()
+            .map(|n| {
+                let op = n.op;
+                if let Some(d) = reduction_dimensions(op).filter(|d| d.unnested_is_faster()) {
+                    let bytes = array_type(op.operand(0))
+                        .map(|t| t.elem.byte_size())
+                        .unwrap_or(4);
+                    let variadic = op.num_results() as u64;
+                    if d.row {
+                        32 * bytes * variadic
+                    } else {
+                        2 * 32 * 33 * bytes * variadic
+                    }
+                } else if tiled_transpose(op).is_some() {
+                    32 * 33
+                        * array_type(op.result(0))
+                            .map(|t| t.elem.byte_size())
+                            .unwrap_or(4)
+                } else {
+                    0
+                }
+            })
+            .sum()
+    }
+
+    /// True if some reduce reads at least 16 inputs per output (XLA keeps
+    /// such reductions out of each other's fusions).
+    pub fn has_significant_reduce(&self) -> bool {
+        self.nodes.iter().any(|n| {
+            n.op.is("reduce") && {
+                let out = elements(n.op.result(0)).max(1);
+                elements(n.op.operand(0)) / out >= 16
+            }
+        })
+    }
+
+    /// The layouts of the outputs, if all default, `Some(None)`; if the
+    /// view is one op's results in order, that op's attribute; otherwise
+    /// `None` (the passes do not fuse then).
+    pub fn output_layout(&self) -> Option<Option<String>> {
+        let texts: Vec<Option<String>> = self
+            .roots
+            .iter()
+            .map(|s| match *s {
+                Src::Param(i) => layout_text(self.params[i]),
+                Src::Node(k, r) => layout_text(self.nodes[k].op.result(r)),
+            })
+            .collect();
+        if texts.iter().all(Option::is_none) {
+            return Some(None);
+        }
+        if self.roots.len() == 1 {
+            return Some(texts[0].clone());
+        }
+        // All results of one op, in order: its attribute applies as is.
+        if let Src::Node(k, 0) = self.roots[0] {
+            let op = self.nodes[k].op;
+            if op.num_results() == self.roots.len()
+                && self
+                    .roots
+                    .iter()
+                    .enumerate()
+                    .all(|(r, s)| *s == Src::Node(k, r))
+            {
+                return Some(op.attr_text("hlo.layout"));
+            }
+        }
+        None
+    }
+
+    /// The in-place operands (parameter indices) of the view when it is an
+    /// in-place op: the buffer a dynamic-update-slice or scatter root
+    /// updates, when it is a parameter.
+    pub fn in_place_params(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        for root in &self.roots {
+            if let Src::Node(k, _) = root {
+                let n = &self.nodes[*k];
+                if n.op.is("dynamic_update_slice") || n.op.is("scatter") {
+                    if let Src::Param(i) = n.inputs[0] {
+                        out.push(i);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// True if every op is elementwise.
+    pub fn is_elementwise(&self) -> bool {
+        self.nodes.iter().all(|n| is_elementwise(n.op))
+    }
+}
+
+/// XLA's `IsReduceIntermediate`: bitcast, bitcast-convert, convert, or a
+/// reshape (a bitcast with default layouts).
+pub fn is_reduce_intermediate(op: Op) -> bool {
+    (op.is("bitcast") || op.is("bitcast_convert") || op.is("convert") || op.is("reshape"))
+        && op.num_operands() == 1
+}
+
+/// A reduction's shape in the emitter's terms (XLA's
+/// `GetReductionKindAndContiguousComponents`): row reductions are
+/// `[batch, kept, reduced]` (reducing the most minor elements), column
+/// reductions `[kept_major, reduced, kept_minor]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReductionDims {
+    pub row: bool,
+    pub dims: [i64; 3],
+}
+
+impl ReductionDims {
+    /// XLA's `IsUnnestedReductionFasterThanElemental`.
+    pub fn unnested_is_faster(&self) -> bool {
+        if self.row {
+            return self.dims[2] >= WARP_SIZE
+                || (self.dims[2] > 0 && WARP_SIZE % self.dims[2] == 0);
+        }
+        let (major, minor) = (self.dims[1], self.dims[2]);
+        let elemental = major < WARP_SIZE
+            || (major < 2 * WARP_SIZE && minor < WARP_SIZE)
+            || (major < 4 * WARP_SIZE && minor < 8)
+            || (major < 8 * WARP_SIZE && minor < 3);
+        !elemental
+    }
+
+    /// XLA's `ReductionIsRaceFree` (one block reduces each output).
+    pub fn race_free(&self) -> bool {
+        if self.row {
+            self.dims[2] <= 1024 * 16 && self.dims[0] <= 8
+        } else {
+            self.dims[1] <= WARP_SIZE * 128
+        }
+    }
+}
+
+/// True if `dims` are consecutive in the minor-to-major order `m2m`.
+fn consecutive(m2m: &[i64], dims: &[i64]) -> bool {
+    let mut positions: Vec<usize> = dims
+        .iter()
+        .filter_map(|d| m2m.iter().position(|x| x == d))
+        .collect();
+    if positions.len() != dims.len() {
+        return false;
+    }
+    positions.sort();
+    positions.windows(2).all(|w| w[1] == w[0] + 1)
+}
+
+/// `(major, middle, minor)` element counts around the consecutive `middle`
+/// dims.
+fn partition(dims: &[i64], m2m: &[i64], middle: &[i64]) -> [i64; 3] {
+    let mut values = [1i64, 1, 1];
+    let mut segment = 2; // minor
+    for &d in m2m {
+        let in_middle = middle.contains(&d);
+        if segment == 2 && in_middle {
+            segment = 1;
+        } else if segment == 1 && !in_middle {
+            segment = 0;
+        }
+        values[segment] *= dims[d as usize];
+    }
+    values
+}
+
+/// The reduction dimensions of a reduce whose reduced or kept dimensions
+/// are contiguous in memory (`None` for other reduces and other ops).
+pub fn reduction_dimensions(op: Op) -> Option<ReductionDims> {
+    if !op.is("reduce") || op.num_operands() < 2 {
+        return None;
+    }
+    let input = array_type(op.operand(0))?;
+    let reduced = op.dims_attr("dimensions")?;
+    let rank = input.rank() as i64;
+    let kept: Vec<i64> = (0..rank).filter(|d| !reduced.contains(d)).collect();
+    let m2m = minor_to_major(op.operand(0));
+    if kept.is_empty() {
+        return Some(ReductionDims {
+            row: true,
+            dims: [1, 1, input.num_elements()],
+        });
+    }
+    if consecutive(&m2m, &kept) {
+        let p = partition(&input.dims, &m2m, &kept);
+        if p[1] == 1 {
+            return Some(ReductionDims {
+                row: true,
+                dims: [1, 1, p[0] * p[2]],
+            });
+        }
+        if p[2] == 1 {
+            return Some(ReductionDims {
+                row: false,
+                dims: [1, p[0], p[1]],
+            });
+        }
+        return Some(ReductionDims { row: true, dims: p });
+    }
+    if !consecutive(&m2m, &reduced) {
+        return None;
+    }
+    let p = partition(&input.dims, &m2m, &reduced);
+    if p[2] == 1 {
+        return Some(ReductionDims {
+            row: true,
+            dims: [1, p[0], p[1]],
+        });
+    }
+    Some(ReductionDims {
+        row: false,
+        dims: p,
+    })
+}
+
+/// A transpose the transpose emitter tiles through shared memory: after
+/// dropping size-1 dims and merging dims that stay adjacent, it swaps the
+/// two most minor dims (`[0, 2, 1]`) or the outer ones (`[2, 1, 0]`), each
+/// at least 16 long (or 8, with at least 64 * 128 elements swapped).
+/// Returns the normalized input dims and permutation.
+pub fn tiled_transpose(op: Op) -> Option<(Vec<i64>, Vec<i64>)> {
+    if !op.is("transpose") {
+        return None;
+    }
+    let input = array_type(op.operand(0))?;
+    let perm = op.dims_attr("dimensions")?;
+    let (dims, perm) = normalize_transpose(&input.dims, &perm);
+    let (a, b) = match perm.as_slice() {
+        [1, 0] => (dims[0], dims[1]),
+        [0, 2, 1] => (dims[1], dims[2]),
+        [2, 1, 0] => (dims[0], dims[2]),
+        _ => return None,
+    };
+    let tiled = (a >= 16 && b >= 16) || (a >= 8 && b >= 8 && a * b >= 64 * 128);
+    tiled.then_some((dims, perm))
+}
+
+/// Drops size-1 dims and merges runs of input dims a transpose keeps
+/// adjacent; returns the merged input dims and the permutation over them.
+fn normalize_transpose(dims: &[i64], perm: &[i64]) -> (Vec<i64>, Vec<i64>) {
+    // Output order of the input dims that are not 1.
+    let kept: Vec<i64> = perm
+        .iter()
+        .copied()
+        .filter(|&d| dims[d as usize] != 1)
+        .collect();
+    // Groups: runs in output order of consecutive input dims.
+    let mut groups: Vec<Vec<i64>> = Vec::new();
+    for d in kept {
+        match groups.last_mut() {
+            Some(g) if *g.last().unwrap() + 1 == d => g.push(d),
+            _ => groups.push(vec![d]),
+        }
+    }
+    // Input order of the groups.
+    let mut by_input: Vec<usize> = (0..groups.len()).collect();
+    by_input.sort_by_key(|&g| groups[g][0]);
+    let merged: Vec<i64> = by_input
+        .iter()
+        .map(|&g| groups[g].iter().map(|&d| dims[d as usize]).product())
+        .collect();
+    let mut new_perm = vec![0i64; groups.len()];
+    for (out, g) in (0..groups.len()).enumerate() {
+        new_perm[out] = by_input.iter().position(|&x| x == g).unwrap() as i64;
+    }
+    (merged, new_perm)
+}
+
+// ---------------------------------------------------------------------------
+// Shared fusion rules.
+
+/// XLA:GPU's `FusionFitsInBudget` for the fused view: operands plus
+/// outputs, unnested reductions, shared memory, and rxla's op cap.
+/// `consumer_params` is the consumer's operand count for producer-consumer
+/// fusion (a fusion that reads no more than its consumer did fits).
+pub fn fits_in_budget(view: &View, consumer_params: Option<usize>) -> Result<(), &'static str> {
+    if view.len() > MAX_FUSED_OPS {
+        return Err("the fusion would have too many ops");
+    }
+    if view.unnested_reductions() > MAX_UNNESTED_REDUCTIONS {
+        return Err("too many unnested reductions in one fusion");
+    }
+    if view.shared_memory() > SHARED_MEMORY_PER_BLOCK {
+        return Err("shared memory over budget");
+    }
+    let small_enough = consumer_params.is_some_and(|c| view.params.len() <= c);
+    if !small_enough && view.params.len() + view.roots.len() > MAX_OPERANDS_AND_OUTPUTS {
+        return Err("too many operands and outputs for one kernel");
+    }
+    Ok(())
+}
+
+/// The in-place rule (XLA's `ShouldFuseInPlaceOp`): fusing `producer` into
+/// an in-place `consumer` (dynamic-update-slice or scatter, or a fusion
+/// with one at its root) must not let the consumer overwrite a buffer some
+/// other fused op still reads. rxla refuses every producer that is not
+/// elementwise and reads the updated buffer (XLA allows a matching slice).
+pub fn in_place_ok(producer: &View, consumer: &View) -> Result<(), &'static str> {
+    for i in consumer.in_place_params() {
+        let buffer = consumer.params[i];
+        // The buffer read another way too (the consumer's params are unique,
+        // so look for other reads of the same parameter).
+        let reads = consumer
+            .nodes
+            .iter()
+            .flat_map(|n| n.inputs.iter())
+            .filter(|s| **s == Src::Param(i))
+            .count();
+        if reads > 1 {
+            return Err("the in-place buffer is read twice by its consumer");
+        }
+        if !producer.is_elementwise() && producer.params.contains(&buffer) {
+            return Err("the producer reads the buffer its consumer updates in place");
+        }
+    }
+    Ok(())
+}
+
+/// The scatter rule (XLA's `CanEmitInputFusedScatter`): nothing fuses into
+/// a scatter's output or updated operand, and no producer of a scatter's
+/// fusion may read the operand it updates.
+pub fn scatter_ok(
+    producer: &View,
+    producer_results: &[Value],
+    consumer: &View,
+) -> Result<(), &'static str> {
+    if producer.any(|op| op.is("scatter")) {
+        return Err("nothing fuses into the output of a scatter");
+    }
+    for root in &consumer.roots {
+        let Src::Node(k, _) = root else { continue };
+        let node = &consumer.nodes[*k];
+        if !node.op.is("scatter") {
+            continue;
+        }
+        let Src::Param(i) = node.inputs[0] else {
+            continue;
+        };
+        let operand = consumer.params[i];
+        if producer_results.contains(&operand) {
+            return Err("the producer is the operand a scatter updates in place");
+        }
+        if producer.params.contains(&operand) {
+            return Err("the producer reads the operand a scatter updates in place");
+        }
+    }
+    // A scatter anywhere but at the root cannot be emitted.
+    if consumer.any(|op| op.is("scatter"))
+        && !consumer
+            .roots
+            .iter()
+            .any(|r| matches!(r, Src::Node(k, _) if consumer.nodes[*k].op.is("scatter")))
+    {
+        return Err("a scatter must stay its fusion's root");
+    }
+    Ok(())
+}
+
+/// XLA's `IsExpensiveToRepeat`: a reduction the emitters do not tile
+/// (not a row/column reduction) reading more than 10 inputs per output, or
+/// a reduce-window with a window of more than 10 elements.
+pub fn is_expensive_to_repeat(op: Op) -> bool {
+    const MAX_INPUTS_PER_OUTPUT: i64 = 10;
+    if op.is("reduce") && !reduction_dimensions(op).is_some_and(|d| d.unnested_is_faster()) {
+        return elements(op.operand(0)) / elements(op.result(0)).max(1) > MAX_INPUTS_PER_OUTPUT;
+    }
+    if op.is("reduce_window") {
+        let size = crate::attrs::StructAttr::of(op, "window")
+            .map(|w| w.list("size"))
+            .unwrap_or_default();
+        return size.iter().product::<i64>() > MAX_INPUTS_PER_OUTPUT;
+    }
+    false
+}
+
+/// True if `op` reads some elements of its first operand several times
+/// (XLA's `IfFusedReadsElementsMultipleTimes`): an expanding broadcast or
+/// gather, or a reduce-window whose windows overlap.
+pub fn reads_elements_multiple_times(op: Op) -> bool {
+    if op.is("broadcast") || op.is("gather") {
+        return elements(op.result(0)) > elements(op.operand(0));
+    }
+    if op.is("reduce_window") {
+        let Some(w) = crate::attrs::StructAttr::of(op, "window") else {
+            return true;
+        };
+        let (size, stride) = (w.list("size"), w.list("stride"));
+        return size
+            .iter()
+            .enumerate()
+            .any(|(i, s)| *s > stride.get(i).copied().unwrap_or(1));
+    }
+    false
+}
+
+/// XLA's `CreatesHeavyComputation`: a producer with an expensive-to-repeat
+/// reduction that the consumer would read some elements of many times
+/// recomputes the reduction for each read.
+pub fn creates_heavy_computation(
+    producer: &View,
+    consumer: &View,
+    producer_results: &[Value],
+) -> bool {
+    if !producer.any(is_expensive_to_repeat) {
+        return false;
+    }
+    // Ops of the consumer downstream of the producer's results.
+    let mut reached = vec![false; consumer.nodes.len()];
+    for (k, n) in consumer.nodes.iter().enumerate() {
+        reached[k] = n.inputs.iter().any(|s| match s {
+            Src::Param(i) => producer_results.contains(&consumer.params[*i]),
+            Src::Node(j, _) => reached[*j],
+        });
+        if reached[k] && reads_elements_multiple_times(n.op) {
+            return true;
+        }
+    }
+    false
+}
+
+/// True if the producer may be duplicated into several consumers: small
+/// and cheap (no expensive op, unless on at most
+/// [`SMALL_EXPENSIVE_ELEMENTS`] elements).
+pub fn duplicable(view: &View) -> bool {
+    view.len() <= MAX_DUPLICATED_OPS
+        && view.nodes.iter().all(|n| {
+            !is_expensive(n.op)
+                || n.op
+                    .results()
+                    .iter()
+                    .all(|r| elements(*r) <= SMALL_EXPENSIVE_ELEMENTS)
+        })
+}
+
+// ---------------------------------------------------------------------------
+// IR surgery.
+
+/// Creates the fused computation of `view` and an `hlo.fusion` of `kind`
+/// calling it, right before `before`; returns the fusion op. Uses of the
+/// old values are not touched.
+pub fn materialize(
+    funcs: &mut Functions,
+    view: &View,
+    kind: FusionKind,
+    before: Op,
+) -> Result<Op, PassError> {
+    let bug = |what: &str| PassError(format!("internal error: {what}"));
+    let param_types: Vec<HloType> = view.params.iter().map(|v| value_type(*v)).collect();
+    let result_types: Vec<HloType> = view.roots.iter().map(|s| view.src_type(*s)).collect();
+    let (func, b, args) = computation::create_function(
+        funcs.module,
+        "fused_computation",
+        &param_types,
+        &result_types,
+    )?;
+    let name = computation::name(func);
+    funcs.by_name.insert(name.clone(), func);
+    funcs.created.insert(name.clone());
+    // Parameters keep their operands' layouts.
+    let layouts: Vec<Option<String>> = view.params.iter().map(|v| layout_text(*v)).collect();
+    if layouts.iter().any(Option::is_some) {
+        let dicts: Vec<String> = layouts
+            .iter()
+            .map(|l| match l {
+                Some(t) => format!("{{hlo.layout = {t}}}"),
+                None => "{}".to_string(),
+            })
+            .collect();
+        func.set_attr("arg_attrs", &format!("[{}]", dicts.join(", ")))?;
+    }
+    let mut clones: Vec<Op> = Vec::with_capacity(view.nodes.len());
+    let value = |s: Src, clones: &[Op]| match s {
+        Src::Param(i) => args[i],
+        Src::Node(k, r) => clones[k].result(r),
+    };
+    for node in &view.nodes {
+        let clone = node.op.clone_detached();
+        for (i, s) in node.inputs.iter().enumerate() {
+            clone.set_operand(i, value(*s, &clones));
+        }
+        b.insert(clone.raw());
+        clones.push(clone);
+    }
+    let outputs: Vec<Value> = view.roots.iter().map(|s| value(*s, &clones)).collect();
+    b.ret(&outputs)?;
+    let at = Builder::before(before);
+    let fusion = at.create(
+        "hlo.fusion",
+        &view.params,
+        &result_types,
+        &[
+            ("kind", format!("#hlo<fusion_kind {}>", kind.text())),
+            ("calls", format!("@{}", quote_symbol(&name))),
+        ],
+    )?;
+    match view.output_layout() {
+        Some(Some(text)) => fusion.set_attr("hlo.layout", &text)?,
+        Some(None) => {}
+        None => return Err(bug("fusion outputs with mixed layouts")),
+    }
+    Ok(fusion)
+}
+
+/// Restores a valid (topological) op order in `func`'s body after a fusion
+/// moved definitions below some of their uses, keeping the current order
+/// wherever it is valid.
+pub fn restore_topological_order(func: Op) {
+    let Some(terminator) = func.terminator() else {
+        return;
+    };
+    let ops: Vec<Op> = func
+        .body_ops()
+        .into_iter()
+        .filter(|op| *op != terminator)
+        .collect();
+    let position: HashMap<Op, usize> = ops.iter().enumerate().map(|(i, op)| (*op, i)).collect();
+    let valid = ops.iter().enumerate().all(|(i, op)| {
+        op.operands()
+            .iter()
+            .all(|v| v.op().and_then(|d| position.get(&d)).is_none_or(|&p| p < i))
+    });
+    if valid {
+        return;
+    }
+    // Kahn's algorithm, ready ops taken in their current order.
+    let mut pending: Vec<usize> = vec![0; ops.len()];
+    let mut users: Vec<Vec<usize>> = vec![Vec::new(); ops.len()];
+    for (i, op) in ops.iter().enumerate() {
+        let mut deps: HashSet<usize> = HashSet::new();
+        for v in op.operands() {
+            if let Some(&p) = v.op().and_then(|d| position.get(&d)) {
+                deps.insert(p);
+            }
+        }
+        pending[i] = deps.len();
+        for p in deps {
+            users[p].push(i);
+        }
+    }
+    let mut ready: std::collections::BinaryHeap<std::cmp::Reverse<usize>> = (0..ops.len())
+        .filter(|&i| pending[i] == 0)
+        .map(std::cmp::Reverse)
+        .collect();
+    let mut order = Vec::with_capacity(ops.len());
+    while let Some(std::cmp::Reverse(i)) = ready.pop() {
+        order.push(i);
+        for &u in &users[i] {
+            pending[u] -= 1;
+            if pending[u] == 0 {
+                ready.push(std::cmp::Reverse(u));
+            }
+        }
+    }
+    if order.len() != ops.len() {
+        // A cycle: the fusion checks exclude it; leave the order alone.
+        return;
+    }
+    for i in order {
+        ops[i].move_before(terminator);
+    }
+}
+
+/// The computations fusion runs in (XLA's `GetFusibleComputations`): the
+/// entry, and computations reached through call, while and conditional;
+/// not fused computations, reducers, comparators, scatter/select
+/// combiners or async bodies. Computations with control dependencies
+/// (`hlo.control_predecessors`, which name instructions fusion would
+/// rename) are left alone.
+pub fn fusible_computations(module: Op) -> Vec<Op> {
+    let funcs = computation::functions(module);
+    let mut embedded: HashSet<String> = HashSet::new();
+    for func in &funcs {
+        for op in func.walk_preorder().into_iter().skip(1) {
+            if op.is("call") || op.is("while") || op.is("conditional") {
+                continue;
+            }
+            embedded.extend(op.symbol_uses());
+        }
+    }
+    funcs
+        .into_iter()
+        .filter(|f| !embedded.contains(&computation::name(*f)))
+        .filter(|f| {
+            !f.walk_preorder()
+                .into_iter()
+                .any(|op| op.has_attr("hlo.control_predecessors"))
+        })
+        .collect()
+}
