@@ -81,9 +81,21 @@ pub fn create_function(
     params: &[HloType],
     results: &[HloType],
 ) -> Result<(Op, Builder, Vec<Value>), PassError> {
+    create_function_named(module, &unique_name(module, hint), params, results)
+}
+
+/// [`create_function`] with a name the caller knows is free (passes that
+/// create many functions keep their own name set: finding a free name by
+/// scanning the module each time would make them quadratic).
+pub fn create_function_named(
+    module: Op,
+    name: &str,
+    params: &[HloType],
+    results: &[HloType],
+) -> Result<(Op, Builder, Vec<Value>), PassError> {
     let context = module.context();
     let location = module.location();
-    let name = unique_name(module, hint);
+    let name = name.to_string();
     let list = |ts: &[HloType]| ts.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(", ");
     let fn_type = format!("({}) -> ({})", list(params), list(results));
     let bug = |what: String| PassError(format!("internal error: {what}"));

@@ -511,6 +511,8 @@ pub struct Functions {
     by_name: HashMap<String, Op>,
     /// Fused computations this pass run created (each used by one fusion).
     created: HashSet<String>,
+    /// Next suffix tried for a fresh fused computation name.
+    next_id: usize,
 }
 
 impl Functions {
@@ -523,6 +525,24 @@ impl Functions {
             module,
             by_name,
             created: HashSet::new(),
+            next_id: 0,
+        }
+    }
+
+    /// A function name not used in the module: `hint`, else `hint.N`.
+    /// (Names of erased functions are not reused, so this stays O(1)
+    /// amortized however many fusions a run creates.)
+    pub fn fresh_name(&mut self, hint: &str) -> String {
+        if !self.by_name.contains_key(hint) && self.next_id == 0 {
+            self.next_id = 1;
+            return hint.to_string();
+        }
+        loop {
+            let name = format!("{hint}.{}", self.next_id);
+            self.next_id += 1;
+            if !self.by_name.contains_key(&name) {
+                return name;
+            }
         }
     }
 
@@ -1421,9 +1441,10 @@ pub fn materialize(
     let bug = |what: &str| PassError(format!("internal error: {what}"));
     let param_types: Vec<HloType> = view.params.iter().map(|v| value_type(*v)).collect();
     let result_types: Vec<HloType> = view.roots.iter().map(|s| view.src_type(*s)).collect();
-    let (func, b, args) = computation::create_function(
+    let fresh = funcs.fresh_name("fused_computation");
+    let (func, b, args) = computation::create_function_named(
         funcs.module,
-        "fused_computation",
+        &fresh,
         &param_types,
         &result_types,
     )?;
