@@ -25,7 +25,16 @@ pub mod registry;
 pub mod rewrite;
 pub mod testing;
 pub mod types;
+pub mod layout;
 
+pub mod broadcast_canonicalizer;
+pub mod dot_decomposer;
+pub mod gather_simplifier;
+pub mod layout_normalization;
+pub mod reduction_dimension_grouper;
+pub mod reduction_layout_normalizer;
+pub mod reshape_mover;
+pub mod scatter_simplifier;
 
 pub mod constant_folding;
 pub mod call_inliner;

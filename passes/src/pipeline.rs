@@ -93,8 +93,9 @@ pub fn hlo_pipeline(platform: Platform) -> Vec<Step> {
     steps.extend([
         // Layouts: make every array's layout the default one.
         p("layout-normalization"),
-        p("reduction-dimension-grouper"),
+        // The normalizer first: the grouper only handles default layouts.
         p("reduction-layout-normalizer"),
+        p("reduction-dimension-grouper"),
         Step::Fixpoint { name: "post-layout-simplification", steps: vec![p("algsimp"), p("cse"), p("dce")], max_iterations: 4 },
         // Fusion, then merge what fusion duplicated.
         p("priority-fusion"),

@@ -1,0 +1,75 @@
+//! `broadcast_canonicalizer`: broadcasts whose `dimensions` are not sorted
+//! become a transpose of the operand followed by a broadcast with sorted
+//! dimensions, as XLA's BroadcastCanonicalizer does.
+//!
+//! `broadcast(x, dims=[2, 0])` maps operand dim 0 to result dim 2 and operand
+//! dim 1 to result dim 0: a transpose hidden in the broadcast. With
+//! `sorted = [0, 2]` and `perm[i]` = the position of `sorted[i]` in `dims`
+//! (`[1, 0]`), `broadcast(transpose(x, perm), sorted)` is the same array.
+//! The transpose takes the operand's layout (XLA keeps the operand layout
+//! rather than one that makes the transpose a bitcast); the new broadcast
+//! keeps the old one's attributes, layout included.
+
+use crate::{
+    attrs::dims_text,
+    builder::Builder,
+    framework::{HloPass, PassError, PassOptions},
+    ir::Op,
+    layout::{layout_text, non_fusion_functions, rebuild},
+};
+use melior::ir::OperationRef;
+
+#[derive(Clone, Debug)]
+pub struct BroadcastCanonicalizer;
+
+impl HloPass for BroadcastCanonicalizer {
+    const NAME: &'static str = "broadcast_canonicalizer";
+    const DESCRIPTION: &'static str = "Sort broadcast dimensions, moving the implied transpose onto the operand";
+
+    fn from_options(options: &PassOptions) -> Result<Self, PassError> {
+        options.expect_only(Self::NAME, &[])?;
+        Ok(Self)
+    }
+
+    fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
+        let module = Op::of(&module);
+        for func in non_fusion_functions(module) {
+            for op in func.walk_preorder() {
+                if op.is("broadcast") {
+                    canonicalize(op)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Rewrites one broadcast; false if its dimensions are already sorted (or
+/// its shapes are not static arrays).
+pub fn canonicalize(op: Op) -> Result<bool, PassError> {
+    let Some(dims) = op.dims_attr("dimensions") else { return Ok(false) };
+    if dims.windows(2).all(|w| w[0] <= w[1]) {
+        return Ok(false);
+    }
+    let operand = op.operand(0);
+    if operand.ty().tensor().is_none() || op.result_type(0).tensor().is_none() {
+        return Ok(false);
+    }
+    let mut sorted = dims.clone();
+    sorted.sort_unstable();
+    let perm: Vec<i64> = sorted
+        .iter()
+        .map(|d| dims.iter().position(|x| x == d).map(|p| p as i64))
+        .collect::<Option<_>>()
+        .ok_or_else(|| PassError("internal error: broadcast dimensions are not a set".into()))?;
+    let b = Builder::before(op);
+    let transposed = b.transpose(operand, &perm)?;
+    if let (Some(layout), Some(t)) = (layout_text(operand), transposed.op()) {
+        t.set_attr("hlo.layout", &layout)?;
+    }
+    let new = rebuild(&b, op, &[transposed], &[op.result_type(0)], &["dimensions"])?;
+    new.set_attr("dimensions", &dims_text(&sorted))?;
+    op.replace_result_uses(0, new.result(0));
+    op.erase();
+    Ok(true)
+}
