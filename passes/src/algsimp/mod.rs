@@ -54,7 +54,7 @@ pub struct AlgSimp {
 impl HloPass for AlgSimp {
     const NAME: &'static str = "algsimp";
     const DESCRIPTION: &'static str =
-        "Algebraic simplification (XLA's AlgebraicSimplifier), only the rewrites that keep every result bit";
+        "Algebraic simplification (XLA's AlgebraicSimplifier), limited to rewrites that keep results bit-exact";
 
     fn from_options(options: &PassOptions) -> Result<Self, PassError> {
         options.expect_only(Self::NAME, &["max-iterations"])?;
