@@ -3,11 +3,14 @@
 //! Like XLA's HloDCE: an instruction whose results are unused is removed
 //! unless it has side effects (rng, custom-call, collectives, send/recv,
 //! infeed/outfeed, opt-barrier, ... are declared with memory effects in
-//! ODS, so MLIR's effect analysis answers this). Computations that the
-//! entry computation (`hlo.entry`) no longer reaches are removed too.
+//! ODS, so MLIR's effect analysis answers this); calls, fusions, loops and
+//! conditionals go when the computations they call have no side effects.
+//! Computations that the entry computation (`hlo.entry`) no longer reaches
+//! are removed too.
 
 use crate::{
     framework::{HloPass, PassError, PassOptions},
+    computation::SideEffects,
     ir::{is_trivially_dead_when_unused, Op},
 };
 use melior::ir::OperationRef;
@@ -42,19 +45,31 @@ impl HloPass for Dce {
 }
 
 /// Erases unused effect-free ops nested in `root`, users before producers,
-/// so whole dead chains go in one sweep.
+/// so whole dead chains go in one sweep. Calls, fusions, loops and
+/// conditionals are as effectful as the computations they call (the
+/// dialect must assume the worst for them; here the callees are known).
 pub fn remove_dead_instructions(root: Op) -> usize {
+    let module = if root.name() == "builtin.module" { Some(root) } else { root.parent_module() };
+    let mut effects = module.map(SideEffects::new);
     let mut erased = 0;
     // Pre-order lists producers before users within a block; walking it
     // backwards visits every user before the values it consumes.
     for op in root.walk_preorder().into_iter().skip(1).rev() {
-        if !op.has_uses() && is_trivially_dead_when_unused(op) {
+        if op.has_uses() || op.num_results() == 0 {
+            continue;
+        }
+        let dead = is_trivially_dead_when_unused(op)
+            || (CALLERS.contains(&op.name().as_str()) && effects.as_mut().is_some_and(|e| !e.op(op)));
+        if dead {
             op.erase();
             erased += 1;
         }
     }
     erased
 }
+
+/// Ops whose only effects are those of the computations they call.
+const CALLERS: &[&str] = &["hlo.call", "hlo.fusion", "hlo.while", "hlo.conditional"];
 
 /// Erases `func.func`s not reachable from the entry computation. Modules
 /// without an `hlo.entry` function are left alone: every function may be an

@@ -76,16 +76,26 @@ func.func @no_entry_b(%a: tensor<f32>) -> tensor<f32> {
 
 // -----
 
-// A call whose callee is pure is still kept (calls are conservatively
-// effectful); its dead operand producers are not.
-// CHECK-LABEL: func.func @calls_stay
-// CHECK-NEXT:    hlo.call @callee
-// CHECK-NEXT:    return
-func.func @callee(%a: tensor<f32>) -> tensor<f32> {
-  return %a : tensor<f32>
+// Unused calls and fusions go when their computations have no side
+// effects (the op itself must be assumed effectful by the dialect); a call
+// of a computation with an outfeed stays.
+// CHECK-LABEL: func.func @dead_callers
+// CHECK-NOT: hlo.fusion
+// CHECK-NOT: @pure
+// CHECK: hlo.call @effectful
+// CHECK-NOT: func.func private @pure
+// CHECK: func.func private @effectful
+func.func @dead_callers(%a: tensor<4xf32>, %t: !hlo.token) -> tensor<4xf32> attributes {hlo.entry} {
+  %0 = hlo.fusion kLoop @pure(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = hlo.call @pure(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  %2 = hlo.call @effectful(%a, %t) : (tensor<4xf32>, !hlo.token) -> !hlo.token
+  return %a : tensor<4xf32>
 }
-func.func @calls_stay(%a: tensor<f32>) attributes {hlo.entry} {
-  %0 = hlo.call @callee(%a) : (tensor<f32>) -> tensor<f32>
-  %1 = hlo.negate %a : tensor<f32>
-  return
+func.func private @pure(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = hlo.exponential %x : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+func.func private @effectful(%x: tensor<4xf32>, %t: !hlo.token) -> !hlo.token {
+  %0 = hlo.outfeed %x, %t : (tensor<4xf32>, !hlo.token) -> !hlo.token
+  return %0 : !hlo.token
 }
