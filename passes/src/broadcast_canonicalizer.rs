@@ -11,11 +11,12 @@
 //! keeps the old one's attributes, layout included.
 
 use crate::{
+    computation,
     attrs::dims_text,
     builder::Builder,
     framework::{HloPass, PassError, PassOptions},
     ir::Op,
-    layout::{layout_text, non_fusion_functions, rebuild},
+    layout::{layout_text, rebuild},
 };
 use melior::ir::OperationRef;
 
@@ -33,14 +34,7 @@ impl HloPass for BroadcastCanonicalizer {
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
         let module = Op::of(&module);
-        for func in non_fusion_functions(module) {
-            for op in func.walk_preorder() {
-                if op.is("broadcast") {
-                    canonicalize(op)?;
-                }
-            }
-        }
-        Ok(())
+        computation::for_each_op(module, "broadcast", canonicalize)
     }
 }
 

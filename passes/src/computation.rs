@@ -293,3 +293,35 @@ pub fn inline_body(func: Op, builder: &Builder, args: &[Value]) -> Result<Vec<Va
     }
     Err(bug(format!("{} has no return", name(func))))
 }
+
+/// The functions of `module` that are not fused computations (the ones
+/// the top-level passes rewrite; fusions are rewritten as a whole).
+pub fn non_fusion_functions(module: Op) -> Vec<Op> {
+    let funcs = functions(module);
+    let mut fused = std::collections::HashSet::new();
+    for func in &funcs {
+        for op in func.walk_preorder() {
+            if op.is("fusion") {
+                if let Some(callee) = op.symbol_attr("calls") {
+                    fused.insert(callee);
+                }
+            }
+        }
+    }
+    funcs.into_iter().filter(|f| !fused.contains(&name(*f))).collect()
+}
+
+/// Calls `f` on every `hlo.<opcode>` op of the computations that are not
+/// fused computations, in program order. The ops are listed first, so `f`
+/// may replace or erase the op it is given (but no other listed op).
+pub fn for_each_op<T>(module: Op, opcode: &str, mut f: impl FnMut(Op) -> Result<T, PassError>) -> Result<(), PassError> {
+    let ops: Vec<Op> = non_fusion_functions(module)
+        .into_iter()
+        .flat_map(|func| func.walk_preorder())
+        .filter(|op| op.is(opcode))
+        .collect();
+    for op in ops {
+        f(op)?;
+    }
+    Ok(())
+}

@@ -25,11 +25,12 @@
 //! left alone, as are `ragged_dot` and `scaled_dot`.
 
 use crate::{
+    computation,
     attrs::DotDims,
     builder::Builder,
     framework::{HloPass, PassError, PassOptions},
     ir::{Op, Value},
-    layout::{copy_layout_attr, non_fusion_functions, rebuild},
+    layout::{copy_layout_attr, rebuild},
     types::{shape, HloType, TensorType},
 };
 use melior::ir::OperationRef;
@@ -49,14 +50,7 @@ impl HloPass for DotDecomposer {
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
         let module = Op::of(&module);
-        for func in non_fusion_functions(module) {
-            for op in func.walk_preorder() {
-                if op.is("dot") {
-                    decompose(op)?;
-                }
-            }
-        }
-        Ok(())
+        computation::for_each_op(module, "dot", decompose)
     }
 }
 

@@ -26,12 +26,13 @@
 //! skipped.
 
 use crate::{
+    computation,
     attrs::StructAttr,
     builder::Builder,
     constant::Scalar,
     framework::{HloPass, PassError, PassOptions},
     ir::{Op, Value},
-    layout::{copy_layout_attr, non_fusion_functions, rebuild},
+    layout::{copy_layout_attr, rebuild},
     types::{shape, ElementType, HloType, TensorType},
 };
 use melior::ir::OperationRef;
@@ -51,14 +52,7 @@ impl HloPass for GatherSimplifier {
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
         let module = Op::of(&module);
-        for func in non_fusion_functions(module) {
-            for op in func.walk_preorder() {
-                if op.is("gather") {
-                    simplify(op)?;
-                }
-            }
-        }
-        Ok(())
+        computation::for_each_op(module, "gather", simplify)
     }
 }
 

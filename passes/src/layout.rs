@@ -179,24 +179,7 @@ pub fn physical_dims(dims: &[i64], m2maj: &[i64]) -> Vec<i64> {
     m2maj.iter().map(|&d| dims[d as usize]).collect()
 }
 
-/// The functions of `module` that are not fusion computations (the bodies
-/// `hlo.fusion` ops call), which XLA's passes skip.
-pub fn non_fusion_functions(module: Op) -> Vec<Op> {
-    let mut fused = std::collections::HashSet::new();
-    for func in crate::computation::functions(module) {
-        for op in func.walk_preorder() {
-            if op.is("fusion") {
-                if let Some(callee) = op.symbol_attr("calls") {
-                    fused.insert(callee);
-                }
-            }
-        }
-    }
-    crate::computation::functions(module)
-        .into_iter()
-        .filter(|f| !fused.contains(&crate::computation::name(*f)))
-        .collect()
-}
+pub use crate::computation::non_fusion_functions;
 
 /// Creates a copy of `op` named `name` (usually `op.name()`) before the
 /// builder's point with new operands and result types, keeping every

@@ -16,11 +16,12 @@
 //! shapes are left alone; fusion computations are skipped.
 
 use crate::{
+    computation,
     attrs::dims_text,
     builder::Builder,
     framework::{HloPass, PassError, PassOptions},
     ir::{Op, Value},
-    layout::{layout_of, non_fusion_functions, rebuild},
+    layout::{layout_of, rebuild},
     types::TensorType,
 };
 use melior::ir::OperationRef;
@@ -39,14 +40,7 @@ impl HloPass for ReductionDimensionGrouper {
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
         let module = Op::of(&module);
-        for func in non_fusion_functions(module) {
-            for op in func.walk_preorder() {
-                if op.is("reduce") {
-                    group(op)?;
-                }
-            }
-        }
-        Ok(())
+        computation::for_each_op(module, "reduce", group)
     }
 }
 

@@ -25,12 +25,13 @@
 //! order (its new results need no layout).
 
 use crate::{
+    computation,
     attrs::dims_text,
     builder::Builder,
     framework::{HloPass, PassError, PassOptions},
     ir::{Op, Value},
     layout::{
-        keeps_reduction_order, layout_attr_text, layout_of, layout_text, major_to_minor, non_fusion_functions,
+        keeps_reduction_order, layout_attr_text, layout_of, layout_text, major_to_minor,
         rebuild, reduce_is_order_insensitive, LayoutKind,
     },
     types::{HloType, TensorType},
@@ -51,14 +52,7 @@ impl HloPass for ReductionLayoutNormalizer {
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
         let module = Op::of(&module);
-        for func in non_fusion_functions(module) {
-            for op in func.walk_preorder() {
-                if op.is("reduce") {
-                    normalize(module, op)?;
-                }
-            }
-        }
-        Ok(())
+        computation::for_each_op(module, "reduce", |op| normalize(module, op))
     }
 }
 

@@ -35,7 +35,7 @@ use crate::{
     framework::{HloPass, PassError, PassOptions},
     gather_simplifier::{concat_batch_indices, insert_degenerate_dims, maybe_reshape, maybe_transpose, transform_start_indices},
     ir::{Op, Value},
-    layout::{non_fusion_functions, rebuild},
+    layout::{rebuild},
     types::HloType,
 };
 use melior::ir::OperationRef;
@@ -56,14 +56,7 @@ impl HloPass for ScatterSimplifier {
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
         let module = Op::of(&module);
-        for func in non_fusion_functions(module) {
-            for op in func.walk_preorder() {
-                if op.is("scatter") {
-                    simplify(module, op)?;
-                }
-            }
-        }
-        Ok(())
+        computation::for_each_op(module, "scatter", |op| simplify(module, op))
     }
 }
 
