@@ -106,7 +106,8 @@ pub fn register_rxla_dialects(registry: &DialectRegistry) {
 }
 
 /// A context with every upstream MLIR dialect and rxla's dialects
-/// registered, and `func` and `hlo` loaded (the others load on first use).
+/// registered, and `func` and rxla's dialects loaded (so typed builders can
+/// create their ops right away).
 pub fn create_context() -> Context {
     let registry = DialectRegistry::new();
     register_all_dialects(&registry);
@@ -115,6 +116,8 @@ pub fn create_context() -> Context {
     context.append_dialect_registry(&registry);
     context.get_or_load_dialect("func");
     context.get_or_load_dialect("hlo");
+    context.get_or_load_dialect("xla");
+    context.get_or_load_dialect("xla_gpu");
     context
 }
 
