@@ -14,15 +14,16 @@
 //! A downstream crate registers the dialects into its own context with
 //! [`register_rxla_dialects`] (or one at a time with [`register_hlo_dialect`],
 //! [`register_xla_dialect`], [`register_xla_gpu_dialect`]), or gets a ready
-//! context from [`create_context`].
+//! context from [`create_context`]. [`indexing_map_attribute`] and
+//! [`indexing_map_text`] move indexing maps between text and `#xla.indexing_map`.
 
 mod ffi;
 
 use melior::{
     dialect::{DialectHandle, DialectRegistry},
-    ir::operation::OperationLike,
+    ir::{operation::OperationLike, Attribute, AttributeLike},
     utility::register_all_dialects,
-    Context,
+    Context, StringRef,
 };
 
 // Typed builders and wrappers for the `hlo` ops (`hlo::add(...)`,
@@ -119,6 +120,35 @@ pub fn create_context() -> Context {
     context.get_or_load_dialect("xla");
     context.get_or_load_dialect("xla_gpu");
     context
+}
+
+/// An `#xla.indexing_map` holding `text`, XLA's text form of an indexing
+/// map (`"(d0)[s0] -> (d0 + s0), domain: d0 in [0, 9], s0 in [0, 3]"`), with
+/// runs of whitespace collapsed. `None` when the text is not a well-formed
+/// map; the reason goes to the context's diagnostic handlers.
+pub fn indexing_map_attribute<'c>(context: &'c Context, text: &str) -> Option<Attribute<'c>> {
+    // SAFETY: the context is live; MLIR copies the text into the attribute.
+    unsafe {
+        Attribute::from_option_raw(ffi::rxlaIndexingMapAttrGet(
+            context.to_raw(),
+            StringRef::new(text).to_raw(),
+        ))
+    }
+}
+
+/// The text of `attribute` if it is an `#xla.indexing_map`.
+pub fn indexing_map_text<'c>(attribute: Attribute<'c>) -> Option<&'c str> {
+    // SAFETY: the attribute is live; its text is uniqued in the context and
+    // lives as long as it. The dialect only stores UTF-8 (parsed MLIR text
+    // or a Rust &str).
+    unsafe {
+        if !ffi::rxlaAttributeIsAIndexingMap(attribute.to_raw()) {
+            return None;
+        }
+        StringRef::from_raw(ffi::rxlaIndexingMapAttrGetText(attribute.to_raw()))
+            .as_str()
+            .ok()
+    }
 }
 
 /// True if `op` would be dead were its results unused: it has no memory

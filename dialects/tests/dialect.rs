@@ -221,6 +221,24 @@ fn indexing_maps_parse_print_and_are_checked() {
     }
 }
 
+#[test]
+fn indexing_map_text_goes_in_and_out_of_attributes() {
+    let context = rxla_dialects::create_context();
+    let map = rxla_dialects::indexing_map_attribute(
+        &context,
+        "(d0)[s0] -> (d0 + s0),\n    domain: d0 in [0, 9], s0 in [0, 3]",
+    )
+    .expect("a well-formed map");
+    assert_eq!(
+        rxla_dialects::indexing_map_text(map),
+        Some("(d0)[s0] -> (d0 + s0), domain: d0 in [0, 9], s0 in [0, 3]")
+    );
+    assert_eq!(map, Attribute::parse(&context, &map.to_string()).unwrap(), "prints and parses back");
+    assert!(rxla_dialects::indexing_map_attribute(&context, "(d0) -> (s0)").is_none());
+    let not_a_map = Attribute::parse(&context, "\"(d0) -> (d0)\"").unwrap();
+    assert_eq!(rxla_dialects::indexing_map_text(not_a_map), None);
+}
+
 /// docs/reference/<dialect>.md must be what mlir-tblgen generates from the
 /// current ODS. Regenerate with `RXLA_UPDATE_DOCS=1 cargo test -p rxla-dialects`.
 #[test]

@@ -362,7 +362,7 @@ IndexingMapInfo IndexingMapAttr::getInfo() const {
 }
 
 // Collapses runs of whitespace to one space and trims both ends.
-static std::string normalizeWhitespace(StringRef text) {
+static std::string normalizeIndexingMapText(StringRef text) {
   std::string out;
   bool pendingSpace = false;
   for (char c : text) {
@@ -378,6 +378,12 @@ static std::string normalizeWhitespace(StringRef text) {
   return out;
 }
 
+IndexingMapAttr
+rxla::xla::getIndexingMapAttr(MLIRContext *context, StringRef text,
+                              function_ref<InFlightDiagnostic()> emitError) {
+  return IndexingMapAttr::getChecked(emitError, context, normalizeIndexingMapText(text));
+}
+
 Attribute IndexingMapAttr::parse(AsmParser &parser, Type) {
   llvm::SMLoc loc = parser.getCurrentLocation();
   if (parser.parseLess())
@@ -390,8 +396,8 @@ Attribute IndexingMapAttr::parse(AsmParser &parser, Type) {
     text += piece;
   if (parser.parseGreater())
     return {};
-  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
-                    normalizeWhitespace(text));
+  return getIndexingMapAttr(parser.getContext(), text,
+                            [&] { return parser.emitError(loc); });
 }
 
 void IndexingMapAttr::print(AsmPrinter &printer) const {

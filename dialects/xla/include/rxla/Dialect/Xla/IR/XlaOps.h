@@ -40,6 +40,13 @@ mlir::FailureOr<IndexingMapInfo>
 analyzeIndexingMap(llvm::StringRef text,
                    llvm::function_ref<mlir::InFlightDiagnostic()> emitError = nullptr);
 
+class IndexingMapAttr;
+/// The #xla.indexing_map of `text` with runs of whitespace collapsed to one
+/// space (as the attribute parser stores it), or null after reporting
+/// through `emitError` why the text is not a well-formed map.
+IndexingMapAttr getIndexingMapAttr(mlir::MLIRContext *context, llvm::StringRef text,
+                                   llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
+
 /// The name of the discardable attribute holding a value range.
 constexpr llvm::StringLiteral kRangeAttrName = "xla.range";
 } // namespace rxla::xla
