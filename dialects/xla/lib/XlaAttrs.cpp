@@ -211,7 +211,13 @@ private:
     return expectPunct(close, Twine("to close the ") + what + "s");
   }
 
+  // Parentheses and min/max nest; bound the recursion so that no text can
+  // exhaust the stack.
+  static constexpr unsigned kMaxNesting = 256;
+
   LogicalResult parseExpr() {
+    if (++depth > kMaxNesting)
+      return error(Twine("expression nests deeper than ") + Twine(kMaxNesting) + " levels");
     if (failed(parseTerm()))
       return failure();
     while (isPunct("+") || isPunct("-")) {
@@ -219,6 +225,7 @@ private:
       if (failed(parseTerm()))
         return failure();
     }
+    --depth;
     return success();
   }
 
@@ -239,6 +246,11 @@ private:
       continue;
     const Token &tok = peek();
     if (tok.kind == TokKind::Int) {
+      uint64_t value;
+      // Up to 2^63, the magnitude of the most negative 64-bit integer.
+      if (tok.text.getAsInteger(10, value) ||
+          value > static_cast<uint64_t>(INT64_MAX) + 1)
+        return error(Twine("integer ") + tok.text + " does not fit in 64 bits");
       ++pos;
       return success();
     }
@@ -337,6 +349,7 @@ private:
   function_ref<InFlightDiagnostic()> emitError;
   SmallVector<Token> tokens;
   size_t pos = 0;
+  unsigned depth = 0;
   llvm::StringSet<> declared;
 };
 } // namespace
