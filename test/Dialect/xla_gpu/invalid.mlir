@@ -27,6 +27,14 @@ func.func @sync_threads_not_tensor(%v: f32) {
 
 // -----
 
+func.func @sync_threads_nothing() {
+  // expected-error @+1 {{'xla_gpu.sync_threads' op expected 1 or more operands, but found 0}}
+  "xla_gpu.sync_threads"() : () -> ()
+  return
+}
+
+// -----
+
 func.func private @add(%a: f32, %b: f32) -> f32 {
   %0 = arith.addf %a, %b : f32
   return %0 : f32

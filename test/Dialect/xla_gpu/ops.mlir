@@ -12,17 +12,17 @@
 // CHECK: %[[A:.*]] = xla_gpu.allocate_shared : tensor<2xf32>
 // CHECK: %[[B:.*]] = xla_gpu.allocate_shared : tensor<2x3xi32>
 // CHECK: %[[S:.*]]:2 = xla_gpu.sync_threads %[[A]], %[[B]] : tensor<2xf32>, tensor<2x3xi32>
-// CHECK: xla_gpu.sync_threads{{$}}
+// CHECK: %{{.*}} = xla_gpu.sync_threads %[[S]]#0 {tag = 1 : i32} : tensor<2xf32>
 // CHECK: return %[[S]]#0, %[[S]]#1 : tensor<2xf32>, tensor<2x3xi32>
 // GENERIC-LABEL: "func.func"() <{{{.*}}sym_name = "shared_and_sync"
 // GENERIC: %{{.*}} = "xla_gpu.allocate_shared"() : () -> tensor<2xf32>
 // GENERIC: %{{.*}}:2 = "xla_gpu.sync_threads"(%{{.*}}, %{{.*}}) : (tensor<2xf32>, tensor<2x3xi32>) -> (tensor<2xf32>, tensor<2x3xi32>)
-// GENERIC: "xla_gpu.sync_threads"() : () -> ()
+// GENERIC: "xla_gpu.sync_threads"(%{{.*}}) {tag = 1 : i32} : (tensor<2xf32>) -> tensor<2xf32>
 func.func @shared_and_sync() -> (tensor<2xf32>, tensor<2x3xi32>) {
   %shared1 = xla_gpu.allocate_shared : tensor<2xf32>
   %shared2 = xla_gpu.allocate_shared : tensor<2x3xi32>
   %sync:2 = xla_gpu.sync_threads %shared1, %shared2 : tensor<2xf32>, tensor<2x3xi32>
-  xla_gpu.sync_threads
+  %again = xla_gpu.sync_threads %sync#0 {tag = 1 : i32} : tensor<2xf32>
   return %sync#0, %sync#1 : tensor<2xf32>, tensor<2x3xi32>
 }
 

@@ -37,7 +37,7 @@ def XlaGpu_AllocateSharedOp : XlaGpu_Op<"allocate_shared", [
 }
 
 def XlaGpu_SyncThreadsOp : XlaGpu_Op<"sync_threads", [
-    MemoryEffects<[MemRead, MemWrite]>,
+    MemoryEffects<[MemRead, MemWrite]>, ParamNativeOpTrait<"AtLeastNOperands", "1">,
     TypesMatchWith<"result types match operand types", "operands", "results", "$_self">,
     DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
   let summary = "block-wide barrier, threading shared tensors through it";
@@ -46,7 +46,8 @@ def XlaGpu_SyncThreadsOp : XlaGpu_Op<"sync_threads", [
     (`__syncthreads`). The operands are the (shared memory) tensors written
     before the barrier; the results are the same tensors as every thread
     sees them after it, and reads that must observe all threads' writes use
-    the results. The op is never removed or reordered.
+    the results. The op is never removed or reordered. It takes at least
+    one tensor (a barrier without data is `gpu.barrier`).
 
     ```mlir
     %synced:2 = xla_gpu.sync_threads %tile0, %tile1 : tensor<32x33xf32>, tensor<32x33xi32>
@@ -54,7 +55,7 @@ def XlaGpu_SyncThreadsOp : XlaGpu_Op<"sync_threads", [
   }];
   let arguments = (ins Variadic<AnyRankedTensor>:$operands);
   let results = (outs Variadic<AnyRankedTensor>:$results);
-  let assemblyFormat = "($operands^ `:` type($operands))? attr-dict";
+  let assemblyFormat = "$operands attr-dict `:` type($operands)";
 }
 
 def XlaGpu_ShuffleReduceOp : XlaGpu_Op<"shuffle_reduce", [
