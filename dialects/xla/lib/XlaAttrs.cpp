@@ -190,7 +190,8 @@ private:
   static bool isKeyword(StringRef name) {
     return name == "floordiv" || name == "floorDiv" || name == "ceildiv" ||
            name == "mod" || name == "min" || name == "max" || name == "in" ||
-           name == "domain" || name == "is_simplified";
+           name == "domain" || name == "is_simplified" || name == "true" ||
+           name == "false";
   }
 
   LogicalResult parseNames(StringRef open, StringRef close,
@@ -201,8 +202,11 @@ private:
       return success();
     do {
       const Token &tok = peek();
-      if (tok.kind != TokKind::Ident || isKeyword(tok.text))
+      if (tok.kind != TokKind::Ident)
         return error(Twine("expected a ") + what + " name");
+      // Names start with a letter and are not words of the format.
+      if (isKeyword(tok.text) || tok.text.starts_with("_"))
+        return error(Twine("'") + tok.text + "' cannot be a variable name");
       if (!declared.insert(tok.text).second)
         return error(Twine("variable '") + tok.text + "' is declared twice");
       names.push_back(tok.text);
@@ -299,8 +303,11 @@ private:
 
   LogicalResult parseDomain(ArrayRef<StringRef> vars, unsigned &numConstraints) {
     for (auto [i, name] : llvm::enumerate(vars)) {
-      if (i > 0 && failed(expectPunct(",", "between domain entries")))
-        return failure();
+      if (i > 0 && !consumePunct(",")) {
+        if (atEnd() || isIsSimplified())
+          return error(Twine("the domain of '") + name + "' is missing");
+        return error("expected ',' between domain entries");
+      }
       const Token &tok = peek();
       if (tok.kind != TokKind::Ident || tok.text != name)
         return error(Twine("expected the domain of '") + name +

@@ -24,7 +24,17 @@
 // -----
 
 // expected-error @+1 {{invalid indexing map: expected a range variable name}}
+#map = #xla.indexing_map<"(d0)[3] -> (d0)">
+
+// -----
+
+// expected-error @+1 {{invalid indexing map: 'mod' cannot be a variable name}}
 #map = #xla.indexing_map<"(d0)[mod] -> (d0)">
+
+// -----
+
+// expected-error @+1 {{invalid indexing map: '_d0' cannot be a variable name}}
+#map = #xla.indexing_map<"(_d0) -> (_d0)">
 
 // -----
 
@@ -145,6 +155,11 @@
 
 // expected-error @+1 {{invalid indexing map: expected ',' between domain entries}}
 #map = #xla.indexing_map<"(d0, d1) -> (d0), domain: d0 in [0, 1] d1 in [0, 1]">
+
+// -----
+
+// expected-error @+1 {{invalid indexing map: the domain of 's0' is missing}}
+#map = #xla.indexing_map<"(d0)[s0] -> (d0), domain: d0 in [0, 1]">
 
 // -----
 
