@@ -33,16 +33,24 @@ fn main() {
     let dst = config.build();
     let build = dst.join("build");
 
-    println!("cargo:rustc-link-search=native={}", build.join("hlo").display());
-    println!("cargo:rustc-link-lib=static=RxlaHloCAPI");
-    println!("cargo:rustc-link-lib=static=RxlaHlo");
+    // One static library per dialect plus its C API (the handle Rust
+    // registers); the C API libraries go first, they reference the dialects.
+    for (dir, lib) in [("hlo", "RxlaHlo"), ("xla", "RxlaXla"), ("xla_gpu", "RxlaXlaGpu")] {
+        println!("cargo:rustc-link-search=native={}", build.join(dir).display());
+        println!("cargo:rustc-link-lib=static={lib}CAPI");
+        println!("cargo:rustc-link-lib=static={lib}");
+    }
     // The generated reference docs and headers, for docs/ and downstream crates.
     println!("cargo:gen_dir={}", build.join("hlo/include").display());
-    println!(
-        "cargo:rustc-env=RXLA_HLO_TD_DIR={}",
-        root.join("dialects/hlo/include").canonicalize().unwrap().display()
-    );
-    for dir in ["dialects/hlo", "cmake"] {
+    // Include directories of the ODS, for melior's dialect! macro.
+    for (var, dir) in [
+        ("RXLA_HLO_TD_DIR", "dialects/hlo/include"),
+        ("RXLA_XLA_TD_DIR", "dialects/xla/include"),
+        ("RXLA_XLA_GPU_TD_DIR", "dialects/xla_gpu/include"),
+    ] {
+        println!("cargo:rustc-env={var}={}", root.join(dir).canonicalize().unwrap().display());
+    }
+    for dir in ["dialects/hlo", "dialects/xla", "dialects/xla_gpu", "cmake"] {
         println!("cargo:rerun-if-changed={}", root.join(dir).display());
     }
 }

@@ -1,10 +1,15 @@
-//! The C entry points of `dialects/hlo/include/rxla-c/Dialect/Hlo.h`.
+//! The C entry points of `dialects/*/include/rxla-c/Dialect/*.h`.
 
-use mlir_sys::{MlirContext, MlirDialectHandle, MlirOperation};
+use mlir_sys::{MlirAttribute, MlirContext, MlirDialectHandle, MlirOperation, MlirStringRef};
 
 extern "C" {
     pub fn mlirGetDialectHandle__hlo__() -> MlirDialectHandle;
+    pub fn mlirGetDialectHandle__xla__() -> MlirDialectHandle;
+    pub fn mlirGetDialectHandle__xla_gpu__() -> MlirDialectHandle;
     pub fn rxlaOperationIsTriviallyDead(op: MlirOperation) -> bool;
     pub fn rxlaOperationIsMemoryEffectFree(op: MlirOperation) -> bool;
     pub fn rxlaContextSetPrintOpOnDiagnostic(context: MlirContext, enable: bool);
+    pub fn rxlaAttributeIsAIndexingMap(attr: MlirAttribute) -> bool;
+    pub fn rxlaIndexingMapAttrGet(context: MlirContext, text: MlirStringRef) -> MlirAttribute;
+    pub fn rxlaIndexingMapAttrGetText(attr: MlirAttribute) -> MlirStringRef;
 }

@@ -1,0 +1,35 @@
+/*===- rxla-c/Dialect/Xla.h - C API of the xla dialect -------------*- C -*-===*\
+|*                                                                            *|
+|* The C entry points the Rust crate (and any other language binding) uses   *|
+|* to register the xla emitter dialect and to read and build indexing maps.   *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef RXLA_C_DIALECT_XLA_H
+#define RXLA_C_DIALECT_XLA_H
+
+#include "mlir-c/IR.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Xla, xla);
+
+/// True if `attr` is an `#xla.indexing_map`.
+MLIR_CAPI_EXPORTED bool rxlaAttributeIsAIndexingMap(MlirAttribute attr);
+
+/// The `#xla.indexing_map` holding `text` (XLA's text form of a map; runs of
+/// whitespace are collapsed as when parsing). Null, with a diagnostic on the
+/// context, when the text is not a well-formed indexing map.
+MLIR_CAPI_EXPORTED MlirAttribute rxlaIndexingMapAttrGet(MlirContext context,
+                                                        MlirStringRef text);
+
+/// The text of an `#xla.indexing_map`; it lives as long as the context.
+MLIR_CAPI_EXPORTED MlirStringRef rxlaIndexingMapAttrGetText(MlirAttribute attr);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RXLA_C_DIALECT_XLA_H */
