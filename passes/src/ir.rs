@@ -240,8 +240,25 @@ impl Op {
 
     /// True if the op is `hlo.<opcode>`.
     pub fn is(self, opcode: &str) -> bool {
-        let name = unsafe { string(mlirIdentifierStr(mlirOperationGetName(self.0))) };
-        name.strip_prefix("hlo.") == Some(opcode)
+        self.name_bytes().strip_prefix(b"hlo.") == Some(opcode.as_bytes())
+    }
+
+    /// True if the op's full name is `name` (`func.return`, `hlo.add`).
+    pub fn is_named(self, name: &str) -> bool {
+        self.name_bytes() == name.as_bytes()
+    }
+
+    /// The op's name without copying it (hot in pass loops).
+    fn name_bytes(&self) -> &[u8] {
+        // SAFETY: op names are interned in the context and outlive the op;
+        // the slice does not outlive `self`'s borrow.
+        unsafe {
+            let s = mlirIdentifierStr(mlirOperationGetName(self.0));
+            if s.data.is_null() {
+                return &[];
+            }
+            std::slice::from_raw_parts(s.data as *const u8, s.length)
+        }
     }
 
     /// All operands.
