@@ -325,3 +325,43 @@ pub fn for_each_op<T>(module: Op, opcode: &str, mut f: impl FnMut(Op) -> Result<
     }
     Ok(())
 }
+
+/// The computations that run as sequential code: the entry computation and
+/// those it reaches through `call`, `while` and `conditional` (XLA's
+/// control-flow call contexts), not reducers, comparators, scatter
+/// combiners or fused computations (embedded contexts). Without an entry,
+/// every function that no op uses in an embedded context.
+pub fn sequential_functions(module: Op) -> Vec<Op> {
+    const SEQUENTIAL: &[&str] = &["hlo.call", "hlo.while", "hlo.conditional"];
+    let funcs = functions(module);
+    let by_name: HashMap<String, Op> = funcs.iter().map(|f| (name(*f), *f)).collect();
+    let Some(entry) = funcs.iter().copied().find(|f| f.has_attr("hlo.entry")) else {
+        let mut embedded = std::collections::HashSet::new();
+        for func in &funcs {
+            for op in func.walk_preorder().into_iter().skip(1) {
+                if !SEQUENTIAL.contains(&op.name().as_str()) {
+                    embedded.extend(op.symbol_uses());
+                }
+            }
+        }
+        return funcs.into_iter().filter(|f| !embedded.contains(&name(*f))).collect();
+    };
+    let mut seen = std::collections::HashSet::from([entry]);
+    let mut order = vec![entry];
+    let mut i = 0;
+    while i < order.len() {
+        for op in order[i].walk_preorder().into_iter().skip(1) {
+            if SEQUENTIAL.contains(&op.name().as_str()) {
+                for callee in op.symbol_uses() {
+                    if let Some(&f) = by_name.get(&callee) {
+                        if seen.insert(f) {
+                            order.push(f);
+                        }
+                    }
+                }
+            }
+        }
+        i += 1;
+    }
+    order
+}

@@ -57,6 +57,7 @@ pub mod zero_sized_hlo_elimination;
 pub mod while_loop_simplifier;
 pub mod while_loop_trip_count_annotator;
 pub mod fusion;
+pub mod fusion_wrapper;
 pub mod algsimp;
 
 pub use framework::{HloPass, PassError, PassOptions};

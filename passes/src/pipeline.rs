@@ -101,6 +101,8 @@ pub fn hlo_pipeline(platform: Platform) -> Vec<Step> {
         p("priority-fusion"),
         p("multi-output-fusion"),
         p("cse"),
+        // Whatever still needs a kernel becomes a fusion of its own.
+        p("fusion-wrapper"),
         with("dce", "remove-dead-computations=true"),
     ]);
     steps

@@ -57,6 +57,7 @@ static REGISTRY: &[PassInfo] = &[
     pass!(crate::while_loop_trip_count_annotator::WhileLoopTripCountAnnotator),
     pass!(crate::fusion::priority::PriorityFusion),
     pass!(crate::fusion::multi_output::MultiOutputFusion),
+    pass!(crate::fusion_wrapper::FusionWrapper),
     pass!(crate::testing::TestMiscompile),
 ];
 
