@@ -9,6 +9,7 @@
 
 mod diagnostics;
 mod driver;
+mod emitter_stage;
 mod input;
 mod pipeline;
 
@@ -57,6 +58,10 @@ struct Args {
     /// The platform whose pipeline --stage runs.
     #[arg(long, value_enum)]
     platform: Option<PlatformArg>,
+
+    /// The GPU --stage=emitter emits for (--platform=gpu): sm_80 or sm_90.
+    #[arg(long = "gpu-target", default_value = "sm_90")]
+    gpu_target: String,
 
     /// List the stages --stage accepts, with the passes of each, and exit.
     #[arg(long = "list-stages")]
@@ -146,6 +151,9 @@ enum Stage {
     /// The platform's HLO pipeline: simplification, canonicalization,
     /// layout normalization and fusion.
     Hlo,
+    /// The HLO pipeline, then every fusion through the emitters: prints
+    /// the kernels' un-lowered MLIR.
+    Emitter,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -216,7 +224,9 @@ fn list_stages() -> String {
             let _ = writeln!(out, "         {step}");
         }
     }
-    let _ = writeln!(out, "Later stages (emitter, llvm, asm/ptx) come with the backends.");
+    let _ = writeln!(out, "  emitter  the hlo stage, then each fusion to kernel IR (--gpu-target=sm_80|sm_90);");
+    let _ = writeln!(out, "           a header-less `fusion {{ ... }}` HLO file goes straight to the emitters");
+    let _ = writeln!(out, "Later stages (llvm, asm/ptx) come with the backends.");
     out
 }
 
@@ -248,7 +258,7 @@ fn run(args: &Args) -> Result<bool> {
         (Some(_), Some(_), _) => bail!("use either --passes or --pass-pipeline, not both"),
         (Some(passes), None, None) => pipeline::parse_elements(passes)?.into_iter().map(driver::Item::Element).collect(),
         (None, Some(p), None) => pipeline::parse_anchored(p)?.into_iter().map(driver::Item::Element).collect(),
-        (None, None, Some(Stage::Hlo)) => {
+        (None, None, Some(Stage::Hlo | Stage::Emitter)) => {
             let platform = args.platform.expect("clap requires --platform with --stage").platform();
             driver::Item::from_steps(&rxla_passes::pipeline::hlo_pipeline(platform))
         }
@@ -372,7 +382,9 @@ fn process_chunk(
             }
         },
     };
-    if !items.is_empty() {
+    let emitter = args.stage == Some(Stage::Emitter);
+    let headerless = emitter && options.input == Format::Hlo && emitter_stage::is_headerless(&chunk.text);
+    if !items.is_empty() && !headerless {
         let ir_printing = (args.print_ir_after_all || args.print_ir_before_all || args.print_ir_after_change)
             .then(|| PassIrPrintingOptions {
                 before_all: args.print_ir_before_all,
@@ -397,6 +409,18 @@ fn process_chunk(
             driver::Stop::Tool(e) => ChunkError::Tool(e),
             driver::Stop::Miscompile(report) => ChunkError::Miscompile(report),
         })?;
+    }
+    if emitter {
+        let gpu = args.platform == Some(PlatformArg::Gpu);
+        let target = emitter_stage::target(gpu, &args.gpu_target).map_err(|e| ChunkError::Tool(anyhow::anyhow!(e)))?;
+        let (text, errors) = emitter_stage::emit(context, &module, &target, headerless);
+        for e in &errors {
+            eprintln!("{}: error: {e}", options.file);
+        }
+        if !errors.is_empty() {
+            return Err(ChunkError::Reported);
+        }
+        return Ok(text);
     }
     let mut printed = match options.emit {
         Format::Mlir => module

@@ -1,0 +1,62 @@
+//! The in-place dynamic-update-slice emitter (XLA's
+//! `in_place_dynamic_update_slice.cc`): when every root is a
+//! `dynamic-update-slice` of a parameter nothing else reads, the output
+//! shares that parameter's buffer and only the updated window is written.
+//! A loop over the update's shape (no unrolling): each thread clamps the
+//! start indices (as HLO does, so the window stays inside the operand),
+//! computes the update element and writes it at `start + index`.
+
+use crate::{
+    builder::FuncBuilder,
+    choose::Choice,
+    elemental::{Current, Elemental},
+    fusion::mlir_tensor,
+    kernel::Kernel,
+    kernel_ops,
+    launch::{bitcast_index, Grid},
+    r#loop::{entry_args, Work},
+    EmitError,
+};
+use std::collections::HashMap;
+
+/// Emits the in-place DUS kernel.
+pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitError> {
+    let comp = kernel.comp;
+    let duses: Vec<usize> = choice.root_heroes.iter().map(|h| h.ok_or_else(|| kernel.err("a root is not a DUS"))).collect::<Result<_, _>>()?;
+    let update_shape = comp.ty(comp.instrs[duses[0]].operands[1]).dims.clone();
+    let work = Work::new(&kernel.target, comp, update_shape.iter().product(), Some(1));
+    kernel.entry_attrs.extend(work.grid.attrs());
+    kernel.entry_attrs.push("xla.in_place".to_string());
+    let (args, params, outs) = entry_args(comp);
+    let out_types: Vec<String> = comp.roots.iter().map(|r| mlir_tensor(comp.ty(*r))).collect();
+    let mut fb = FuncBuilder::new();
+    let ids = work.ids(&mut fb);
+    let map = work.map(&update_shape);
+    let inits: Vec<(String, String)> = outs.iter().cloned().zip(out_types.iter().cloned()).collect();
+    let outputs = {
+        let mut el = Elemental::new(&mut kernel, comp, Current::Entry, params, HashMap::new());
+        kernel_ops::loop_over_map(&mut fb, &map, &ids, &inits, &mut |fb, idx, _syms, iters| {
+            let mut out = Vec::new();
+            for (k, &d) in duses.iter().enumerate() {
+                let dus = comp.instrs[d].clone();
+                let dims = dus.results[0].dims.clone();
+                let update = dus.operands[1];
+                let upd = comp.ty(update).dims.clone();
+                let mut out_idx = Vec::new();
+                for j in 0..dims.len() {
+                    let off = el.clamped_offset(fb, dus.operands[2 + j], dims[j] - upd[j], &[])?;
+                    out_idx.push(idx[j].add(&off));
+                }
+                let v = el.value(fb, update, idx)?;
+                let root_idx = bitcast_index(&out_idx, &dims, &comp.ty(comp.roots[k]).dims);
+                let at = fb.indices(&root_idx)?.join(", ");
+                out.push(fb.assign("ins", &format!("tensor.insert {v} into {}[{at}] : {}", iters[k], out_types[k])));
+            }
+            Ok(out)
+        })?
+    };
+    fb.line(&format!("return {} : {}", outputs.join(", "), out_types.join(", ")));
+    let grid = work.grid;
+    let text = kernel.finish(&args, &out_types, fb.body())?;
+    Ok((text, grid))
+}

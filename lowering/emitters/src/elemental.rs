@@ -1,0 +1,608 @@
+//! The elemental emitter (XLA's `elemental_hlo_to_mlir.cc`): the scalar
+//! value of an HLO instruction at an index, as `arith`/`math`/`complex`/
+//! `scf`/`tensor` ops.
+//!
+//! Index transformations (broadcast, reshape, bitcast, transpose, reverse,
+//! slice) apply the op's output-to-input indexing map from `rxla-indexing`
+//! to the index and read the operand there; `pad` and `concatenate` add the
+//! bounds checks of their maps as `scf.if`; `dynamic-slice`,
+//! `dynamic-update-slice` and (canonical) `gather` read their offsets and
+//! clamp them; `reduce` and `reduce-window` loop over the reduced elements
+//! and call the reducer; `iota` and `constant` need no operands.
+//! Elementwise ops map to scalar ops (`scalar_ops.rs`); `map` calls its
+//! computation on the operands' elements.
+//!
+//! Operands are *provided*: computed inline when they belong to the
+//! function being emitted, read with `tensor.extract` when they are
+//! parameters, taken from the function's arguments when they are injected
+//! hero values, and otherwise obtained by calling the function of the
+//! subgraph they are a root of. Values are cached per index and region.
+
+use crate::{
+    builder::FuncBuilder,
+    fusion::{mlir_elem, mlir_tensor, struct_int, struct_list, Computation, Val},
+    kernel::Kernel,
+    kernel_ops,
+    partitioner::is_inline,
+    scalar_ops,
+    EmitError,
+};
+use rxla_indexing::{output_to_input_indexing, Expr};
+use rxla_passes::{attrs::Window, types::ElementType};
+use std::collections::HashMap;
+
+/// Elementwise opcodes (dialect spelling): the result at an index reads
+/// every operand at the same index (rank-0 operands are broadcast).
+pub fn is_elementwise(opcode: &str) -> bool {
+    scalar_ops::UNARY.contains(&opcode) || scalar_ops::NARY.contains(&opcode) || opcode == "map"
+}
+
+/// Which function is being emitted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Current {
+    /// A reducer: parameters are scalars, everything is inline.
+    Scalar,
+    /// The function of a subgraph.
+    Subgraph(usize),
+    /// The entry function: every instruction comes from its subgraph's
+    /// function (or is injected).
+    Entry,
+}
+
+/// Emits values of one computation into one function.
+pub struct Elemental<'k, 'a, 'c> {
+    pub kernel: &'k mut Kernel<'a>,
+    pub comp: &'c Computation,
+    pub current: Current,
+    /// Parameter tensors (or scalars for `Current::Scalar`).
+    pub params: Vec<String>,
+    /// Hero values given to the function.
+    pub injected: HashMap<usize, Vec<String>>,
+}
+
+impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
+    pub fn new(
+        kernel: &'k mut Kernel<'a>,
+        comp: &'c Computation,
+        current: Current,
+        params: Vec<String>,
+        injected: HashMap<usize, Vec<String>>,
+    ) -> Self {
+        Elemental { kernel, comp, current, params, injected }
+    }
+
+    fn err(&self, i: usize, message: impl std::fmt::Display) -> EmitError {
+        self.kernel.err(format!("`hlo.{}`: {message}", self.comp.instrs[i].opcode))
+    }
+
+    /// The element type of a value (HLO spelling) and its kernel-IR type.
+    pub fn elem(&self, v: Val) -> ElementType {
+        self.comp.ty(v).elem.clone()
+    }
+
+    pub fn mlir_ty(&self, v: Val) -> String {
+        mlir_elem(&self.comp.ty(v).elem)
+    }
+
+    fn key(fb: &FuncBuilder, what: &str, idx: &[Expr]) -> String {
+        let parts: Vec<String> = idx.iter().map(|e| fb.simplify(e).to_string()).collect();
+        format!("{what}@[{}]", parts.join(";"))
+    }
+
+    /// The value of `v` at `idx`.
+    pub fn value(&mut self, fb: &mut FuncBuilder, v: Val, idx: &[Expr]) -> Result<String, EmitError> {
+        match v {
+            Val::Param(p) => {
+                if self.current == Current::Scalar {
+                    return Ok(self.params[p].clone());
+                }
+                let key = Self::key(fb, &format!("p{p}"), idx);
+                if let Some(v) = fb.lookup(&key) {
+                    return Ok(v[0].clone());
+                }
+                let ids = fb.indices(idx)?;
+                let ty = mlir_tensor(&self.comp.params[p]);
+                let name = fb.assign("x", &format!("tensor.extract {}[{}] : {ty}", self.params[p], ids.join(", ")));
+                fb.remember(key, vec![name.clone()]);
+                Ok(name)
+            }
+            Val::Res(i, r) => Ok(self.instr_values(fb, i, idx)?[r].clone()),
+        }
+    }
+
+    /// All results of instruction `i` at `idx`.
+    pub fn instr_values(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<Vec<String>, EmitError> {
+        if let Some(v) = self.injected.get(&i) {
+            return Ok(v.clone());
+        }
+        if idx.len() != self.comp.instrs[i].results[0].rank() {
+            return Err(self.err(i, format!("read at a rank-{} index but has rank {}", idx.len(), self.comp.instrs[i].results[0].rank())));
+        }
+        let key = Self::key(fb, &format!("v{i}"), idx);
+        if let Some(v) = fb.lookup(&key) {
+            return Ok(v);
+        }
+        let inline = match self.current {
+            Current::Scalar => true,
+            Current::Subgraph(s) => is_inline(self.comp, i) || self.kernel.part.of[i] == Some(s),
+            Current::Entry => is_inline(self.comp, i),
+        };
+        let values = if inline {
+            self.emit(fb, i, idx)?
+        } else {
+            self.call_subgraph_of(fb, i, idx)?
+        };
+        fb.remember(key, values.clone());
+        Ok(values)
+    }
+
+    /// Calls the function computing instruction `i` (a subgraph root).
+    fn call_subgraph_of(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<Vec<String>, EmitError> {
+        let s = self
+            .kernel
+            .part
+            .subgraph_of_root(i)
+            .ok_or_else(|| self.err(i, "is needed outside its function but is not a subgraph root"))?;
+        let sg = self.kernel.part.subgraphs[s].clone();
+        let name = self.kernel.request(s);
+        let (arg_types, result_types) = self.kernel.subgraph_signature(s);
+        let mut args = self.params.clone();
+        args.extend(fb.indices(idx)?);
+        for h in &sg.injected {
+            let v = self
+                .injected
+                .get(h)
+                .ok_or_else(|| self.err(*h, "its value is needed by a function that does not receive it"))?;
+            args.extend(v.iter().cloned());
+        }
+        let results = kernel_ops::call(fb, &name, &args, &arg_types, &result_types);
+        // Remember every root's results.
+        let mut k = 0;
+        let mut mine = Vec::new();
+        for &r in &sg.roots {
+            let n = self.comp.instrs[r].results.len();
+            let vals = results[k..k + n].to_vec();
+            if r == i {
+                mine = vals.clone();
+            } else {
+                let key = Self::key(fb, &format!("v{r}"), idx);
+                fb.remember(key, vals);
+            }
+            k += n;
+        }
+        Ok(mine)
+    }
+
+    /// The index at which instruction `i` reads operand `slot`, for an
+    /// index transformation op.
+    fn operand_index(&self, fb: &FuncBuilder, i: usize, slot: usize, idx: &[Expr]) -> Result<Vec<Expr>, EmitError> {
+        let desc = self.comp.op_desc(i).ok_or_else(|| self.err(i, "no indexing for this op"))?;
+        let indexing = output_to_input_indexing(&desc, 0).map_err(|e| self.err(i, e))?;
+        let map = indexing
+            .indexing_maps
+            .get(slot)
+            .and_then(|m| m.first())
+            .ok_or_else(|| self.err(i, "no operand map"))?;
+        if map.map.is_undefined() || map.map.num_symbols() > 0 {
+            return Err(self.err(i, "operand map is not a pure index transformation"));
+        }
+        Ok(map.map.results().iter().map(|e| fb.simplify(&e.replace_dims_and_symbols(idx, &[]))).collect())
+    }
+
+    /// Emits instruction `i` at `idx` in the current function.
+    fn emit(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<Vec<String>, EmitError> {
+        let ins = self.comp.instrs[i].clone();
+        let opcode = ins.opcode.as_str();
+        let out_elem = ins.results[0].elem.clone();
+        let out_ty = mlir_elem(&out_elem);
+        match opcode {
+            "constant" => return Ok(vec![self.constant(fb, i, idx)?]),
+            "iota" => {
+                let dim = ins.op.int_attr("iota_dimension").unwrap_or(0) as usize;
+                let ix = fb.index(&idx[dim])?;
+                return Ok(vec![scalar_ops::index_to(fb, &ix, &out_elem).map_err(|m| self.err(i, m))?]);
+            }
+            "broadcast" | "reshape" | "bitcast" | "transpose" | "reverse" | "slice" | "copy" => {
+                let operand_idx = if opcode == "copy" { idx.to_vec() } else { self.operand_index(fb, i, 0, idx)? };
+                return Ok(vec![self.value(fb, ins.operands[0], &operand_idx)?]);
+            }
+            "pad" => return Ok(vec![self.pad(fb, i, idx)?]),
+            "concatenate" => return Ok(vec![self.concatenate(fb, i, idx, 0, 0)?]),
+            "dynamic_slice" => return Ok(vec![self.dynamic_slice(fb, i, idx)?]),
+            "dynamic_update_slice" => return Ok(vec![self.dynamic_update_slice(fb, i, idx)?]),
+            "gather" => return Ok(vec![self.gather(fb, i, idx)?]),
+            "reduce" => return self.reduce(fb, i, idx),
+            "reduce_window" => return self.reduce_window(fb, i, idx),
+            "bitcast_convert" if self.comp.ty(ins.operands[0]).rank() != ins.results[0].rank() => {
+                return Ok(vec![self.bitcast_convert_resize(fb, i, idx)?]);
+            }
+            _ => {}
+        }
+        if !is_elementwise(opcode) {
+            return Err(self.err(i, "is not supported by the elemental emitter"));
+        }
+        let mut args = Vec::new();
+        let mut types = Vec::new();
+        for v in &ins.operands {
+            let operand_idx: Vec<Expr> = if self.comp.ty(*v).dims.is_empty() { Vec::new() } else { idx.to_vec() };
+            args.push(self.value(fb, *v, &operand_idx)?);
+            types.push(self.elem(*v));
+        }
+        let _ = out_ty;
+        if opcode == "map" {
+            // The mapped computation on the operands' elements.
+            let name = self.comp.to_apply(i).ok_or_else(|| self.err(i, "no computation"))?;
+            let f = self.kernel.scalar_fn(&name)?;
+            return Ok(kernel_ops::call(fb, &f.name, &args, &f.arg_types, &f.result_types));
+        }
+        scalar_ops::emit(fb, ins.op, opcode, &types, &out_elem, &args).map_err(|m| self.err(i, m)).map(|v| vec![v])
+    }
+
+    /// A bitcast-convert between element types of different widths: the
+    /// narrow elements are the wide one's bytes in little-endian order
+    /// along an extra minor dimension.
+    fn bitcast_convert_resize(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<String, EmitError> {
+        let ins = self.comp.instrs[i].clone();
+        let operand = ins.operands[0];
+        let (from, to) = (self.elem(operand), ins.results[0].elem.clone());
+        if from.is_complex() || to.is_complex() {
+            return Err(self.err(i, "complex types are not supported"));
+        }
+        let (fw, tw) = (from.bit_width(), to.bit_width());
+        let (ft, tt) = (mlir_elem(&from), mlir_elem(&to));
+        let as_int = |fb: &mut FuncBuilder, v: &str, ty: &str, bits: u32| -> String {
+            if ty.starts_with('i') {
+                v.to_string()
+            } else {
+                fb.assign("v", &format!("arith.bitcast {v} : {ty} to i{bits}"))
+            }
+        };
+        let from_int = |fb: &mut FuncBuilder, v: &str, ty: &str, bits: u32| -> String {
+            if ty.starts_with('i') {
+                v.to_string()
+            } else {
+                fb.assign("v", &format!("arith.bitcast {v} : i{bits} to {ty}"))
+            }
+        };
+        if fw > tw {
+            // Wide to narrow: element j of the new minor dimension.
+            let n = idx.len();
+            let x = self.value(fb, operand, &idx[..n - 1])?;
+            let xi = as_int(fb, &x, &ft, fw);
+            let shift = fb.index(&idx[n - 1].mul_const(tw as i64))?;
+            let sh = fb.assign("v", &format!("arith.index_cast {shift} : index to i{fw}"));
+            let shifted = fb.assign("v", &format!("arith.shrui {xi}, {sh} : i{fw}"));
+            let t = fb.assign("v", &format!("arith.trunci {shifted} : i{fw} to i{tw}"));
+            return Ok(from_int(fb, &t, &tt, tw));
+        }
+        // Narrow to wide: combine the minor dimension's elements.
+        let k = (tw / fw) as i64;
+        let mut acc: Option<String> = None;
+        for j in 0..k {
+            let mut at = idx.to_vec();
+            at.push(Expr::constant(j));
+            let x = self.value(fb, operand, &at)?;
+            let xi = as_int(fb, &x, &ft, fw);
+            let wide = fb.assign("v", &format!("arith.extui {xi} : i{fw} to i{tw}"));
+            let part = if j == 0 {
+                wide
+            } else {
+                let sh = fb.constant(&(j * fw as i64).to_string(), &format!("i{tw}"));
+                fb.assign("v", &format!("arith.shli {wide}, {sh} : i{tw}"))
+            };
+            acc = Some(match acc {
+                None => part,
+                Some(a) => fb.assign("v", &format!("arith.ori {a}, {part} : i{tw}")),
+            });
+        }
+        let acc = acc.ok_or_else(|| self.err(i, "empty bitcast"))?;
+        Ok(from_int(fb, &acc, &tt, tw))
+    }
+
+    /// `arith.constant` of a scalar or splat; a tensor constant read at
+    /// the index otherwise.
+    fn constant(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<String, EmitError> {
+        let ins = &self.comp.instrs[i];
+        let text = ins.op.attr_text("value").ok_or_else(|| self.err(i, "constant without a value"))?;
+        let ty = ins.results[0].clone();
+        let elem = mlir_elem(&ty.elem);
+        let (body, _) = text.rsplit_once(" : ").unwrap_or((&text, ""));
+        let inner = body.strip_prefix("dense<").and_then(|b| b.strip_suffix('>'));
+        if let Some(lit) = inner.filter(|l| !l.starts_with('[') && !l.starts_with('"')) {
+            return scalar_ops::scalar_constant(fb, lit, &ty.elem).map_err(|m| self.err(i, m));
+        }
+        if ty.elem.is_complex() {
+            return Err(self.err(i, "non-splat complex constants are not supported"));
+        }
+        let key = format!("constant-tensor:{i}");
+        let tensor = match fb.lookup(&key) {
+            Some(v) => v[0].clone(),
+            None => {
+                let name = fb.assign("cst", &format!("arith.constant {body} : {}", mlir_tensor(&ty)));
+                fb.remember(key, vec![name.clone()]);
+                name
+            }
+        };
+        let ids = fb.indices(idx)?;
+        let _ = elem;
+        Ok(fb.assign("x", &format!("tensor.extract {tensor}[{}] : {}", ids.join(", "), mlir_tensor(&ty))))
+    }
+
+    fn pad(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<String, EmitError> {
+        let ins = self.comp.instrs[i].clone();
+        let desc = self.comp.op_desc(i).ok_or_else(|| self.err(i, "bad attributes"))?;
+        let indexing = output_to_input_indexing(&desc, 0).map_err(|e| self.err(i, e))?;
+        let map = indexing.indexing_maps[0][0].map.clone();
+        let padding = self.value(fb, ins.operands[1], &[])?;
+        if map.is_known_empty() {
+            return Ok(padding);
+        }
+        let operand_idx: Vec<Expr> = map.results().iter().map(|e| e.replace_dims_and_symbols(idx, &[])).collect();
+        let cond = fb.map_constraints(&map, idx, &[])?;
+        let ty = mlir_elem(&ins.results[0].elem);
+        let operand = ins.operands[0];
+        let r = fb.if_then(cond.as_deref(), std::slice::from_ref(&padding), &[ty], &mut |fb| {
+            Ok(vec![self.value(fb, operand, &operand_idx)?])
+        })?;
+        Ok(r[0].clone())
+    }
+
+    /// Operand `k` onwards of a concatenate, the first starting at `offset`
+    /// along the concatenated dimension.
+    fn concatenate(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr], k: usize, offset: i64) -> Result<String, EmitError> {
+        let ins = self.comp.instrs[i].clone();
+        let dim = ins.op.int_attr("dimension").ok_or_else(|| self.err(i, "no dimension"))? as usize;
+        let operand = ins.operands[k];
+        let size = self.comp.ty(operand).dims[dim];
+        let mut operand_idx = idx.to_vec();
+        operand_idx[dim] = idx[dim].sub_const(offset);
+        if k + 1 == ins.operands.len() {
+            return self.value(fb, operand, &operand_idx);
+        }
+        let ty = mlir_elem(&ins.results[0].elem);
+        let cond = fb.in_range(&idx[dim], i64::MIN, offset + size - 1)?;
+        match cond {
+            None => self.value(fb, operand, &operand_idx),
+            Some(c) => {
+                let r = fb.if_else(&c, &[ty], &mut |fb, then| {
+                    if then {
+                        Ok(vec![self.value(fb, operand, &operand_idx)?])
+                    } else {
+                        Ok(vec![self.concatenate(fb, i, idx, k + 1, offset + size)?])
+                    }
+                })?;
+                Ok(r[0].clone())
+            }
+        }
+    }
+
+    /// A dynamic offset: the value of scalar `v`, as an index clamped to
+    /// `[0, hi]`, registered as an index variable.
+    pub fn clamped_offset(&mut self, fb: &mut FuncBuilder, v: Val, hi: i64, at: &[Expr]) -> Result<Expr, EmitError> {
+        if hi <= 0 {
+            return Ok(Expr::constant(0));
+        }
+        let raw = self.value(fb, v, at)?;
+        let elem = self.elem(v);
+        let ix = scalar_ops::to_index(fb, &raw, &elem).map_err(|m| self.kernel.err(m))?;
+        let zero = fb.index_const(0);
+        let top = fb.index_const(hi);
+        let lo = fb.assign("clamp", &format!("arith.maxsi {ix}, {zero} : index"));
+        let c = fb.assign("clamp", &format!("arith.minsi {lo}, {top} : index"));
+        Ok(fb.var(&c, 0, hi))
+    }
+
+    fn dynamic_slice(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<String, EmitError> {
+        let ins = self.comp.instrs[i].clone();
+        let operand = ins.operands[0];
+        let dims = self.comp.ty(operand).dims.clone();
+        let sizes = ins.results[0].dims.clone();
+        let mut operand_idx = Vec::new();
+        for d in 0..dims.len() {
+            let off = self.clamped_offset(fb, ins.operands[1 + d], dims[d] - sizes[d], &[])?;
+            operand_idx.push(idx[d].add(&off));
+        }
+        self.value(fb, operand, &operand_idx)
+    }
+
+    fn dynamic_update_slice(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<String, EmitError> {
+        let ins = self.comp.instrs[i].clone();
+        let (operand, update) = (ins.operands[0], ins.operands[1]);
+        let dims = self.comp.ty(operand).dims.clone();
+        let upd = self.comp.ty(update).dims.clone();
+        let mut update_idx = Vec::new();
+        let mut conds = Vec::new();
+        for d in 0..dims.len() {
+            let off = self.clamped_offset(fb, ins.operands[2 + d], dims[d] - upd[d], &[])?;
+            let e = idx[d].sub(&off);
+            if let Some(c) = fb.in_range(&e, 0, upd[d] - 1)? {
+                conds.push(c);
+            }
+            update_idx.push(e);
+        }
+        let ty = mlir_elem(&ins.results[0].elem);
+        if conds.is_empty() {
+            return self.value(fb, update, &update_idx);
+        }
+        let cond = fb.and_all(&conds);
+        let idx = idx.to_vec();
+        let r = fb.if_else(&cond, &[ty], &mut |fb, then| {
+            if then {
+                Ok(vec![self.value(fb, update, &update_idx)?])
+            } else {
+                Ok(vec![self.value(fb, operand, &idx)?])
+            }
+        })?;
+        Ok(r[0].clone())
+    }
+
+    /// A gather in the canonical form of `gather_simplifier`: indices
+    /// `[N, K]`, offset dims `1..=rank(operand)`.
+    fn gather(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<String, EmitError> {
+        let ins = self.comp.instrs[i].clone();
+        let (operand, indices) = (ins.operands[0], ins.operands[1]);
+        let dims = self.comp.ty(operand).dims.clone();
+        let index_dims = self.comp.ty(indices).dims.clone();
+        let offset_dims = struct_list(ins.op, "dimension_numbers", "offset_dims");
+        let collapsed = struct_list(ins.op, "dimension_numbers", "collapsed_slice_dims");
+        let batching = struct_list(ins.op, "dimension_numbers", "operand_batching_dims");
+        let start_index_map = struct_list(ins.op, "dimension_numbers", "start_index_map");
+        let ivd = struct_int(ins.op, "dimension_numbers", "index_vector_dim").unwrap_or(-1);
+        let slice_sizes = ins.op.dims_attr("slice_sizes").unwrap_or_default();
+        let canonical = index_dims.len() == 2
+            && ivd == 1
+            && collapsed.is_empty()
+            && batching.is_empty()
+            && offset_dims == (1..=dims.len() as i64).collect::<Vec<_>>()
+            && start_index_map.len() as i64 == index_dims[1];
+        if !canonical {
+            return Err(self.err(i, "only gathers in gather_simplifier's canonical form are supported (indices [N, K], offset dims 1..=rank)"));
+        }
+        let mut operand_idx: Vec<Expr> = idx[1..].to_vec();
+        for (k, &d) in start_index_map.iter().enumerate() {
+            let d = d as usize;
+            let at = [idx[0].clone(), Expr::constant(k as i64)];
+            let off = self.clamped_offset(fb, indices, dims[d] - slice_sizes[d], &at)?;
+            operand_idx[d] = operand_idx[d].add(&off);
+        }
+        self.value(fb, operand, &operand_idx)
+    }
+
+    /// An elemental reduce: loops over the reduced dimensions.
+    fn reduce(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<Vec<String>, EmitError> {
+        let ins = self.comp.instrs[i].clone();
+        let n = ins.operands.len() / 2;
+        let reducer_name = self.comp.to_apply(i).ok_or_else(|| self.err(i, "no reducer"))?;
+        let reducer = self.kernel.scalar_fn(&reducer_name)?;
+        let in_dims = self.comp.ty(ins.operands[0]).dims.clone();
+        let reduced = ins.op.dims_attr("dimensions").unwrap_or_default();
+        let mut inits = Vec::new();
+        for k in 0..n {
+            let v = self.value(fb, ins.operands[n + k], &[])?;
+            inits.push((v, mlir_elem(&ins.results[k].elem)));
+        }
+        // The input index: kept dims from the output index, reduced dims from
+        // the loops.
+        let mut input_idx: Vec<Option<Expr>> = vec![None; in_dims.len()];
+        let mut out_pos = 0;
+        for (d, slot) in input_idx.iter_mut().enumerate() {
+            if !reduced.contains(&(d as i64)) {
+                *slot = Some(idx[out_pos].clone());
+                out_pos += 1;
+            }
+        }
+        let loops: Vec<usize> = (0..in_dims.len()).filter(|d| reduced.contains(&(*d as i64))).collect();
+        let inputs: Vec<Val> = ins.operands[..n].to_vec();
+        self.reduce_loops(fb, &loops, &in_dims, &mut input_idx, &inits, &inputs, &reducer)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn reduce_loops(
+        &mut self,
+        fb: &mut FuncBuilder,
+        loops: &[usize],
+        in_dims: &[i64],
+        input_idx: &mut Vec<Option<Expr>>,
+        inits: &[(String, String)],
+        inputs: &[Val],
+        reducer: &crate::kernel::ScalarFn,
+    ) -> Result<Vec<String>, EmitError> {
+        let Some((&d, rest)) = loops.split_first() else {
+            let idx: Vec<Expr> = input_idx.iter().map(|e| e.clone().unwrap()).collect();
+            let mut args: Vec<String> = inits.iter().map(|(v, _)| v.clone()).collect();
+            for v in inputs {
+                args.push(self.value(fb, *v, &idx)?);
+            }
+            return Ok(kernel_ops::call(fb, &reducer.name, &args, &reducer.arg_types, &reducer.result_types));
+        };
+        if in_dims[d] == 0 {
+            return Ok(inits.iter().map(|(v, _)| v.clone()).collect());
+        }
+        let types: Vec<String> = inits.iter().map(|(_, t)| t.clone()).collect();
+        fb.for_loop(0, in_dims[d], 1, inits, &mut |fb, iv, iters| {
+            input_idx[d] = Some(iv);
+            let inner: Vec<(String, String)> = iters.iter().cloned().zip(types.iter().cloned()).collect();
+            self.reduce_loops(fb, rest, in_dims, input_idx, &inner, inputs, reducer)
+        })
+    }
+
+    /// An elemental reduce-window: loops over the window; padding and
+    /// holes of base dilation are skipped.
+    fn reduce_window(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<Vec<String>, EmitError> {
+        let ins = self.comp.instrs[i].clone();
+        let n = ins.operands.len() / 2;
+        let reducer_name = self.comp.to_apply(i).ok_or_else(|| self.err(i, "no reducer"))?;
+        let reducer = self.kernel.scalar_fn(&reducer_name)?;
+        let window = Window::of(ins.op).ok_or_else(|| self.err(i, "no window"))?;
+        if window.0.iter().any(|w| w.reversal) {
+            return Err(self.err(i, "window reversal is not supported"));
+        }
+        let in_dims = self.comp.ty(ins.operands[0]).dims.clone();
+        let mut inits = Vec::new();
+        for k in 0..n {
+            let v = self.value(fb, ins.operands[n + k], &[])?;
+            inits.push((v, mlir_elem(&ins.results[k].elem)));
+        }
+        let inputs: Vec<Val> = ins.operands[..n].to_vec();
+        let mut pos: Vec<Expr> = Vec::new();
+        self.window_loops(fb, &window, &in_dims, idx, &mut pos, &inits, &inputs, &reducer)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn window_loops(
+        &mut self,
+        fb: &mut FuncBuilder,
+        window: &Window,
+        in_dims: &[i64],
+        out_idx: &[Expr],
+        pos: &mut Vec<Expr>,
+        inits: &[(String, String)],
+        inputs: &[Val],
+        reducer: &crate::kernel::ScalarFn,
+    ) -> Result<Vec<String>, EmitError> {
+        let d = pos.len();
+        let types: Vec<String> = inits.iter().map(|(_, t)| t.clone()).collect();
+        if d == in_dims.len() {
+            // Position in the padded, base-dilated input.
+            let mut conds = Vec::new();
+            let mut idx = Vec::new();
+            for (k, w) in window.0.iter().enumerate() {
+                let p = out_idx[k].mul_const(w.stride).add(&pos[k].mul_const(w.rhs_dilation)).sub_const(w.pad_low);
+                let p = fb.simplify(&p);
+                let last = (in_dims[k] - 1) * w.lhs_dilation;
+                if let Some(c) = fb.in_range(&p, 0, last)? {
+                    conds.push(c);
+                }
+                if w.lhs_dilation > 1 {
+                    let m = fb.simplify(&p.modulo_const(w.lhs_dilation));
+                    if let Some(c) = fb.in_range(&m, 0, 0)? {
+                        conds.push(c);
+                    }
+                    idx.push(p.floor_div_const(w.lhs_dilation));
+                } else {
+                    idx.push(p);
+                }
+            }
+            let accs: Vec<String> = inits.iter().map(|(v, _)| v.clone()).collect();
+            let cond = if conds.is_empty() { None } else { Some(fb.and_all(&conds)) };
+            return fb.if_then(cond.as_deref(), &accs, &types, &mut |fb| {
+                let mut args = accs.clone();
+                for v in inputs {
+                    args.push(self.value(fb, *v, &idx)?);
+                }
+                Ok(kernel_ops::call(fb, &reducer.name, &args, &reducer.arg_types, &reducer.result_types))
+            });
+        }
+        let size = window.0[d].size;
+        if size == 0 {
+            return Ok(inits.iter().map(|(v, _)| v.clone()).collect());
+        }
+        fb.for_loop(0, size, 1, inits, &mut |fb, iv, iters| {
+            pos.push(iv);
+            let inner: Vec<(String, String)> = iters.iter().cloned().zip(types.iter().cloned()).collect();
+            let r = self.window_loops(fb, window, in_dims, out_idx, pos, &inner, inputs, reducer);
+            pos.pop();
+            r
+        })
+    }
+}

@@ -1,0 +1,59 @@
+//! The input-slices emitter (XLA's `input_slices.cc`): a multi-output
+//! fusion whose roots are all unstrided slices of operands of one shape. A
+//! loop over that shape computes each slice's operand once per element and
+//! writes it to every slice that contains the element.
+
+use crate::{
+    builder::FuncBuilder,
+    choose::Choice,
+    elemental::{Current, Elemental},
+    fusion::mlir_tensor,
+    kernel::Kernel,
+    kernel_ops,
+    launch::Grid,
+    r#loop::{entry_args, Work},
+    EmitError,
+};
+use std::collections::HashMap;
+
+/// Emits the input-slices kernel.
+pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitError> {
+    let comp = kernel.comp;
+    let slices: Vec<usize> = choice.root_heroes.iter().map(|h| h.ok_or_else(|| kernel.err("a root is not a slice"))).collect::<Result<_, _>>()?;
+    let shape = comp.ty(comp.instrs[slices[0]].operands[0]).dims.clone();
+    let work = Work::new(&kernel.target, comp, shape.iter().product(), None);
+    kernel.entry_attrs.extend(work.grid.attrs());
+    kernel.entry_attrs.push(format!("xla.unroll = {} : i64", work.unroll));
+    let (args, params, outs) = entry_args(comp);
+    let out_types: Vec<String> = comp.roots.iter().map(|r| mlir_tensor(comp.ty(*r))).collect();
+    let mut fb = FuncBuilder::new();
+    let ids = work.ids(&mut fb);
+    let map = work.map(&shape);
+    let inits: Vec<(String, String)> = outs.iter().cloned().zip(out_types.iter().cloned()).collect();
+    let outputs = {
+        let mut el = Elemental::new(&mut kernel, comp, Current::Entry, params, HashMap::new());
+        kernel_ops::loop_over_map(&mut fb, &map, &ids, &inits, &mut |fb, idx, _syms, iters| {
+            let mut out = Vec::new();
+            for (k, &s) in slices.iter().enumerate() {
+                let slice = comp.instrs[s].clone();
+                let starts = slice.op.dims_attr("start_indices").unwrap_or_default();
+                let limits = slice.op.dims_attr("limit_indices").unwrap_or_default();
+                let v = el.value(fb, slice.operands[0], idx)?;
+                let mut conds = Vec::new();
+                let mut out_idx = Vec::new();
+                for d in 0..shape.len() {
+                    conds.extend(fb.in_range(&idx[d], starts[d], limits[d] - 1)?);
+                    out_idx.push(idx[d].sub_const(starts[d]));
+                }
+                let cond = if conds.is_empty() { None } else { Some(fb.and_all(&conds)) };
+                let at = fb.indices(&out_idx)?;
+                out.push(kernel_ops::predicated_insert(fb, cond.as_deref(), &v, &iters[k], &at, &out_types[k])?);
+            }
+            Ok(out)
+        })?
+    };
+    fb.line(&format!("return {} : {}", outputs.join(", "), out_types.join(", ")));
+    let grid = work.grid;
+    let text = kernel.finish(&args, &out_types, fb.body())?;
+    Ok((text, grid))
+}

@@ -1,0 +1,213 @@
+//! The loop emitter (XLA's `loop.cc` / `loop_kernel_emitter.cc`): every
+//! thread computes `unroll` consecutive elements of the output per chunk;
+//! the root function is called at each element's index and the results
+//! are inserted into the output tensors.
+//!
+//! Unrolling (XLA's `ComputeLoopFusionConfig`): only for outputs with at
+//! least as many elements as the GPU keeps threads resident, and not when
+//! an op in the fusion makes vector code unlikely (XLA's
+//! `MayPreventVectorization`: reduce-window, sort, dot, sin/cos/tan, power,
+//! atan2, concatenates with more than 10 operands, variadic reduces). The
+//! factor is the largest power of two up to 4 that divides the element
+//! count and keeps a vector within 16 bytes of the widest element type
+//! (so f64 unrolls by 2 and c128 not at all); types narrower than a byte
+//! unroll so that one thread writes whole bytes.
+//!
+//! Outputs with the same element count as the first are written from the
+//! same loop (other shapes through the bitcast map); roots of other sizes
+//! (possible in rxla's multi-output fusions) get a loop nest of their own
+//! over the same launch.
+
+use crate::{
+    builder::FuncBuilder,
+    elemental::{Current, Elemental},
+    fusion::{mlir_tensor, Computation, Val},
+    kernel::Kernel,
+    kernel_ops,
+    launch::{bitcast_index, cpu_linear_map, cpu_workgroups, gpu_linear_map, loop_launch, Grid, LaunchDims, GPU_DIMS},
+    target::Target,
+    EmitError,
+};
+use rxla_indexing::{Expr, IndexingMap};
+use std::collections::HashMap;
+
+/// XLA's `MayPreventVectorization`.
+pub fn may_prevent_vectorization(comp: &Computation) -> bool {
+    comp.instrs.iter().any(|ins| match ins.opcode.as_str() {
+        "reduce_window" | "sort" | "dot" | "sine" | "cosine" | "tan" | "power" | "atan2" => true,
+        "concatenate" => ins.operands.len() > 10,
+        "reduce" => ins.results.len() > 1,
+        _ => false,
+    })
+}
+
+/// Widest and narrowest element (bits) among parameters and roots.
+fn element_bits(comp: &Computation) -> (u32, u32) {
+    let mut widest = 8;
+    let mut narrowest = 64;
+    let tys = comp.params.iter().chain(comp.roots.iter().map(|r| comp.ty(*r)));
+    for t in tys {
+        // pred is stored in a byte.
+        let b = if t.elem.is_pred() { 8 } else { t.elem.bit_width().max(1) };
+        widest = widest.max(b);
+        narrowest = narrowest.min(b);
+    }
+    (widest, narrowest)
+}
+
+/// The unroll factor of a loop over `num_elements` elements.
+pub fn unroll_factor(target: &Target, comp: &Computation, num_elements: i64) -> i64 {
+    let (widest, narrowest) = element_bits(comp);
+    match target {
+        Target::Gpu(gpu) => {
+            let mut unroll = 1;
+            if num_elements >= gpu.resident_threads() && !may_prevent_vectorization(comp) {
+                let max = (128 / widest as i64).clamp(1, 4);
+                let mut u = max;
+                while u > 1 {
+                    if num_elements % u == 0 {
+                        unroll = u;
+                        break;
+                    }
+                    u /= 2;
+                }
+            }
+            if narrowest < 8 {
+                unroll = unroll.max(8 / narrowest as i64);
+            }
+            unroll
+        }
+        Target::Cpu(cpu) => {
+            let lanes = (cpu.vector_bytes * 8 / widest as i64).max(1);
+            let mut u = 1;
+            while u * 2 <= lanes {
+                u *= 2;
+            }
+            u
+        }
+    }
+}
+
+/// The grid and per-shape work maps of a loop over `num_elements`.
+pub struct Work {
+    pub grid: Grid,
+    pub unroll: i64,
+}
+
+impl Work {
+    pub fn new(target: &Target, comp: &Computation, num_elements: i64, unroll: Option<i64>) -> Work {
+        let unroll = unroll.unwrap_or_else(|| unroll_factor(target, comp, num_elements));
+        match target {
+            Target::Gpu(gpu) => Work { grid: Grid::Gpu(loop_launch(gpu, num_elements, unroll)), unroll },
+            Target::Cpu(cpu) => Work { grid: Grid::Cpu { workgroups: cpu_workgroups(cpu, num_elements, unroll) }, unroll },
+        }
+    }
+
+    /// The map from the grid to an index of `shape`.
+    pub fn map(&self, shape: &[i64]) -> IndexingMap {
+        match self.grid {
+            Grid::Gpu(l) => gpu_linear_map(&l, self.unroll, shape),
+            Grid::Cpu { workgroups } => cpu_linear_map(workgroups, self.unroll, shape, kernel_ops::XLA_DIALECTS),
+        }
+    }
+
+    /// Emits the grid ids (the map's dimensions).
+    pub fn ids(&self, fb: &mut FuncBuilder) -> Vec<Expr> {
+        grid_ids(fb, &self.grid)
+    }
+}
+
+/// The six GPU ids (`gpu.thread_id`/`gpu.block_id`, constants where the
+/// launch has one thread or block in a dimension), or the CPU workgroup id.
+pub fn grid_ids(fb: &mut FuncBuilder, grid: &Grid) -> Vec<Expr> {
+    match grid {
+        Grid::Gpu(l) => gpu_ids(fb, l),
+        Grid::Cpu { workgroups } => match kernel_ops::workgroup_id(fb, *workgroups) {
+            Some(wg) => vec![fb.var(&wg, 0, workgroups - 1)],
+            None => Vec::new(),
+        },
+    }
+}
+
+pub fn gpu_ids(fb: &mut FuncBuilder, l: &LaunchDims) -> Vec<Expr> {
+    let mut ids = Vec::new();
+    for (i, name) in GPU_DIMS.iter().enumerate() {
+        let (count, dim) = if i < 3 { (l.threads[i], i) } else { (l.blocks[i - 3], i - 3) };
+        let axis = ['x', 'y', 'z'][dim];
+        if count == 1 {
+            ids.push(Expr::constant(0));
+            continue;
+        }
+        let ssa = if name.starts_with("th") { kernel_ops::thread_id(fb, axis, count) } else { kernel_ops::block_id(fb, axis, count) };
+        ids.push(fb.var(&ssa, 0, count - 1));
+    }
+    ids
+}
+
+/// The entry function's argument names and types: parameters, then one
+/// output tensor per root.
+pub fn entry_args(comp: &Computation) -> (Vec<(String, String)>, Vec<String>, Vec<String>) {
+    let mut args = Vec::new();
+    let mut params = Vec::new();
+    for (i, p) in comp.params.iter().enumerate() {
+        let name = format!("%p{i}");
+        args.push((name.clone(), mlir_tensor(p)));
+        params.push(name);
+    }
+    let mut outs = Vec::new();
+    for (k, r) in comp.roots.iter().enumerate() {
+        let name = format!("%out{k}");
+        args.push((name.clone(), mlir_tensor(comp.ty(*r))));
+        outs.push(name);
+    }
+    (args, params, outs)
+}
+
+/// Emits the loop kernel.
+pub fn emit(mut kernel: Kernel, unroll: Option<i64>) -> Result<(String, Grid), EmitError> {
+    let comp = kernel.comp;
+    let (args, params, outs) = entry_args(comp);
+    let out_types: Vec<String> = comp.roots.iter().map(|r| mlir_tensor(comp.ty(*r))).collect();
+    // Group outputs by element count.
+    let mut groups: Vec<(Vec<i64>, Vec<usize>)> = Vec::new();
+    for (k, r) in comp.roots.iter().enumerate() {
+        let shape = comp.ty(*r).dims.clone();
+        let n: i64 = shape.iter().product();
+        match groups.iter_mut().find(|(s, _)| s.iter().product::<i64>() == n) {
+            Some((_, members)) => members.push(k),
+            None => groups.push((shape, vec![k])),
+        }
+    }
+    let largest = groups.iter().map(|(s, _)| s.iter().product::<i64>()).max().unwrap_or(1);
+    let work = Work::new(&kernel.target, comp, largest, unroll);
+    kernel.entry_attrs.extend(work.grid.attrs());
+    kernel.entry_attrs.push(format!("xla.unroll = {} : i64", work.unroll));
+    let mut fb = FuncBuilder::new();
+    let ids = work.ids(&mut fb);
+    let mut results: Vec<String> = outs.clone();
+    {
+        let mut el = Elemental::new(&mut kernel, comp, Current::Entry, params, HashMap::new());
+        for (shape, members) in &groups {
+            let map = work.map(shape);
+            let inits: Vec<(String, String)> = members.iter().map(|&k| (results[k].clone(), out_types[k].clone())).collect();
+            let roots: Vec<Val> = members.iter().map(|&k| comp.roots[k]).collect();
+            let new = kernel_ops::loop_over_map(&mut fb, &map, &ids, &inits, &mut |fb, idx, _syms, iters| {
+                let mut out = Vec::new();
+                for ((root, iter), (_, ty)) in roots.iter().zip(iters).zip(&inits) {
+                    let root_idx = bitcast_index(idx, shape, &comp.ty(*root).dims);
+                    let v = el.value(fb, *root, &root_idx)?;
+                    let ids = fb.indices(&root_idx)?;
+                    out.push(fb.assign("ins", &format!("tensor.insert {v} into {iter}[{}] : {ty}", ids.join(", "))));
+                }
+                Ok(out)
+            })?;
+            for (&k, v) in members.iter().zip(new) {
+                results[k] = v;
+            }
+        }
+    }
+    fb.line(&format!("return {} : {}", results.join(", "), out_types.join(", ")));
+    let grid = work.grid;
+    let text = kernel.finish(&args, &out_types, fb.body())?;
+    Ok((text, grid))
+}

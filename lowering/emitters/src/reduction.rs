@@ -1,0 +1,500 @@
+//! The reduction emitter (XLA's `reduction.cc`), GPU only: row and column
+//! reductions with per-thread partial results, warp shuffles and shared
+//! memory.
+//!
+//! The reduce's input is viewed as XLA's normalized 3-D shape
+//! (`reduction_dimensions`): `[major reduced, kept, minor reduced]` for a
+//! row reduction, `[major kept, reduced, minor kept]` for a column
+//! reduction (a reshape of the input, since the inputs have default
+//! layouts after layout normalization).
+//!
+//! **Row reductions.** `lanes` threads share a row (`min(1024, round_up(
+//! ceil(R / 16), 32))`, so each thread reduces about 16 elements; for rows
+//! shorter than a warp that divide 32, a warp reduces `32 / R` rows), and
+//! a block handles `rows` rows (filled up to 256 threads). Each thread
+//! accumulates its elements `(i * lanes + lane) * vector + v` (loads of
+//! `vector` consecutive elements: 4 for 16-bit inputs, 2 for 32-bit, when
+//! the row divides), loops over the major reduced dimension, then the warp
+//! combines its partial results with shuffles. With several warps per row
+//! each warp's lane 0 writes its result to shared memory (`[rows, warps]`),
+//! and after a barrier the first warp of the row reduces those. Lane 0 of
+//! the row writes the output (and computes the epilogue from it).
+//!
+//! **Column reductions.** A block is a 32 x 32 tile: 32 lanes along the
+//! minor kept dimension (coalesced reads) and 32 rows along the reduced
+//! dimension, each thread accumulating every 32nd row. The partial results
+//! go to a `32 x 33` shared-memory tile (padded against bank conflicts),
+//! are read back transposed after a barrier, and each warp shuffle-reduces
+//! one column; lane 0 writes it.
+//!
+//! Side outputs (roots that are not reductions, with as many elements as
+//! the reduction's input) are written by the threads that read the input
+//! element, in the accumulation loop. Several reductions of the same input
+//! shape and dimensions (multi-output fusions) share the loop; each has its
+//! own accumulators, shuffles and shared memory.
+
+use crate::{
+    builder::FuncBuilder,
+    choose::Choice,
+    elemental::{Current, Elemental},
+    fusion::{mlir_elem, mlir_tensor, Val},
+    kernel::{Kernel, ScalarFn},
+    kernel_ops,
+    launch::{bitcast_index, ceil_div, delinearize, linearize, Grid, LaunchDims, GPU_DIMS},
+    r#loop::{entry_args, gpu_ids},
+    EmitError,
+};
+use rxla_indexing::{Expr, IndexingMap, Interval, Variable};
+use rxla_passes::fusion::{layout_text, reduction_dimensions};
+use std::collections::HashMap;
+
+/// One reduction hero.
+struct Hero {
+    instr: usize,
+    inputs: Vec<Val>,
+    inits: Vec<Val>,
+    types: Vec<String>,
+    reducer: ScalarFn,
+}
+
+/// The thread layout of the kernel.
+struct Tiling {
+    row: bool,
+    /// Normalized input `[a, b, c]`.
+    dims: [i64; 3],
+    /// Threads along the reduced dimension per row (row) / 32 (column).
+    lanes: i64,
+    /// Rows per block (row) / 32 reduced rows (column).
+    rows: i64,
+    vector: i64,
+    launch: LaunchDims,
+}
+
+fn round_up(a: i64, b: i64) -> i64 {
+    ceil_div(a, b) * b
+}
+
+fn tiling(row: bool, dims: [i64; 3], input_bits: u32, complex: bool) -> Tiling {
+    let [a, b, c] = dims;
+    if !row {
+        let blocks = a * ceil_div(c, 32);
+        return Tiling { row, dims, lanes: 32, rows: 32, vector: 1, launch: LaunchDims::new([blocks, 1, 1], [1024, 1, 1]) };
+    }
+    let (k, r) = (b, c);
+    let mut lanes = (round_up(ceil_div(r, 16), 32)).min(1024);
+    let mut vector = if complex || input_bits > 32 {
+        1
+    } else if input_bits <= 16 {
+        4
+    } else {
+        2
+    };
+    if r < 32 && 32 % r == 0 {
+        // Several rows per warp.
+        lanes = r;
+        vector = 1;
+    }
+    while vector > 1 && (r % vector != 0 || lanes * vector * 2 > r) {
+        vector /= 2;
+    }
+    let rows = if lanes * 2 <= 256 { if k * lanes <= 256 { k } else { 256 / lanes } } else { 1 };
+    let rows = rows.max(1);
+    let blocks = ceil_div(k, rows);
+    let _ = a;
+    Tiling { row, dims, lanes, rows, vector, launch: LaunchDims::new([blocks, 1, 1], [lanes * rows, 1, 1]) }
+}
+
+/// The map from the grid to the input element each thread reads.
+fn input_map(t: &Tiling, in_shape: &[i64]) -> IndexingMap {
+    let [a, b, c] = t.dims;
+    let th = Expr::dim(0);
+    let bl = Expr::dim(3);
+    let (norm, ranges, constraints): (Vec<Expr>, Vec<Variable>, Vec<(Expr, Interval)>) = if t.row {
+        let lane = th.modulo_const(t.lanes);
+        let row = th.floor_div_const(t.lanes);
+        let kept = bl.mul_const(t.rows).add(&row);
+        let iters = ceil_div(c, t.lanes * t.vector);
+        let red = Expr::sym(1).mul_const(t.lanes).add(&lane).mul_const(t.vector).add(&Expr::sym(2));
+        (
+            vec![Expr::sym(0), kept.clone(), red.clone()],
+            vec![Variable::named(0, a - 1, "major"), Variable::named(0, iters - 1, "iter"), Variable::named(0, t.vector - 1, "vector")],
+            vec![(kept, Interval::new(0, b - 1)), (red, Interval::new(0, c - 1))],
+        )
+    } else {
+        let lane = th.modulo_const(32);
+        let row = th.floor_div_const(32);
+        let col_blocks = ceil_div(c, 32);
+        let major = bl.floor_div_const(col_blocks);
+        let col = bl.modulo_const(col_blocks).mul_const(32).add(&lane);
+        let red = Expr::sym(0).mul_const(32).add(&row);
+        (
+            vec![major, red.clone(), col.clone()],
+            vec![Variable::named(0, ceil_div(b, 32) - 1, "iter")],
+            vec![(col, Interval::new(0, c - 1)), (red, Interval::new(0, b - 1))],
+        )
+    };
+    let results = delinearize(&linearize(&norm, &[a, b, c]), in_shape);
+    let dims: Vec<Variable> = (0..6)
+        .map(|i| {
+            let size = if i < 3 { t.launch.threads[i] } else { t.launch.blocks[i - 3] };
+            Variable::named(0, size - 1, GPU_DIMS[i])
+        })
+        .collect();
+    let mut map = IndexingMap::new(results, dims, ranges, vec![], vec![]).expect("valid reduction map");
+    for (e, i) in constraints {
+        let _ = map.add_constraint(e, i);
+    }
+    map.simplify();
+    map
+}
+
+/// Emits the reduction kernel.
+pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitError> {
+    let comp = kernel.comp;
+    let gpu = kernel.target.gpu().cloned().ok_or_else(|| kernel.err("the reduction emitter is GPU only"))?;
+    // The heroes, in root order.
+    let mut hero_ids: Vec<usize> = Vec::new();
+    for h in choice.root_heroes.iter().flatten() {
+        if !hero_ids.contains(h) {
+            hero_ids.push(*h);
+        }
+    }
+    let first = comp.instrs[*hero_ids.first().ok_or_else(|| kernel.err("no reduction hero"))?].clone();
+    let rd = reduction_dimensions(first.op).ok_or_else(|| kernel.err("not a row or column reduction"))?;
+    let in_shape = comp.ty(first.operands[0]).dims.clone();
+    let out_shape = first.results[0].dims.clone();
+    let mut heroes = Vec::new();
+    let mut input_bits = 0;
+    let mut complex = false;
+    for &h in &hero_ids {
+        let ins = comp.instrs[h].clone();
+        let n = ins.operands.len() / 2;
+        for k in 0..n {
+            if layout_text(ins.op.operand(k)).is_some() {
+                return Err(kernel.err("reduction inputs with non-default layouts are not supported"));
+            }
+            let elem = &comp.ty(ins.operands[k]).elem;
+            input_bits = input_bits.max(if elem.is_pred() { 8 } else { elem.bit_width() });
+            complex |= elem.is_complex();
+        }
+        let name = comp.to_apply(h).ok_or_else(|| kernel.err("reduce without a reducer"))?;
+        let reducer = kernel.scalar_fn(&name)?;
+        heroes.push(Hero {
+            instr: h,
+            inputs: ins.operands[..n].to_vec(),
+            inits: ins.operands[n..].to_vec(),
+            types: ins.results.iter().map(|t| mlir_elem(&t.elem)).collect(),
+            reducer,
+        });
+    }
+    // Outputs: reductions (with their hero) and side outputs.
+    for (k, root) in comp.roots.iter().enumerate() {
+        let injected = match root.instr().and_then(|i| kernel.part.subgraph_of_root(i).map(|s| (i, s))) {
+            Some((i, s)) if !hero_ids.contains(&i) => kernel.part.subgraphs[s].injected.clone(),
+            _ => Vec::new(),
+        };
+        match choice.root_heroes.get(k).copied().flatten() {
+            Some(h) => {
+                if injected.iter().any(|&x| x != h) {
+                    return Err(kernel.err("an epilogue reads another reduction's result"));
+                }
+                let n: i64 = comp.ty(*root).dims.iter().product();
+                if n != out_shape.iter().product::<i64>() {
+                    return Err(kernel.err("an epilogue changes the number of elements"));
+                }
+            }
+            None => {
+                if !injected.is_empty() {
+                    return Err(kernel.err("a side output reads a reduction's result"));
+                }
+            }
+        }
+    }
+
+    // Variadic reductions are not vectorized (XLA's MayPreventVectorization).
+    let variadic = heroes.iter().any(|h| h.types.len() > 1);
+    let t = tiling(rd.row, rd.dims, input_bits, complex || variadic);
+    // Shared memory: per accumulator, [rows, warps] (row) or 32 x 33 (column).
+    let warps = ceil_div(t.lanes, 32);
+    let acc_bytes: i64 = heroes
+        .iter()
+        .flat_map(|h| h.instr_results(comp))
+        .map(|b| b as i64)
+        .sum();
+    let shmem_bytes = if t.row {
+        if t.lanes > 32 { t.rows * warps * acc_bytes } else { 0 }
+    } else {
+        32 * 33 * acc_bytes
+    };
+    if shmem_bytes > gpu.shared_memory_per_block {
+        return Err(kernel.err(format!("needs {shmem_bytes} bytes of shared memory")));
+    }
+    let grid = Grid::Gpu(t.launch);
+    kernel.entry_attrs.extend(grid.attrs());
+    kernel.entry_attrs.push(format!("xla.shared_memory_bytes = {shmem_bytes} : i64"));
+    kernel.entry_attrs.push(format!(
+        "xla.reduction = \"{} [{}, {}, {}], lanes {}, rows {}, vector {}\"",
+        if t.row { "row" } else { "column" },
+        t.dims[0],
+        t.dims[1],
+        t.dims[2],
+        t.lanes,
+        t.rows,
+        t.vector
+    ));
+
+    let (args, params, outs) = entry_args(comp);
+    let out_types: Vec<String> = comp.roots.iter().map(|r| mlir_tensor(comp.ty(*r))).collect();
+    let mut fb = FuncBuilder::new();
+    let ids = gpu_ids(&mut fb, &t.launch);
+    let map = input_map(&t, &in_shape);
+    let mut outputs = outs.clone();
+    {
+        let mut el = Elemental::new(&mut kernel, comp, Current::Entry, params, HashMap::new());
+        // Phase 1: per-thread partial results (and side outputs).
+        let mut inits: Vec<(String, String)> = Vec::new();
+        for h in &heroes {
+            for (v, ty) in h.inits.iter().zip(&h.types) {
+                inits.push((el.value(&mut fb, *v, &[])?, ty.clone()));
+            }
+        }
+        let num_accs = inits.len();
+        let side: Vec<usize> = (0..comp.roots.len()).filter(|&k| choice.root_heroes.get(k).copied().flatten().is_none()).collect();
+        for &k in &side {
+            inits.push((outputs[k].clone(), out_types[k].clone()));
+        }
+        let roots = comp.roots.clone();
+        let final_values = kernel_ops::loop_over_map(&mut fb, &map, &ids, &inits, &mut |fb, idx, _syms, iters| {
+            let mut out = Vec::new();
+            let mut a = 0;
+            for h in &heroes {
+                let accs = iters[a..a + h.types.len()].to_vec();
+                let mut call_args = accs.clone();
+                for v in &h.inputs {
+                    call_args.push(el.value(fb, *v, idx)?);
+                }
+                out.extend(kernel_ops::call(fb, &h.reducer.name, &call_args, &h.reducer.arg_types, &h.reducer.result_types));
+                a += h.types.len();
+            }
+            for (j, &k) in side.iter().enumerate() {
+                let root = roots[k];
+                let root_idx = bitcast_index(idx, &in_shape, &comp.ty(root).dims);
+                let v = el.value(fb, root, &root_idx)?;
+                let ids = fb.indices(&root_idx)?;
+                let tensor = &iters[num_accs + j];
+                out.push(fb.assign("ins", &format!("tensor.insert {v} into {tensor}[{}] : {}", ids.join(", "), out_types[k])));
+            }
+            Ok(out)
+        })?;
+        for (j, &k) in side.iter().enumerate() {
+            outputs[k] = final_values[num_accs + j].clone();
+        }
+        let mut accs: Vec<Vec<String>> = Vec::new();
+        let mut a = 0;
+        for h in &heroes {
+            accs.push(final_values[a..a + h.types.len()].to_vec());
+            a += h.types.len();
+        }
+        let init_values: Vec<String> = inits[..num_accs].iter().map(|(v, _)| v.clone()).collect();
+
+        // Phase 2: combine across threads.
+        let th = ids[0].clone();
+        let bl = ids[3].clone();
+        let (writer, out_linear) = if t.row {
+            let mut a = 0;
+            for (hi, h) in heroes.iter().enumerate() {
+                let max_offset = (t.lanes.min(32)) / 2;
+                accs[hi] = warp_reduce(&mut fb, &accs[hi], h, max_offset, gpu.warp_size)?;
+                if t.lanes > 32 {
+                    accs[hi] = across_warps(&mut fb, &accs[hi], h, &init_values[a..a + h.types.len()], &th, &t, gpu.warp_size)?;
+                }
+                a += h.types.len();
+            }
+            let lane = th.modulo_const(t.lanes);
+            let row = th.floor_div_const(t.lanes);
+            let kept = fb.simplify(&bl.mul_const(t.rows).add(&row));
+            let mut conds = Vec::new();
+            conds.extend(fb.in_range(&lane, 0, 0)?);
+            conds.extend(fb.in_range(&kept, 0, t.dims[1] - 1)?);
+            let cond = if conds.is_empty() { None } else { Some(fb.and_all(&conds)) };
+            (cond, kept)
+        } else {
+            let lane = th.modulo_const(32);
+            let row = th.floor_div_const(32);
+            let col_blocks = ceil_div(t.dims[2], 32);
+            let major = bl.floor_div_const(col_blocks);
+            let col = bl.modulo_const(col_blocks).mul_const(32).add(&row);
+            for (hi, h) in heroes.iter().enumerate() {
+                accs[hi] = transpose_tile(&mut fb, &accs[hi], h, &lane, &row)?;
+                accs[hi] = warp_reduce(&mut fb, &accs[hi], h, 16, gpu.warp_size)?;
+            }
+            let mut conds = Vec::new();
+            conds.extend(fb.in_range(&lane, 0, 0)?);
+            conds.extend(fb.in_range(&col, 0, t.dims[2] - 1)?);
+            let cond = if conds.is_empty() { None } else { Some(fb.and_all(&conds)) };
+            (cond, fb.simplify(&major.mul_const(t.dims[2]).add(&col)))
+        };
+        let hero_idx = delinearize(&out_linear, &out_shape);
+        for (hi, h) in heroes.iter().enumerate() {
+            el.injected.insert(h.instr, accs[hi].clone());
+        }
+        // Outputs of reductions (and their epilogues), written by one thread.
+        let red_outputs: Vec<usize> = (0..comp.roots.len()).filter(|&k| choice.root_heroes.get(k).copied().flatten().is_some()).collect();
+        let inits_w: Vec<(String, String)> = red_outputs.iter().map(|&k| (outputs[k].clone(), out_types[k].clone())).collect();
+        let current: Vec<String> = inits_w.iter().map(|(v, _)| v.clone()).collect();
+        let types: Vec<String> = inits_w.iter().map(|(_, t)| t.clone()).collect();
+        let written = fb.if_then(writer.as_deref(), &current, &types, &mut |fb| {
+            let mut out = Vec::new();
+            for (j, &k) in red_outputs.iter().enumerate() {
+                let root = comp.roots[k];
+                let root_idx = bitcast_index(&hero_idx, &out_shape, &comp.ty(root).dims);
+                let v = el.value(fb, root, &root_idx)?;
+                let ids = fb.indices(&root_idx)?;
+                out.push(fb.assign("ins", &format!("tensor.insert {v} into {}[{}] : {}", current[j], ids.join(", "), types[j])));
+            }
+            Ok(out)
+        })?;
+        for (&k, v) in red_outputs.iter().zip(written) {
+            outputs[k] = v;
+        }
+    }
+    fb.line(&format!("return {} : {}", outputs.join(", "), out_types.join(", ")));
+    let text = kernel.finish(&args, &out_types, fb.body())?;
+    Ok((text, grid))
+}
+
+impl Hero {
+    /// Bytes of each accumulator.
+    fn instr_results(&self, comp: &crate::fusion::Computation) -> Vec<u64> {
+        comp.instrs[self.instr].results.iter().map(|t| t.elem.byte_size()).collect()
+    }
+}
+
+fn warp_reduce(fb: &mut FuncBuilder, accs: &[String], h: &Hero, max_offset: i64, warp: i64) -> Result<Vec<String>, EmitError> {
+    if max_offset < 1 {
+        return Ok(accs.to_vec());
+    }
+    kernel_ops::shuffle_reduce(fb, accs, &h.types, max_offset, warp, &h.reducer)
+}
+
+/// Row reductions with several warps per row: each warp's lane 0 writes to
+/// shared memory; after a barrier every warp reads the row's partial
+/// results (lanes past the number of warps take the init value) and
+/// shuffle-reduces them again.
+fn across_warps(
+    fb: &mut FuncBuilder,
+    accs: &[String],
+    h: &Hero,
+    inits: &[String],
+    th: &Expr,
+    t: &Tiling,
+    warp: i64,
+) -> Result<Vec<String>, EmitError> {
+    let warps = t.lanes / warp;
+    let lane = th.modulo_const(warp);
+    let warp_id = th.modulo_const(t.lanes).floor_div_const(warp);
+    let row = th.floor_div_const(t.lanes);
+    let is_first = fb.in_range(&lane, 0, 0)?;
+    let at = fb.indices(&[row.clone(), warp_id])?;
+    let mut tiles = Vec::new();
+    for (v, ty) in accs.iter().zip(&h.types) {
+        let tile_ty = format!("tensor<{}x{}x{ty}>", t.rows, warps);
+        let shmem = kernel_ops::allocate_shared(fb, &tile_ty);
+        let written = kernel_ops::predicated_insert(fb, is_first.as_deref(), v, &shmem, &at, &tile_ty)?;
+        tiles.push((written, tile_ty));
+    }
+    let names: Vec<String> = tiles.iter().map(|(n, _)| n.clone()).collect();
+    let types: Vec<String> = tiles.iter().map(|(_, t)| t.clone()).collect();
+    let synced = kernel_ops::sync_threads(fb, &names, &types);
+    let has_value = fb.in_range(&lane, 0, warps - 1)?;
+    let read_at = fb.indices(&[row, lane])?;
+    let mut values = Vec::new();
+    for ((tile, (_, tile_ty)), (ty, init)) in synced.iter().zip(&tiles).zip(h.types.iter().zip(inits)) {
+        values.push(kernel_ops::predicated_extract(fb, has_value.as_deref(), init, tile, &read_at, tile_ty, ty)?);
+    }
+    let max_offset = ((warps as u64).next_power_of_two() as i64 / 2).max(1);
+    warp_reduce(fb, &values, h, max_offset, warp)
+}
+
+/// Column reductions: every thread writes its partial result to a padded
+/// 32 x 33 tile at `[row, lane]` and reads `[lane, row]` after a barrier.
+fn transpose_tile(fb: &mut FuncBuilder, accs: &[String], h: &Hero, lane: &Expr, row: &Expr) -> Result<Vec<String>, EmitError> {
+    let write_at = fb.indices(&[row.clone(), lane.clone()])?.join(", ");
+    let mut tiles = Vec::new();
+    for (v, ty) in accs.iter().zip(&h.types) {
+        let tile_ty = format!("tensor<32x33x{ty}>");
+        let shmem = kernel_ops::allocate_shared(fb, &tile_ty);
+        let w = fb.assign("ins", &format!("tensor.insert {v} into {shmem}[{write_at}] : {tile_ty}"));
+        tiles.push((w, tile_ty));
+    }
+    let names: Vec<String> = tiles.iter().map(|(n, _)| n.clone()).collect();
+    let types: Vec<String> = tiles.iter().map(|(_, t)| t.clone()).collect();
+    let synced = kernel_ops::sync_threads(fb, &names, &types);
+    let read_at = fb.indices(&[lane.clone(), row.clone()])?.join(", ");
+    Ok(synced
+        .iter()
+        .zip(&tiles)
+        .map(|(tile, (_, tile_ty))| fb.assign("x", &format!("tensor.extract {tile}[{read_at}] : {tile_ty}")))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::launch::testing::{covers_once, points};
+
+    fn sizes(t: &Tiling) -> Vec<i64> {
+        let l = &t.launch;
+        vec![l.threads[0], l.threads[1], l.threads[2], l.blocks[0], l.blocks[1], l.blocks[2]]
+    }
+
+    /// Every input element is read exactly once, by a thread of the row
+    /// (or column) group that writes the element's output.
+    #[test]
+    fn every_input_element_is_read_once_by_its_output_group() {
+        let cases: Vec<(bool, [i64; 3], Vec<i64>)> = vec![
+            (true, [1, 5, 100], vec![5, 100]),
+            (true, [1, 3, 4096], vec![3, 4096]),
+            (true, [1, 40, 8], vec![40, 8]),
+            (true, [3, 4, 64], vec![3, 4, 64]),
+            (true, [1, 2, 70], vec![2, 70]),
+            (false, [1, 70, 40], vec![70, 40]),
+            (false, [3, 33, 65], vec![3, 33, 65]),
+        ];
+        for (row, dims, shape) in cases {
+            for bits in [16, 32] {
+                let t = tiling(row, dims, bits, false);
+                let map = input_map(&t, &shape);
+                let pts = points(&map, &sizes(&t));
+                covers_once(&pts.iter().map(|p| p.2.clone()).collect::<Vec<_>>(), &shape);
+                for (d, _, r) in &pts {
+                    let (th, bl) = (d[0], d[3]);
+                    let linear = r.iter().zip(&shape).fold(0, |acc, (x, s)| acc * s + x);
+                    let [_, b, c] = dims;
+                    if row {
+                        let kept = (linear / c) % b;
+                        assert_eq!(kept, bl * t.rows + th / t.lanes, "{dims:?} row group");
+                    } else {
+                        let (major, col) = (linear / (b * c), linear % c);
+                        let col_blocks = ceil_div(c, 32);
+                        assert_eq!(major, bl / col_blocks);
+                        assert_eq!(col, (bl % col_blocks) * 32 + th % 32, "{dims:?} column");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn tilings() {
+        let t = tiling(true, [1, 32, 100], 32, false);
+        assert_eq!((t.lanes, t.rows, t.vector), (32, 8, 1));
+        let t = tiling(true, [1, 8, 4096], 32, false);
+        assert_eq!((t.lanes, t.rows, t.vector), (256, 1, 2));
+        let t = tiling(true, [1, 8, 4096], 16, false);
+        assert_eq!(t.vector, 4);
+        let t = tiling(true, [1, 1024, 8], 32, false);
+        assert_eq!((t.lanes, t.rows, t.vector), (8, 32, 1));
+        assert!(t.launch.num_threads() <= 1024);
+    }
+}

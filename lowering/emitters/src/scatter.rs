@@ -1,0 +1,143 @@
+//! The scatter emitter (XLA's `scatter.cc`): a root `scatter` in the
+//! canonical form of `scatter_simplifier` (indices `[N, K]`, updates
+//! `[N, window...]` over every operand dimension), updating its operand in
+//! place (the operand is a parameter whose buffer the output shares).
+//!
+//! A loop over the updates (no unrolling): each thread reads the `K` start
+//! indices of its update row, skips the update if the window does not fit
+//! in the operand (HLO drops out-of-bounds scatters), and combines the
+//! update element into the output element. Unless the scatter promises
+//! unique indices, several threads may update one element, so the update
+//! is an atomic read-modify-write (`xla.atomic_rmw`); a combiner that just
+//! returns the update is a plain store either way.
+
+use crate::{
+    builder::FuncBuilder,
+    choose::Choice,
+    elemental::{Current, Elemental},
+    fusion::{mlir_elem, mlir_tensor, struct_int, struct_list, Computation, Val},
+    kernel::Kernel,
+    kernel_ops,
+    launch::Grid,
+    r#loop::{entry_args, Work},
+    scalar_ops, EmitError,
+};
+use rxla_indexing::Expr;
+use rxla_passes::computation;
+use std::collections::HashMap;
+
+/// Emits the scatter kernel.
+pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitError> {
+    let comp = kernel.comp;
+    let s = choice.root_heroes.first().copied().flatten().ok_or_else(|| kernel.err("no scatter"))?;
+    let scatter = comp.instrs[s].clone();
+    if scatter.operands.len() != 3 {
+        return Err(kernel.err("only scatters with one operand are supported"));
+    }
+    let (operand, indices, updates) = (scatter.operands[0], scatter.operands[1], scatter.operands[2]);
+    if !matches!(operand, Val::Param(_)) {
+        return Err(kernel.err("the scatter operand must be a fusion parameter (it is updated in place)"));
+    }
+    let dims = comp.ty(operand).dims.clone();
+    let index_dims = comp.ty(indices).dims.clone();
+    let update_dims = comp.ty(updates).dims.clone();
+    let dn = |f: &str| struct_list(scatter.op, "dimension_numbers", f);
+    let window_dims = dn("update_window_dims");
+    let sdod = dn("scatter_dims_to_operand_dims");
+    let ivd = struct_int(scatter.op, "dimension_numbers", "index_vector_dim").unwrap_or(-1);
+    let canonical = index_dims.len() == 2
+        && ivd == 1
+        && dn("inserted_window_dims").is_empty()
+        && dn("input_batching_dims").is_empty()
+        && window_dims == (1..=dims.len() as i64).collect::<Vec<_>>()
+        && update_dims.len() == dims.len() + 1
+        && sdod.len() as i64 == index_dims[1];
+    if !canonical {
+        return Err(kernel.err("only scatters in scatter_simplifier's canonical form are supported"));
+    }
+    let unique = scatter.op.attr_text("unique_indices").is_some_and(|t| t.contains("true"));
+    let combiner_name = comp.to_apply(s).ok_or_else(|| kernel.err("scatter without a combiner"))?;
+    let overwrite = kernel
+        .module
+        .and_then(|m| computation::lookup(m, &combiner_name))
+        .and_then(|f| Computation::from_func(f).ok())
+        .is_some_and(|c| returns_update(&c));
+    let combiner = kernel.scalar_fn(&combiner_name)?;
+    let work = Work::new(&kernel.target, comp, update_dims.iter().product(), Some(1));
+    kernel.entry_attrs.extend(work.grid.attrs());
+    kernel.entry_attrs.push("xla.in_place".to_string());
+    kernel.entry_attrs.push(format!("xla.scatter = \"{}\"", if overwrite { "store" } else if unique { "unique" } else { "atomic" }));
+    let (args, params, outs) = entry_args(comp);
+    let out_types: Vec<String> = comp.roots.iter().map(|r| mlir_tensor(comp.ty(*r))).collect();
+    let elem = mlir_elem(&comp.ty(operand).elem);
+    let index_elem = comp.ty(indices).elem.clone();
+    let mut fb = FuncBuilder::new();
+    let ids = work.ids(&mut fb);
+    let map = work.map(&update_dims);
+    let inits = vec![(outs[0].clone(), out_types[0].clone())];
+    let output = {
+        let mut el = Elemental::new(&mut kernel, comp, Current::Entry, params, HashMap::new());
+        kernel_ops::loop_over_map(&mut fb, &map, &ids, &inits, &mut |fb, idx, _syms, iters| {
+            // Start indices, unclamped, and the in-bounds check of the window.
+            let mut starts: Vec<Option<String>> = vec![None; dims.len()];
+            let mut conds = Vec::new();
+            for (k, &d) in sdod.iter().enumerate() {
+                let d = d as usize;
+                let raw = el.value(fb, indices, &[idx[0].clone(), Expr::constant(k as i64)])?;
+                let ix = scalar_ops::to_index(fb, &raw, &index_elem).map_err(|m| el.kernel.err(m))?;
+                let zero = fb.index_const(0);
+                let hi = fb.index_const(dims[d] - update_dims[d + 1]);
+                conds.push(fb.assign("cmp", &format!("arith.cmpi sge, {ix}, {zero} : index")));
+                conds.push(fb.assign("cmp", &format!("arith.cmpi sle, {ix}, {hi} : index")));
+                starts[d] = Some(ix);
+            }
+            let cond = if conds.is_empty() { None } else { Some(fb.and_all(&conds)) };
+            let tensor = iters[0].clone();
+            let ty = out_types[0].clone();
+            let r = fb.if_then(cond.as_deref(), std::slice::from_ref(&tensor), std::slice::from_ref(&ty), &mut |fb| {
+                let mut out_idx = Vec::new();
+                for d in 0..dims.len() {
+                    let w = idx[d + 1].clone();
+                    out_idx.push(match &starts[d] {
+                        Some(ix) => w.add(&fb.var(ix, 0, dims[d] - update_dims[d + 1])),
+                        None => w,
+                    });
+                }
+                let u = el.value(fb, updates, idx)?;
+                let at = fb.indices(&out_idx)?;
+                if overwrite {
+                    return Ok(vec![fb.assign("ins", &format!("tensor.insert {u} into {tensor}[{}] : {ty}", at.join(", ")))]);
+                }
+                let combine = |fb: &mut FuncBuilder, cur: &str| -> Result<String, EmitError> {
+                    let args = vec![cur.to_string(), u.clone()];
+                    Ok(kernel_ops::call(fb, &combiner.name, &args, &combiner.arg_types, &combiner.result_types)[0].clone())
+                };
+                if unique {
+                    let cur = fb.assign("x", &format!("tensor.extract {tensor}[{}] : {ty}", at.join(", ")));
+                    let new = combine(fb, &cur)?;
+                    Ok(vec![fb.assign("ins", &format!("tensor.insert {new} into {tensor}[{}] : {ty}", at.join(", ")))])
+                } else {
+                    Ok(vec![kernel_ops::atomic_rmw(fb, &tensor, &at, &ty, &elem, &mut |fb, cur| combine(fb, cur))?])
+                }
+            })?;
+            Ok(r)
+        })?
+    };
+    fb.line(&format!("return {} : {}", output[0], out_types[0]));
+    let grid = work.grid;
+    let text = kernel.finish(&args, &out_types, fb.body())?;
+    Ok((text, grid))
+}
+
+/// True if a combiner returns its second argument (the update), possibly
+/// through copies.
+fn returns_update(c: &Computation) -> bool {
+    let [mut v] = c.roots[..] else { return false };
+    while let Val::Res(i, _) = v {
+        if !c.instrs[i].is("copy") {
+            return false;
+        }
+        v = c.instrs[i].operands[0];
+    }
+    v == Val::Param(1)
+}

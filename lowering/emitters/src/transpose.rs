@@ -1,0 +1,294 @@
+//! The transpose emitter (XLA's `transpose.cc`), GPU only: a tiled
+//! transpose through shared memory, so that both the reads of the input and
+//! the writes of the output are coalesced.
+//!
+//! The hero's shape is normalized (XLA's `GetDescriptionForTiledTransposeEmitter`,
+//! `rxla_passes::fusion::tiled_transpose`): size-1 dimensions dropped and
+//! dimensions that stay adjacent merged, leaving `[n, a, b] -> [n, b, a]`
+//! (`021`; a 2-D `[1, 0]` is `021` with `n = 1`) or `[a, m, b] -> [b, m, a]`
+//! (`210`). A block of 128 threads (32 x 4) handles a 32 x 32 tile of the
+//! two swapped dimensions; each thread covers 8 of its rows.
+//!
+//! 1. Every thread reads 8 input elements along the input's minor dimension
+//!    (coalesced), computes the hero's operand there (calling its
+//!    function), and writes it to a shared-memory tile padded to 33 columns
+//!    (`32x33`, or `32x1x33` for `210`) so that the transposed reads hit
+//!    different banks. Roots that are not transposes (side outputs, with as
+//!    many elements as the transpose's input) are written here too.
+//! 2. After a barrier, every thread reads 8 elements of the tile transposed
+//!    and writes the output along its minor dimension (coalesced), applying
+//!    the epilogue between the hero and the root.
+//!
+//! Several transpose heroes with the same normalized shape share the
+//! kernel, each with its own tile.
+
+use crate::{
+    builder::FuncBuilder,
+    choose::Choice,
+    elemental::{Current, Elemental},
+    fusion::{mlir_elem, mlir_tensor},
+    kernel::Kernel,
+    kernel_ops,
+    launch::{bitcast_index, ceil_div, Grid, LaunchDims, GPU_DIMS},
+    r#loop::{entry_args, gpu_ids},
+    EmitError,
+};
+use rxla_indexing::{Expr, IndexingMap, Interval, Variable};
+use rxla_passes::fusion::{layout_text, tiled_transpose};
+use std::collections::HashMap;
+
+const TILE: i64 = 32;
+const ROWS_PER_PASS: i64 = 4;
+
+/// The normalized transpose: `[x, y, z]` input dims and whether it swaps
+/// the outer dims (`210`) or the inner two (`021`).
+struct Spec {
+    dims: [i64; 3],
+    outer: bool,
+}
+
+impl Spec {
+    fn out_dims(&self) -> [i64; 3] {
+        let [x, y, z] = self.dims;
+        if self.outer {
+            [z, y, x]
+        } else {
+            [x, z, y]
+        }
+    }
+
+    /// Blocks per swapped dimension and in total.
+    fn blocks(&self) -> (i64, i64, i64) {
+        let [x, y, z] = self.dims;
+        if self.outer {
+            (ceil_div(x, TILE), ceil_div(z, TILE), y)
+        } else {
+            (ceil_div(y, TILE), ceil_div(z, TILE), x)
+        }
+    }
+}
+
+/// The normalized input (`read`) or output (`!read`) index a thread handles
+/// in pass `s0`, with bounds constraints, followed by the shared-memory
+/// cell it writes (`read`) or reads, as a map from the grid.
+fn tile_map(spec: &Spec, launch: &LaunchDims, read: bool) -> IndexingMap {
+    let th = Expr::dim(0);
+    let bl = Expr::dim(3);
+    let lane = th.modulo_const(TILE);
+    let row = Expr::sym(0).mul_const(ROWS_PER_PASS).add(&th.floor_div_const(TILE));
+    let (ba_count, bb_count, _) = spec.blocks();
+    // Block coordinates: (ba: tile of the input's swapped major dim, bb:
+    // tile of the input's minor dim, bo: the other dim).
+    let bb = bl.modulo_const(bb_count);
+    let ba = bl.floor_div_const(bb_count).modulo_const(ba_count);
+    let bo = bl.floor_div_const(bb_count * ba_count);
+    let (major, minor) = if read {
+        (ba.mul_const(TILE).add(&row), bb.mul_const(TILE).add(&lane))
+    } else {
+        (bb.mul_const(TILE).add(&row), ba.mul_const(TILE).add(&lane))
+    };
+    let dims = if read { spec.dims } else { spec.out_dims() };
+    let mut results = if spec.outer { vec![major, bo, minor] } else { vec![bo, major, minor] };
+    let bounded = results.clone();
+    // Then the shared-memory cell: [row, lane] when reading the input,
+    // [lane, row] when writing the output (with a middle 0 for `210`).
+    let (a, b) = if read { (row, lane) } else { (lane, row) };
+    results.push(a);
+    if spec.outer {
+        results.push(Expr::constant(0));
+    }
+    results.push(b);
+    let vars: Vec<Variable> = (0..6)
+        .map(|i| {
+            let size = if i < 3 { launch.threads[i] } else { launch.blocks[i - 3] };
+            Variable::named(0, size - 1, GPU_DIMS[i])
+        })
+        .collect();
+    let mut map = IndexingMap::new(results.clone(), vars, vec![Variable::named(0, TILE / ROWS_PER_PASS - 1, "row")], vec![], vec![])
+        .expect("valid transpose map");
+    for (e, d) in bounded.into_iter().zip(dims) {
+        let _ = map.add_constraint(e, Interval::new(0, d - 1));
+    }
+    map.simplify();
+    map
+}
+
+/// Emits the transpose kernel.
+pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitError> {
+    let comp = kernel.comp;
+    let gpu = kernel.target.gpu().cloned().ok_or_else(|| kernel.err("the transpose emitter is GPU only"))?;
+    let mut heroes: Vec<usize> = Vec::new();
+    for h in choice.root_heroes.iter().flatten() {
+        if !heroes.contains(h) {
+            heroes.push(*h);
+        }
+    }
+    let first = comp.instrs[*heroes.first().ok_or_else(|| kernel.err("no transpose hero"))?].clone();
+    let (ndims, nperm) = tiled_transpose(first.op).ok_or_else(|| kernel.err("not a tiled transpose"))?;
+    let spec = match (nperm.as_slice(), ndims.as_slice()) {
+        ([1, 0], [a, b]) => Spec { dims: [1, *a, *b], outer: false },
+        ([0, 2, 1], [n, a, b]) => Spec { dims: [*n, *a, *b], outer: false },
+        ([2, 1, 0], [a, m, b]) => Spec { dims: [*a, *m, *b], outer: true },
+        _ => return Err(kernel.err("unsupported transpose permutation")),
+    };
+    for &h in &heroes {
+        let ins = &comp.instrs[h];
+        if layout_text(ins.op.operand(0)).is_some() || layout_text(ins.op.result(0)).is_some() {
+            return Err(kernel.err("transposes with non-default layouts are not supported"));
+        }
+    }
+    let in_elements: i64 = spec.dims.iter().product();
+    // Side outputs must not read a transpose; epilogues only their hero.
+    for (k, root) in comp.roots.iter().enumerate() {
+        let injected = match root.instr().and_then(|i| kernel.part.subgraph_of_root(i).map(|s| (i, s))) {
+            Some((i, s)) if !heroes.contains(&i) => kernel.part.subgraphs[s].injected.clone(),
+            _ => Vec::new(),
+        };
+        match choice.root_heroes.get(k).copied().flatten() {
+            Some(h) if injected.iter().any(|&x| x != h) => return Err(kernel.err("an epilogue reads another transpose")),
+            Some(_) => {}
+            None if !injected.is_empty() => return Err(kernel.err("a side output reads a transpose")),
+            None if comp.ty(*root).dims.iter().product::<i64>() != in_elements => {
+                return Err(kernel.err("a side output's size differs from the transpose's input"))
+            }
+            None => {}
+        }
+    }
+    let tile_dims = if spec.outer { format!("{TILE}x1x{}", TILE + 1) } else { format!("{TILE}x{}", TILE + 1) };
+    let shmem_bytes: i64 = heroes.iter().map(|&h| TILE * (TILE + 1) * comp.instrs[h].results[0].elem.byte_size() as i64).sum();
+    if shmem_bytes > gpu.shared_memory_per_block {
+        return Err(kernel.err(format!("needs {shmem_bytes} bytes of shared memory")));
+    }
+    let (ba, bb, bo) = spec.blocks();
+    let launch = LaunchDims::new([ba * bb * bo, 1, 1], [TILE * ROWS_PER_PASS, 1, 1]);
+    let grid = Grid::Gpu(launch);
+    kernel.entry_attrs.extend(grid.attrs());
+    kernel.entry_attrs.push(format!("xla.shared_memory_bytes = {shmem_bytes} : i64"));
+    kernel.entry_attrs.push(format!(
+        "xla.transpose = \"{} [{}, {}, {}]\"",
+        if spec.outer { "210" } else { "021" },
+        spec.dims[0],
+        spec.dims[1],
+        spec.dims[2]
+    ));
+
+    let (args, params, outs) = entry_args(comp);
+    let out_types: Vec<String> = comp.roots.iter().map(|r| mlir_tensor(comp.ty(*r))).collect();
+    let mut fb = FuncBuilder::new();
+    let ids = gpu_ids(&mut fb, &launch);
+    let mut outputs = outs.clone();
+    {
+        let mut el = Elemental::new(&mut kernel, comp, Current::Entry, params, HashMap::new());
+        // Pass 1: input tile to shared memory, side outputs.
+        let mut inits: Vec<(String, String)> = Vec::new();
+        let mut tile_types = Vec::new();
+        for &h in &heroes {
+            let ty = format!("tensor<{tile_dims}x{}>", mlir_elem(&comp.instrs[h].results[0].elem));
+            inits.push((kernel_ops::allocate_shared(&mut fb, &ty), ty.clone()));
+            tile_types.push(ty);
+        }
+        let side: Vec<usize> = (0..comp.roots.len()).filter(|&k| choice.root_heroes.get(k).copied().flatten().is_none()).collect();
+        for &k in &side {
+            inits.push((outputs[k].clone(), out_types[k].clone()));
+        }
+        let read_map = tile_map(&spec, &launch, true);
+        let norm_in = spec.dims;
+        let first_operand_dims = comp.ty(first.operands[0]).dims.clone();
+        let written = kernel_ops::loop_over_map(&mut fb, &read_map, &ids, &inits, &mut |fb, results, _syms, iters| {
+            let (idx, cell) = results.split_at(3);
+            let at = fb.indices(cell)?.join(", ");
+            let mut out = Vec::new();
+            for (j, &h) in heroes.iter().enumerate() {
+                let operand = comp.instrs[h].operands[0];
+                let operand_idx = bitcast_index(idx, &norm_in, &comp.ty(operand).dims);
+                let v = el.value(fb, operand, &operand_idx)?;
+                out.push(fb.assign("ins", &format!("tensor.insert {v} into {}[{at}] : {}", iters[j], tile_types[j])));
+            }
+            for (j, &k) in side.iter().enumerate() {
+                let root = comp.roots[k];
+                let in_idx = bitcast_index(idx, &norm_in, &first_operand_dims);
+                let root_idx = bitcast_index(&in_idx, &first_operand_dims, &comp.ty(root).dims);
+                let v = el.value(fb, root, &root_idx)?;
+                let ids = fb.indices(&root_idx)?.join(", ");
+                out.push(fb.assign("ins", &format!("tensor.insert {v} into {}[{ids}] : {}", iters[heroes.len() + j], out_types[k])));
+            }
+            Ok(out)
+        })?;
+        for (j, &k) in side.iter().enumerate() {
+            outputs[k] = written[heroes.len() + j].clone();
+        }
+        let tiles = kernel_ops::sync_threads(&mut fb, &written[..heroes.len()], &tile_types);
+
+        // Pass 2: transposed reads from shared memory, coalesced writes.
+        let tr: Vec<usize> = (0..comp.roots.len()).filter(|&k| choice.root_heroes.get(k).copied().flatten().is_some()).collect();
+        let inits2: Vec<(String, String)> = tr.iter().map(|&k| (outputs[k].clone(), out_types[k].clone())).collect();
+        let write_map = tile_map(&spec, &launch, false);
+        let norm_out = spec.out_dims();
+        let root_heroes = choice.root_heroes.clone();
+        let new = kernel_ops::loop_over_map(&mut fb, &write_map, &ids, &inits2, &mut |fb, results, _syms, iters| {
+            let (idx, cell) = results.split_at(3);
+            let at = fb.indices(cell)?.join(", ");
+            for (j, &h) in heroes.iter().enumerate() {
+                let v = fb.assign("x", &format!("tensor.extract {}[{at}] : {}", tiles[j], tile_types[j]));
+                el.injected.insert(h, vec![v]);
+            }
+            let mut out = Vec::new();
+            for (j, &k) in tr.iter().enumerate() {
+                let h = root_heroes[k].unwrap();
+                let hero_idx = bitcast_index(idx, &norm_out, &comp.instrs[h].results[0].dims);
+                let root = comp.roots[k];
+                let root_idx = bitcast_index(&hero_idx, &comp.instrs[h].results[0].dims, &comp.ty(root).dims);
+                let v = el.value(fb, root, &root_idx)?;
+                let ids = fb.indices(&root_idx)?.join(", ");
+                out.push(fb.assign("ins", &format!("tensor.insert {v} into {}[{ids}] : {}", iters[j], out_types[k])));
+            }
+            Ok(out)
+        })?;
+        for (&k, v) in tr.iter().zip(new) {
+            outputs[k] = v;
+        }
+    }
+    fb.line(&format!("return {} : {}", outputs.join(", "), out_types.join(", ")));
+    let text = kernel.finish(&args, &out_types, fb.body())?;
+    Ok((text, grid))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::launch::testing::{covers_once, points};
+    use std::collections::HashMap;
+
+    /// Pass 2 reads, from the shared-memory cell of its block, exactly the
+    /// element pass 1 wrote there, transposed; both passes cover their
+    /// shapes once.
+    #[test]
+    fn tiles_transpose_through_shared_memory() {
+        for (dims, outer) in [([1, 40, 70], false), ([3, 33, 17], false), ([20, 3, 50], true), ([64, 1, 64], true)] {
+            let spec = Spec { dims, outer };
+            let (ba, bb, bo) = spec.blocks();
+            let launch = LaunchDims::new([ba * bb * bo, 1, 1], [TILE * ROWS_PER_PASS, 1, 1]);
+            let sizes = vec![128, 1, 1, ba * bb * bo, 1, 1];
+            let read = points(&tile_map(&spec, &launch, true), &sizes);
+            let write = points(&tile_map(&spec, &launch, false), &sizes);
+            covers_once(&read.iter().map(|p| p.2[..3].to_vec()).collect::<Vec<_>>(), &spec.dims);
+            covers_once(&write.iter().map(|p| p.2[..3].to_vec()).collect::<Vec<_>>(), &spec.out_dims());
+            let cell = |r: &[i64]| if outer { (r[3], r[5]) } else { (r[3], r[4]) };
+            // (block, cell) -> input element written there.
+            let mut cells: HashMap<(i64, (i64, i64)), Vec<i64>> = HashMap::new();
+            for (d, s, r) in &read {
+                let (th, bl) = (d[0], d[3]);
+                assert_eq!(cell(r), (s[0] * ROWS_PER_PASS + th / TILE, th % TILE), "pass 1 writes [row, lane]");
+                cells.insert((bl, cell(r)), r[..3].to_vec());
+            }
+            for (d, s, r) in &write {
+                let (th, bl) = (d[0], d[3]);
+                assert_eq!(cell(r), (th % TILE, s[0] * ROWS_PER_PASS + th / TILE), "pass 2 reads [lane, row]");
+                let x = cells.get(&(bl, cell(r))).expect("cell written in pass 1");
+                let r = &r[..3];
+                let transposed = if outer { vec![x[2], x[1], x[0]] } else { vec![x[0], x[2], x[1]] };
+                assert_eq!(&transposed, r, "{dims:?}");
+            }
+        }
+    }
+}
