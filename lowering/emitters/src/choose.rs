@@ -21,8 +21,8 @@
 //! 6. a `concatenate` hero (at most 64 operands): concatenate;
 //! 7. anything else: loop.
 //!
-//! On CPU the reduction and transpose emitters (shared memory, warp
-//! shuffles) do not apply; those fusions use the loop emitter.
+//! The choice is the same on CPU; the reduction and transpose emitters
+//! have a CPU flavour of their own (workgroups, no shared memory).
 
 use crate::{
     fusion::{Computation, Val},
@@ -212,7 +212,7 @@ pub fn in_place_dus(comp: &Computation) -> Option<Vec<usize>> {
 }
 
 /// Chooses the emitter of a fused computation.
-pub fn choose(comp: &Computation, kind: Option<FusionKind>, target: &Target) -> Choice {
+pub fn choose(comp: &Computation, kind: Option<FusionKind>, _target: &Target) -> Choice {
     let root_instrs: Vec<Option<usize>> = comp.roots.iter().map(|r| r.instr()).collect();
     let heroes: Vec<Option<usize>> = root_instrs.iter().map(|r| r.map(|i| find_hero(comp, i))).collect();
 
@@ -259,9 +259,6 @@ pub fn choose(comp: &Computation, kind: Option<FusionKind>, target: &Target) -> 
             }
         }
         if valid {
-            if !target.is_gpu() {
-                return Choice::loop_with_reason("reduction: the CPU flavour emits reductions with the loop emitter".into());
-            }
             return Choice::plain(EmitterKind::Reduction, set, root_heroes);
         }
     }
@@ -276,9 +273,6 @@ pub fn choose(comp: &Computation, kind: Option<FusionKind>, target: &Target) -> 
             h.is_some_and(|h| is_tiled_transpose(comp, h)) || comp.ty(*r).dims.iter().product::<i64>() == input_elements
         });
         if consistent && others_fit {
-            if !target.is_gpu() {
-                return Choice::loop_with_reason("transpose: the CPU flavour emits transposes with the loop emitter".into());
-            }
             let root_heroes: Vec<Option<usize>> =
                 heroes.iter().map(|h| h.filter(|&h| is_tiled_transpose(comp, h))).collect();
             let set: BTreeSet<usize> = root_heroes.iter().flatten().copied().collect();

@@ -1,6 +1,7 @@
-//! The reduction emitter (XLA's `reduction.cc`), GPU only: row and column
+//! The reduction emitter (XLA's `reduction.cc`): on GPU row and column
 //! reductions with per-thread partial results, warp shuffles and shared
-//! memory.
+//! memory; on CPU a loop per output element in each workgroup's block of
+//! outputs.
 //!
 //! The reduce's input is viewed as XLA's normalized 3-D shape
 //! (`reduction_dimensions`): `[major reduced, kept, minor reduced]` for a
@@ -8,9 +9,14 @@
 //! reduction (a reshape of the input, since the inputs have default
 //! layouts after layout normalization).
 //!
+//! **Multi-row reductions** (XLA's `MultiRowReduction`, tried first): rows
+//! whose length `R` is a power of two and fits in a warp of `vector`-element
+//! loads get `R / vector` lanes each, several rows per warp, and shuffles
+//! limited to the row's lanes; no shared memory (see
+//! [`multi_row_tiling`]).
+//!
 //! **Row reductions.** `lanes` threads share a row (`min(1024, round_up(
-//! ceil(R / 16), 32))`, so each thread reduces about 16 elements; for rows
-//! shorter than a warp that divide 32, a warp reduces `32 / R` rows), and
+//! ceil(R / 16), 32))`, so each thread reduces about 16 elements), and
 //! a block handles `rows` rows (filled up to 256 threads). Each thread
 //! accumulates its elements `(i * lanes + lane) * vector + v` (loads of
 //! `vector` consecutive elements: 4 for 16-bit inputs, 2 for 32-bit, when
@@ -32,6 +38,11 @@
 //! element, in the accumulation loop. Several reductions of the same input
 //! shape and dimensions (multi-output fusions) share the loop; each has its
 //! own accumulators, shuffles and shared memory.
+//!
+//! **CPU** ([`emit_cpu`]): each workgroup owns a contiguous block of the
+//! hero's output elements and, for each, loops over the reduced positions
+//! with the accumulators as loop-carried values, then applies the epilogue
+//! and writes the output once (side outputs are written by that loop).
 
 use crate::{
     builder::FuncBuilder,
@@ -40,8 +51,9 @@ use crate::{
     fusion::{mlir_elem, mlir_tensor, Val},
     kernel::{Kernel, ScalarFn},
     kernel_ops,
-    launch::{bitcast_index, ceil_div, delinearize, linearize, Grid, LaunchDims, GPU_DIMS},
+    launch::{bitcast_index, ceil_div, cpu_linear_map, cpu_workgroups, delinearize, linearize, Grid, LaunchDims, GPU_DIMS},
     r#loop::{entry_args, gpu_ids},
+    target::{CpuTarget, Target},
     EmitError,
 };
 use rxla_indexing::{Expr, IndexingMap, Interval, Variable};
@@ -60,6 +72,9 @@ struct Hero {
 /// The thread layout of the kernel.
 struct Tiling {
     row: bool,
+    /// XLA's `MultiRowReduction`: a row fits in one warp (`lanes <= 32`),
+    /// no shared memory.
+    multi_row: bool,
     /// Normalized input `[a, b, c]`.
     dims: [i64; 3],
     /// Threads along the reduced dimension per row (row) / 32 (column).
@@ -74,14 +89,28 @@ fn round_up(a: i64, b: i64) -> i64 {
     ceil_div(a, b) * b
 }
 
+/// Rows per block for `lanes` threads per row: up to 256 threads (XLA's
+/// `kThreadsPerBlockTarget`).
+fn rows_per_block(kept: i64, lanes: i64) -> i64 {
+    (if kept * lanes <= 256 { kept } else { 256 / lanes }).max(1)
+}
+
 fn tiling(row: bool, dims: [i64; 3], input_bits: u32, complex: bool) -> Tiling {
-    let [a, b, c] = dims;
+    let [_, b, c] = dims;
     if !row {
-        let blocks = a * ceil_div(c, 32);
-        return Tiling { row, dims, lanes: 32, rows: 32, vector: 1, launch: LaunchDims::new([blocks, 1, 1], [1024, 1, 1]) };
+        let blocks = dims[0] * ceil_div(c, 32);
+        return Tiling {
+            row,
+            multi_row: false,
+            dims,
+            lanes: 32,
+            rows: 32,
+            vector: 1,
+            launch: LaunchDims::new([blocks, 1, 1], [1024, 1, 1]),
+        };
     }
     let (k, r) = (b, c);
-    let mut lanes = (round_up(ceil_div(r, 16), 32)).min(1024);
+    let lanes = (round_up(ceil_div(r, 16), 32)).min(1024);
     let mut vector = if complex || input_bits > 32 {
         1
     } else if input_bits <= 16 {
@@ -89,19 +118,51 @@ fn tiling(row: bool, dims: [i64; 3], input_bits: u32, complex: bool) -> Tiling {
     } else {
         2
     };
-    if r < 32 && 32 % r == 0 {
-        // Several rows per warp.
-        lanes = r;
-        vector = 1;
-    }
     while vector > 1 && (r % vector != 0 || lanes * vector * 2 > r) {
         vector /= 2;
     }
-    let rows = if lanes * 2 <= 256 { if k * lanes <= 256 { k } else { 256 / lanes } } else { 1 };
-    let rows = rows.max(1);
+    let rows = if lanes * 2 <= 256 { rows_per_block(k, lanes) } else { 1 };
     let blocks = ceil_div(k, rows);
-    let _ = a;
-    Tiling { row, dims, lanes, rows, vector, launch: LaunchDims::new([blocks, 1, 1], [lanes * rows, 1, 1]) }
+    Tiling { row, multi_row: false, dims, lanes, rows, vector, launch: LaunchDims::new([blocks, 1, 1], [lanes * rows, 1, 1]) }
+}
+
+/// XLA's `MultiRowReduction::TryCreate`: row reductions whose rows (a
+/// power of two) fit in one warp of `vector`-element loads. A row gets
+/// `c / vector` lanes, so a warp reduces `warp * vector / c` rows and the
+/// shuffles stay within a row's lanes. `smallest_bits`/`largest_bits` are
+/// the smaller and larger of the narrowest input and the narrowest output
+/// element (XLA considers both: the input-to-output ratio is high). The
+/// vector shrinks while the grid has fewer blocks than the GPU has SMs.
+fn multi_row_tiling(dims: [i64; 3], smallest_bits: i64, largest_bits: i64, warp: i64, cores: i64) -> Option<Tiling> {
+    let [_, b, c] = dims;
+    if c < 1 || c & (c - 1) != 0 {
+        return None;
+    }
+    let mut vector = c.min(64 / smallest_bits.max(1)).max(1);
+    if largest_bits >= 32 {
+        vector = vector.min(128 / largest_bits).max(1);
+    }
+    let blocks = |vector: i64| ceil_div(b, rows_per_block(b, c / vector));
+    if c > warp * vector {
+        return None;
+    }
+    while vector > 1 && blocks(vector) < cores {
+        vector /= 2;
+    }
+    if c > warp * vector {
+        return None;
+    }
+    let lanes = c / vector;
+    let rows = rows_per_block(b, lanes);
+    Some(Tiling {
+        row: true,
+        multi_row: true,
+        dims,
+        lanes,
+        rows,
+        vector,
+        launch: LaunchDims::new([ceil_div(b, rows), 1, 1], [lanes * rows, 1, 1]),
+    })
 }
 
 /// The map from the grid to the input element each thread reads.
@@ -151,7 +212,6 @@ fn input_map(t: &Tiling, in_shape: &[i64]) -> IndexingMap {
 /// Emits the reduction kernel.
 pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitError> {
     let comp = kernel.comp;
-    let gpu = kernel.target.gpu().cloned().ok_or_else(|| kernel.err("the reduction emitter is GPU only"))?;
     // The heroes, in root order.
     let mut hero_ids: Vec<usize> = Vec::new();
     for h in choice.root_heroes.iter().flatten() {
@@ -211,9 +271,24 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
         }
     }
 
+    let gpu = match &kernel.target {
+        Target::Gpu(gpu) => gpu.clone(),
+        Target::Cpu(cpu) => {
+            let cpu = cpu.clone();
+            return emit_cpu(kernel, choice, &heroes, rd.row, rd.dims, &in_shape, &out_shape, &cpu);
+        }
+    };
     // Variadic reductions are not vectorized (XLA's MayPreventVectorization).
     let variadic = heroes.iter().any(|h| h.types.len() > 1);
-    let t = tiling(rd.row, rd.dims, input_bits, complex || variadic);
+    let bits = |t: &rxla_passes::types::TensorType| -> i64 { if t.elem.is_pred() { 8 } else { t.elem.bit_width().max(1) as i64 } };
+    let smallest_in = comp.params.iter().map(bits).min();
+    let smallest_out = comp.roots.iter().map(|r| bits(comp.ty(*r))).min().unwrap_or(8);
+    let (smallest, largest) = match smallest_in {
+        Some(i) => (i.min(smallest_out), i.max(smallest_out)),
+        None => (smallest_out, smallest_out),
+    };
+    let multi = if rd.row { multi_row_tiling(rd.dims, smallest, largest, gpu.warp_size, gpu.core_count) } else { None };
+    let t = multi.unwrap_or_else(|| tiling(rd.row, rd.dims, input_bits, complex || variadic));
     // Shared memory: per accumulator, [rows, warps] (row) or 32 x 33 (column).
     let warps = ceil_div(t.lanes, 32);
     let acc_bytes: i64 = heroes
@@ -234,7 +309,13 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
     kernel.entry_attrs.push(format!("xla.shared_memory_bytes = {shmem_bytes} : i64"));
     kernel.entry_attrs.push(format!(
         "xla.reduction = \"{} [{}, {}, {}], lanes {}, rows {}, vector {}\"",
-        if t.row { "row" } else { "column" },
+        if t.multi_row {
+            "multi-row"
+        } else if t.row {
+            "row"
+        } else {
+            "column"
+        },
         t.dims[0],
         t.dims[1],
         t.dims[2],
@@ -363,6 +444,138 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
     Ok((text, grid))
 }
 
+/// The CPU reduction: output `o` (the linear index of the hero's output)
+/// reads the normalized input `[s0, o, s1]` (row) or `[o / c, s0, o mod c]`
+/// (column) for every reduced position `s`.
+fn cpu_input_map(row: bool, dims: [i64; 3], in_shape: &[i64]) -> IndexingMap {
+    let [a, b, c] = dims;
+    let o = Expr::dim(0);
+    let (norm, outputs, ranges) = if row {
+        (
+            vec![Expr::sym(0), o, Expr::sym(1)],
+            b,
+            vec![Variable::named(0, a - 1, "major"), Variable::named(0, c - 1, "minor")],
+        )
+    } else {
+        (vec![o.floor_div_const(c), Expr::sym(0), o.modulo_const(c)], a * c, vec![Variable::named(0, b - 1, "reduced")])
+    };
+    let results = delinearize(&linearize(&norm, &[a, b, c]), in_shape);
+    let mut map = IndexingMap::new(results, vec![Variable::named(0, outputs - 1, "out")], ranges, vec![], vec![])
+        .expect("valid CPU reduction map");
+    map.simplify();
+    map
+}
+
+/// The CPU workgroups of a reduction: as many as the loop emitter would
+/// use for the input, at most one per output element.
+fn cpu_reduction_workgroups(cpu: &CpuTarget, input_elements: i64, outputs: i64, vector: i64) -> i64 {
+    cpu_workgroups(cpu, input_elements, vector).min(outputs.max(1))
+}
+
+/// The CPU flavour: every workgroup owns a contiguous block of output
+/// elements (XLA's normalized kept rows, or major-kept x minor-kept
+/// columns) and reduces each of them with a loop over the reduced
+/// positions, then applies the epilogue; no other workgroup touches them,
+/// so no synchronization is needed. Side outputs are written by the loop
+/// that reads their input element (each input element belongs to one
+/// output element).
+#[allow(clippy::too_many_arguments)]
+fn emit_cpu(
+    mut kernel: Kernel,
+    choice: &Choice,
+    heroes: &[Hero],
+    row: bool,
+    dims: [i64; 3],
+    in_shape: &[i64],
+    out_shape: &[i64],
+    cpu: &CpuTarget,
+) -> Result<(String, Grid), EmitError> {
+    let comp = kernel.comp;
+    let [a, b, c] = dims;
+    let outputs = if row { b } else { a * c };
+    let input_elements = a * b * c;
+    let vector = crate::r#loop::unroll_factor(&kernel.target, comp, input_elements);
+    let workgroups = cpu_reduction_workgroups(cpu, input_elements, outputs, vector);
+    let per_wg = ceil_div(outputs, workgroups);
+    let grid = Grid::Cpu { workgroups };
+    kernel.entry_attrs.extend(grid.attrs());
+    kernel.entry_attrs.push(format!(
+        "xla.reduction = \"{} [{a}, {b}, {c}], outputs per workgroup {per_wg}\"",
+        if row { "row" } else { "column" }
+    ));
+    let (args, params, outs) = entry_args(comp);
+    let out_types: Vec<String> = comp.roots.iter().map(|r| mlir_tensor(comp.ty(*r))).collect();
+    let mut fb = FuncBuilder::new();
+    let ids = crate::r#loop::grid_ids(&mut fb, &grid);
+    // (wg)[i, 0] -> (wg * per_wg + i): the workgroup's block of outputs.
+    let out_map = cpu_linear_map(workgroups, 1, &[outputs], kernel_ops::XLA_DIALECTS);
+    let in_map = cpu_input_map(row, dims, in_shape);
+    let side: Vec<usize> = (0..comp.roots.len()).filter(|&k| choice.root_heroes.get(k).copied().flatten().is_none()).collect();
+    let red_outputs: Vec<usize> = (0..comp.roots.len()).filter(|&k| choice.root_heroes.get(k).copied().flatten().is_some()).collect();
+    let inits_outer: Vec<(String, String)> = outs.iter().cloned().zip(out_types.iter().cloned()).collect();
+    let result = {
+        let mut el = Elemental::new(&mut kernel, comp, Current::Entry, params, HashMap::new());
+        kernel_ops::loop_over_map(&mut fb, &out_map, &ids, &inits_outer, &mut |fb, res, _syms, tensors| {
+            let o = res[0].clone();
+            // Accumulators, then the side outputs' tensors.
+            let mut inits: Vec<(String, String)> = Vec::new();
+            for h in heroes {
+                for (v, ty) in h.inits.iter().zip(&h.types) {
+                    inits.push((el.value(fb, *v, &[])?, ty.clone()));
+                }
+            }
+            let num_accs = inits.len();
+            for &k in &side {
+                inits.push((tensors[k].clone(), out_types[k].clone()));
+            }
+            let finals = kernel_ops::loop_over_map(fb, &in_map, std::slice::from_ref(&o), &inits, &mut |fb, idx, _syms, iters| {
+                let mut out = Vec::new();
+                let mut at = 0;
+                for h in heroes {
+                    let mut call_args = iters[at..at + h.types.len()].to_vec();
+                    for v in &h.inputs {
+                        call_args.push(el.value(fb, *v, idx)?);
+                    }
+                    out.extend(kernel_ops::call(fb, &h.reducer.name, &call_args, &h.reducer.arg_types, &h.reducer.result_types));
+                    at += h.types.len();
+                }
+                for (j, &k) in side.iter().enumerate() {
+                    let root = comp.roots[k];
+                    let root_idx = bitcast_index(idx, in_shape, &comp.ty(root).dims);
+                    let v = el.value(fb, root, &root_idx)?;
+                    let ids = fb.indices(&root_idx)?;
+                    out.push(fb.assign(
+                        "ins",
+                        &format!("tensor.insert {v} into {}[{}] : {}", iters[num_accs + j], ids.join(", "), out_types[k]),
+                    ));
+                }
+                Ok(out)
+            })?;
+            let mut next: Vec<String> = tensors.to_vec();
+            for (j, &k) in side.iter().enumerate() {
+                next[k] = finals[num_accs + j].clone();
+            }
+            let mut at = 0;
+            for h in heroes {
+                el.injected.insert(h.instr, finals[at..at + h.types.len()].to_vec());
+                at += h.types.len();
+            }
+            let hero_idx = delinearize(&o, out_shape);
+            for &k in &red_outputs {
+                let root = comp.roots[k];
+                let root_idx = bitcast_index(&hero_idx, out_shape, &comp.ty(root).dims);
+                let v = el.value(fb, root, &root_idx)?;
+                let ids = fb.indices(&root_idx)?;
+                next[k] = fb.assign("ins", &format!("tensor.insert {v} into {}[{}] : {}", next[k], ids.join(", "), out_types[k]));
+            }
+            Ok(next)
+        })?
+    };
+    fb.line(&format!("return {} : {}", result.join(", "), out_types.join(", ")));
+    let text = kernel.finish(&args, &out_types, fb.body())?;
+    Ok((text, grid))
+}
+
 impl Hero {
     /// Bytes of each accumulator.
     fn instr_results(&self, comp: &crate::fusion::Computation) -> Vec<u64> {
@@ -485,6 +698,108 @@ mod tests {
         }
     }
 
+    /// The multi-row emitter: every input element is read once, by a
+    /// thread of its row's lane group; the groups are aligned runs of
+    /// `lanes` (a power of two) threads inside one warp, so shuffles down
+    /// from `lanes / 2` stay in the row; the first lane of each group
+    /// writes each output exactly once.
+    #[test]
+    fn multi_row_maps_read_each_row_in_one_warp_segment() {
+        let cases: Vec<([i64; 3], Vec<i64>, i64, i64)> = vec![
+            ([1, 1024, 8], vec![1024, 8], 32, 32),
+            ([1, 1024, 4], vec![1024, 4], 32, 32),
+            ([1, 65536, 16], vec![65536, 16], 16, 16),
+            ([3, 70, 16], vec![3, 70, 16], 8, 8),
+            ([1, 300, 32], vec![300, 32], 16, 32),
+            ([1, 5, 2], vec![5, 2], 32, 32),
+            ([2, 100, 64], vec![2, 100, 64], 8, 32),
+        ];
+        for (dims, shape, smallest, largest) in cases {
+            for cores in [1, 132] {
+                // With one core every power-of-two row up to 32 * vector
+                // is multi-row; with 132 the vector may shrink too far.
+                let Some(t) = multi_row_tiling(dims, smallest, largest, 32, cores) else {
+                    assert!(cores > 1, "{dims:?} should be multi-row");
+                    continue;
+                };
+                assert!(t.multi_row && t.lanes <= 32 && 32 % t.lanes == 0, "{dims:?}");
+                assert!(t.launch.num_threads() <= 1024);
+                let map = input_map(&t, &shape);
+                let pts = points(&map, &sizes(&t));
+                covers_once(&pts.iter().map(|p| p.2.clone()).collect::<Vec<_>>(), &shape);
+                let [_, b, c] = dims;
+                for (d, _, r) in &pts {
+                    let (th, bl) = (d[0], d[3]);
+                    let linear = r.iter().zip(&shape).fold(0, |acc, (x, s)| acc * s + x);
+                    let kept = (linear / c) % b;
+                    let group_start = th - th % t.lanes;
+                    assert_eq!(kept, bl * t.rows + group_start / t.lanes, "{dims:?}: read by the row's group");
+                    assert_eq!(group_start / 32, (group_start + t.lanes - 1) / 32, "{dims:?}: group inside a warp");
+                }
+                // Writers: lane 0 of each group with a row in bounds.
+                let mut written = vec![0; b as usize];
+                for bl in 0..t.launch.blocks[0] {
+                    for th in 0..t.launch.threads[0] {
+                        let kept = bl * t.rows + th / t.lanes;
+                        if th % t.lanes == 0 && kept < b {
+                            written[kept as usize] += 1;
+                        }
+                    }
+                }
+                assert!(written.iter().all(|&n| n == 1), "{dims:?}: every output written once");
+            }
+        }
+        // XLA's choices: f32 rows of 4 on an H100 (few blocks: no vector),
+        // f16 rows of 16 (many blocks: vector 4), rows of 64 f32 too long
+        // for a warp without vectors, rows that are not powers of two.
+        let t = multi_row_tiling([1, 1024, 4], 32, 32, 32, 132).unwrap();
+        assert_eq!((t.lanes, t.rows, t.vector), (4, 64, 1));
+        let t = multi_row_tiling([1, 65536, 16], 16, 16, 32, 132).unwrap();
+        assert_eq!((t.lanes, t.rows, t.vector), (4, 64, 4));
+        assert!(multi_row_tiling([1, 1024, 64], 32, 32, 32, 132).is_none());
+        let t = multi_row_tiling([1, 8192, 64], 32, 32, 32, 132).unwrap();
+        assert_eq!((t.lanes, t.rows, t.vector), (32, 8, 2));
+        assert!(multi_row_tiling([1, 1024, 12], 32, 32, 32, 132).is_none());
+    }
+
+    /// The CPU flavour: the workgroups' blocks of outputs cover every
+    /// output once, and every input element is read exactly once, by the
+    /// loop of the output it reduces into.
+    #[test]
+    fn cpu_reduction_maps_cover_inputs_once_per_output() {
+        let cpu = CpuTarget::generic();
+        let cases: Vec<(bool, [i64; 3], Vec<i64>)> = vec![
+            (true, [1, 5, 100], vec![5, 100]),
+            (true, [3, 7, 9], vec![3, 7, 9]),
+            (true, [1, 1000, 3], vec![1000, 3]),
+            (false, [1, 70, 40], vec![70, 40]),
+            (false, [3, 33, 5], vec![3, 33, 5]),
+        ];
+        for (row, dims, shape) in cases {
+            let [a, b, c] = dims;
+            let outputs = if row { b } else { a * c };
+            for workgroups in [1, 3, cpu_reduction_workgroups(&cpu, a * b * c, outputs, 8)] {
+                for as_dim in [true, false] {
+                    let out_map = cpu_linear_map(workgroups, 1, &[outputs], as_dim);
+                    let wg_sizes: Vec<i64> = if as_dim { vec![workgroups] } else { vec![] };
+                    let outs: Vec<Vec<i64>> = points(&out_map, &wg_sizes).into_iter().map(|p| p.2).collect();
+                    covers_once(&outs, &[outputs]);
+                }
+                let in_map = cpu_input_map(row, dims, &shape);
+                let mut reads = Vec::new();
+                for o in 0..outputs {
+                    for (_, _, r) in points(&in_map, &[outputs]).into_iter().filter(|p| p.0[0] == o) {
+                        let linear = r.iter().zip(&shape).fold(0, |acc, (x, s)| acc * s + x);
+                        let owner = if row { (linear / c) % b } else { (linear / (b * c)) * c + linear % c };
+                        assert_eq!(owner, o, "{dims:?}: read by its output's loop");
+                        reads.push(r);
+                    }
+                }
+                covers_once(&reads, &shape);
+            }
+        }
+    }
+
     #[test]
     fn tilings() {
         let t = tiling(true, [1, 32, 100], 32, false);
@@ -493,7 +808,7 @@ mod tests {
         assert_eq!((t.lanes, t.rows, t.vector), (256, 1, 2));
         let t = tiling(true, [1, 8, 4096], 16, false);
         assert_eq!(t.vector, 4);
-        let t = tiling(true, [1, 1024, 8], 32, false);
+        let t = multi_row_tiling([1, 1024, 8], 32, 32, 32, 132).unwrap();
         assert_eq!((t.lanes, t.rows, t.vector), (8, 32, 1));
         assert!(t.launch.num_threads() <= 1024);
     }

@@ -1,6 +1,7 @@
-//! The transpose emitter (XLA's `transpose.cc`), GPU only: a tiled
-//! transpose through shared memory, so that both the reads of the input and
-//! the writes of the output are coalesced.
+//! The transpose emitter (XLA's `transpose.cc`): on GPU a tiled transpose
+//! through shared memory, so that both the reads of the input and the
+//! writes of the output are coalesced; on CPU ([`emit_cpu`]) a walk over
+//! `T x T` tiles (a SIMD vector wide) per workgroup, for cache locality.
 //!
 //! The hero's shape is normalized (XLA's `GetDescriptionForTiledTransposeEmitter`,
 //! `rxla_passes::fusion::tiled_transpose`): size-1 dimensions dropped and
@@ -21,6 +22,11 @@
 //!
 //! Several transpose heroes with the same normalized shape share the
 //! kernel, each with its own tile.
+//!
+//! On CPU every workgroup takes a contiguous run of tiles; inside a tile
+//! each element computes the hero's operand at the transposed index and
+//! the epilogue, writing the output along its minor dimension (side
+//! outputs at the input index).
 
 use crate::{
     builder::FuncBuilder,
@@ -29,8 +35,9 @@ use crate::{
     fusion::{mlir_elem, mlir_tensor},
     kernel::Kernel,
     kernel_ops,
-    launch::{bitcast_index, ceil_div, Grid, LaunchDims, GPU_DIMS},
+    launch::{bitcast_index, ceil_div, cpu_workgroups, Grid, LaunchDims, GPU_DIMS},
     r#loop::{entry_args, gpu_ids},
+    target::{CpuTarget, Target},
     EmitError,
 };
 use rxla_indexing::{Expr, IndexingMap, Interval, Variable};
@@ -116,7 +123,6 @@ fn tile_map(spec: &Spec, launch: &LaunchDims, read: bool) -> IndexingMap {
 /// Emits the transpose kernel.
 pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitError> {
     let comp = kernel.comp;
-    let gpu = kernel.target.gpu().cloned().ok_or_else(|| kernel.err("the transpose emitter is GPU only"))?;
     let mut heroes: Vec<usize> = Vec::new();
     for h in choice.root_heroes.iter().flatten() {
         if !heroes.contains(h) {
@@ -154,6 +160,13 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
             None => {}
         }
     }
+    let gpu = match &kernel.target {
+        Target::Gpu(gpu) => gpu.clone(),
+        Target::Cpu(cpu) => {
+            let cpu = cpu.clone();
+            return emit_cpu(kernel, choice, &heroes, &spec, &cpu);
+        }
+    };
     let tile_dims = if spec.outer { format!("{TILE}x1x{}", TILE + 1) } else { format!("{TILE}x{}", TILE + 1) };
     let shmem_bytes: i64 = heroes.iter().map(|&h| TILE * (TILE + 1) * comp.instrs[h].results[0].elem.byte_size() as i64).sum();
     if shmem_bytes > gpu.shared_memory_per_block {
@@ -253,11 +266,192 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
     Ok((text, grid))
 }
 
+/// The CPU tiling: `tile x tile` tiles of the two swapped dimensions
+/// (for each index of the third), numbered output-major; workgroup `wg`
+/// takes tiles `[wg * per_wg, (wg + 1) * per_wg)`.
+struct CpuTiling {
+    tile: i64,
+    tiles: i64,
+    workgroups: i64,
+    per_wg: i64,
+}
+
+impl CpuTiling {
+    fn new(spec: &Spec, cpu: &CpuTarget, tile: i64) -> CpuTiling {
+        let od = spec.out_dims();
+        let (p, q, other) = cpu_swapped(spec);
+        let tiles = od[other] * ceil_div(od[p], tile) * ceil_div(od[q], tile);
+        let elements: i64 = od.iter().product();
+        let workgroups = cpu_workgroups(cpu, elements, tile).min(tiles.max(1));
+        CpuTiling { tile, tiles, workgroups, per_wg: ceil_div(tiles, workgroups) }
+    }
+}
+
+/// The output dimensions `(p, q, other)`: `p` and `q` (the minor one) are
+/// swapped with the input.
+fn cpu_swapped(spec: &Spec) -> (usize, usize, usize) {
+    if spec.outer {
+        (0, 2, 1)
+    } else {
+        (1, 2, 0)
+    }
+}
+
+/// The input index of the normalized output index `o` (both normalized
+/// permutations are their own inverse).
+fn cpu_transposed(spec: &Spec, o: &[Expr]) -> Vec<Expr> {
+    if spec.outer {
+        vec![o[2].clone(), o[1].clone(), o[0].clone()]
+    } else {
+        vec![o[0].clone(), o[2].clone(), o[1].clone()]
+    }
+}
+
+/// `(wg)[t, r, l] -> normalized output index`: tile `wg * per_wg + t`,
+/// row `r` and column `l` inside it (the column along the output's minor
+/// dimension). With `wg_as_dim` unset the workgroup is the first range
+/// variable (the upstream form's loop over workgroups).
+fn cpu_tile_map(spec: &Spec, ct: &CpuTiling, wg_as_dim: bool) -> IndexingMap {
+    let od = spec.out_dims();
+    let (p, q, other) = cpu_swapped(spec);
+    let first = if wg_as_dim { 0 } else { 1 };
+    let wg = if wg_as_dim { Expr::dim(0) } else { Expr::sym(0) };
+    let t = wg.mul_const(ct.per_wg).add(&Expr::sym(first));
+    let (tp, tq) = (ceil_div(od[p], ct.tile), ceil_div(od[q], ct.tile));
+    let mut o = vec![Expr::zero(); 3];
+    o[q] = t.modulo_const(tq).mul_const(ct.tile).add(&Expr::sym(first + 2));
+    o[p] = t.floor_div_const(tq).modulo_const(tp).mul_const(ct.tile).add(&Expr::sym(first + 1));
+    o[other] = t.floor_div_const(tq * tp);
+    let wg_var = Variable::named(0, ct.workgroups - 1, "wg");
+    let mut ranges = vec![
+        Variable::named(0, ct.per_wg - 1, "tile"),
+        Variable::named(0, ct.tile - 1, "row"),
+        Variable::named(0, ct.tile - 1, "col"),
+    ];
+    let dims = if wg_as_dim {
+        vec![wg_var]
+    } else {
+        ranges.insert(0, wg_var);
+        vec![]
+    };
+    let mut map = IndexingMap::new(o.clone(), dims, ranges, vec![], vec![]).expect("valid CPU transpose map");
+    let _ = map.add_constraint(t, Interval::new(0, ct.tiles - 1));
+    let _ = map.add_constraint(o[p].clone(), Interval::new(0, od[p] - 1));
+    let _ = map.add_constraint(o[q].clone(), Interval::new(0, od[q] - 1));
+    map.simplify();
+    map
+}
+
+/// The CPU flavour: no shared memory; every workgroup walks its tiles,
+/// and inside a tile writes the output row by row along its minor
+/// dimension while the reads of the input stay within `tile` rows of the
+/// input (cache lines are reused across the tile's rows). Each element
+/// computes the hero's operand at the transposed index and the epilogue;
+/// side outputs (indexed like the transpose's input) are written at that
+/// transposed index in the same loop.
+fn emit_cpu(mut kernel: Kernel, choice: &Choice, heroes: &[usize], spec: &Spec, cpu: &CpuTarget) -> Result<(String, Grid), EmitError> {
+    let comp = kernel.comp;
+    let elements: i64 = spec.dims.iter().product();
+    let tile = crate::r#loop::unroll_factor(&kernel.target, comp, elements).max(2);
+    let ct = CpuTiling::new(spec, cpu, tile);
+    let grid = Grid::Cpu { workgroups: ct.workgroups };
+    kernel.entry_attrs.extend(grid.attrs());
+    kernel.entry_attrs.push(format!(
+        "xla.transpose = \"{} [{}, {}, {}], tile {}x{}, tiles per workgroup {}\"",
+        if spec.outer { "210" } else { "021" },
+        spec.dims[0],
+        spec.dims[1],
+        spec.dims[2],
+        ct.tile,
+        ct.tile,
+        ct.per_wg
+    ));
+    let (args, params, outs) = entry_args(comp);
+    let out_types: Vec<String> = comp.roots.iter().map(|r| mlir_tensor(comp.ty(*r))).collect();
+    let mut fb = FuncBuilder::new();
+    let ids = crate::r#loop::grid_ids(&mut fb, &grid);
+    let map = cpu_tile_map(spec, &ct, kernel_ops::XLA_DIALECTS);
+    let norm_in = spec.dims;
+    let norm_out = spec.out_dims();
+    let first_operand_dims = comp.ty(comp.instrs[heroes[0]].operands[0]).dims.clone();
+    let inits: Vec<(String, String)> = outs.iter().cloned().zip(out_types.iter().cloned()).collect();
+    let root_heroes = choice.root_heroes.clone();
+    let result = {
+        let mut el = Elemental::new(&mut kernel, comp, Current::Entry, params, HashMap::new());
+        kernel_ops::loop_over_map(&mut fb, &map, &ids, &inits, &mut |fb, o, _syms, iters| {
+            let i = cpu_transposed(spec, o);
+            for &h in heroes {
+                let operand = comp.instrs[h].operands[0];
+                let operand_idx = bitcast_index(&i, &norm_in, &comp.ty(operand).dims);
+                let v = el.value(fb, operand, &operand_idx)?;
+                el.injected.insert(h, vec![v]);
+            }
+            let mut out = Vec::new();
+            for (k, root) in comp.roots.iter().enumerate() {
+                let root_idx = match root_heroes.get(k).copied().flatten() {
+                    Some(h) => {
+                        let hero_idx = bitcast_index(o, &norm_out, &comp.instrs[h].results[0].dims);
+                        bitcast_index(&hero_idx, &comp.instrs[h].results[0].dims, &comp.ty(*root).dims)
+                    }
+                    None => {
+                        let in_idx = bitcast_index(&i, &norm_in, &first_operand_dims);
+                        bitcast_index(&in_idx, &first_operand_dims, &comp.ty(*root).dims)
+                    }
+                };
+                let v = el.value(fb, *root, &root_idx)?;
+                let ids = fb.indices(&root_idx)?.join(", ");
+                out.push(fb.assign("ins", &format!("tensor.insert {v} into {}[{ids}] : {}", iters[k], out_types[k])));
+            }
+            Ok(out)
+        })?
+    };
+    fb.line(&format!("return {} : {}", result.join(", "), out_types.join(", ")));
+    let text = kernel.finish(&args, &out_types, fb.body())?;
+    Ok((text, grid))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::launch::testing::{covers_once, points};
     use std::collections::HashMap;
+
+    /// The CPU tiles: every output element is written exactly once, and
+    /// the transposed (input) indices cover the input exactly once; a
+    /// workgroup's elements come from its own contiguous run of tiles.
+    #[test]
+    fn cpu_tiles_cover_output_and_input_once() {
+        let cpu = CpuTarget::generic();
+        for (dims, outer) in [([1, 40, 70], false), ([3, 33, 17], false), ([20, 3, 50], true), ([64, 1, 64], true), ([2, 5, 3], false)] {
+            let spec = Spec { dims, outer };
+            for tile in [2, 4, 8] {
+                let mut ct = CpuTiling::new(&spec, &cpu, tile);
+                for workgroups in [1, 3, ct.workgroups] {
+                    ct.workgroups = workgroups.min(ct.tiles);
+                    ct.per_wg = ceil_div(ct.tiles, ct.workgroups);
+                    for as_dim in [true, false] {
+                        let map = cpu_tile_map(&spec, &ct, as_dim);
+                        let sizes: Vec<i64> = if as_dim { vec![ct.workgroups] } else { vec![] };
+                        let pts = points(&map, &sizes);
+                        let outs: Vec<Vec<i64>> = pts.iter().map(|p| p.2.clone()).collect();
+                        covers_once(&outs, &spec.out_dims());
+                        let ins: Vec<Vec<i64>> = outs
+                            .iter()
+                            .map(|o| {
+                                let e: Vec<Expr> = o.iter().map(|&x| Expr::constant(x)).collect();
+                                cpu_transposed(&spec, &e).iter().map(|x| x.as_const().unwrap()).collect()
+                            })
+                            .collect();
+                        covers_once(&ins, &spec.dims);
+                        for (d, s, _) in &pts {
+                            let (wg, t) = if as_dim { (d[0], s[0]) } else { (s[0], s[1]) };
+                            assert!(wg * ct.per_wg + t < ct.tiles, "{dims:?}: tile in range");
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     /// Pass 2 reads, from the shared-memory cell of its block, exactly the
     /// element pass 1 wrote there, transposed; both passes cover their
