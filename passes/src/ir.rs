@@ -373,6 +373,21 @@ impl Op {
         unsafe { mlirOperationSetOperand(self.0, i as isize, value.0) }
     }
 
+    /// Replaces all operands (their number may change; ops with operand
+    /// segments need their `operandSegmentSizes` updated too).
+    pub fn set_operands(self, values: &[Value]) {
+        let raw: Vec<MlirValue> = values.iter().map(|v| v.0).collect();
+        unsafe { mlirOperationSetOperands(self.0, raw.len() as isize, raw.as_ptr()) }
+    }
+
+    /// The text of the `#xla.indexing_map` attribute `name` (XLA's text
+    /// form of the map), `None` if there is none.
+    pub fn indexing_map_text(self, name: &str) -> Option<String> {
+        let attr = self.attr(name)?;
+        // SAFETY: a live attribute of a live op.
+        rxla_dialects::indexing_map_text(unsafe { melior::ir::Attribute::from_raw(attr) }).map(str::to_string)
+    }
+
     /// The op that contains this one (`None` at the top).
     pub fn parent(self) -> Option<Op> {
         let op = unsafe { mlirOperationGetParentOperation(self.0) };
@@ -565,6 +580,44 @@ impl Value {
         unsafe {
             mlir_sys::mlirValueIsAOpResult(self.0)
                 .then(|| mlir_sys::mlirOpResultGetResultNumber(self.0) as usize)
+        }
+    }
+
+    /// For a block argument, the op whose region holds its block
+    /// (`func.func`, `xla.loop`, `scf.for`, ...).
+    pub fn owner_op(self) -> Option<Op> {
+        unsafe {
+            if !mlirValueIsABlockArgument(self.0) {
+                return None;
+            }
+            let parent = mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(self.0));
+            (!parent.ptr.is_null()).then_some(Op(parent))
+        }
+    }
+
+    /// The printed discardable attribute `name` of the value: the defining
+    /// op's attribute for op results, the argument attribute for arguments
+    /// of a `func.func` (e.g. `xla.range`).
+    pub fn attr_text(self, name: &str) -> Option<String> {
+        if let Some(op) = self.op() {
+            return op.attr_text(name);
+        }
+        let func = self.owner_op().filter(|op| op.is_named("func.func"))?;
+        unsafe {
+            let arg_attrs = func.attr_raw("arg_attrs")?;
+            if !mlirAttributeIsAArray(arg_attrs) {
+                return None;
+            }
+            let i = mlirBlockArgumentGetArgNumber(self.0);
+            if i >= mlirArrayAttrGetNumElements(arg_attrs) {
+                return None;
+            }
+            let dict = mlirArrayAttrGetElement(arg_attrs, i);
+            if !mlirAttributeIsADictionary(dict) {
+                return None;
+            }
+            let attr = mlirDictionaryAttrGetElementByName(dict, string_ref(name));
+            (!attr.ptr.is_null()).then(|| attr_to_string(attr))
         }
     }
 

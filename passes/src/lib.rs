@@ -59,6 +59,7 @@ pub mod while_loop_trip_count_annotator;
 pub mod fusion;
 pub mod fusion_wrapper;
 pub mod algsimp;
+pub mod xla_simplify_indexing;
 
 pub use framework::{HloPass, PassError, PassOptions};
 pub use registry::{lookup, registry, PassInfo};

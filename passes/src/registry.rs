@@ -58,6 +58,7 @@ static REGISTRY: &[PassInfo] = &[
     pass!(crate::fusion::priority::PriorityFusion),
     pass!(crate::fusion::multi_output::MultiOutputFusion),
     pass!(crate::fusion_wrapper::FusionWrapper),
+    pass!(crate::xla_simplify_indexing::XlaSimplifyIndexing),
     pass!(crate::testing::TestMiscompile),
 ];
 

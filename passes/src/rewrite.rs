@@ -133,11 +133,14 @@ pub struct DriverOptions {
     pub max_iterations: i64,
     /// Visit producers before users (the order simplifications want).
     pub top_down: bool,
+    /// Also apply the ops' own folders (MLIR's `fold` hooks, e.g. of `arith`
+    /// ops); a pass that should only touch its patterns' ops turns this off.
+    pub fold: bool,
 }
 
 impl Default for DriverOptions {
     fn default() -> Self {
-        Self { max_iterations: 20, top_down: true }
+        Self { max_iterations: 20, top_down: true, fold: true }
     }
 }
 
@@ -224,6 +227,7 @@ pub fn apply_greedily(root: Op, patterns: &[Rc<dyn Pattern>], options: DriverOpt
         let config = GreedyRewriteDriverConfig::new();
         config.set_max_iterations(options.max_iterations);
         config.set_use_top_down_traversal(options.top_down);
+        config.enable_folding(options.fold);
         // Function bodies are single blocks; leave regions alone.
         config.set_region_simplification_level(GreedySimplifyRegionLevel::Disabled);
         config.enable_constant_cse(false);

@@ -67,7 +67,7 @@ impl HloPass for AlgSimp {
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
         let module = Op::of(&module);
-        apply_greedily(module, &patterns(), DriverOptions { max_iterations: self.max_iterations, top_down: true })?;
+        apply_greedily(module, &patterns(), DriverOptions { max_iterations: self.max_iterations, ..DriverOptions::default() })?;
         Ok(())
     }
 }
