@@ -54,8 +54,8 @@ impl Default for Device {
 /// Weighted operations of one op inside a kernel.
 pub fn op_flops(op: Op) -> f64 {
     let out: f64 = op.results().iter().map(|r| elements(*r) as f64).sum();
-    let code = super::opcode(op).unwrap_or_default();
-    match code.as_str() {
+    let code = super::opcode_str(&op).unwrap_or_default();
+    match code {
         "constant" | "iota" | "broadcast" | "reshape" | "bitcast" | "transpose" | "reverse"
         | "slice" | "dynamic_slice" | "concatenate" | "pad" | "copy" => 0.0,
         "reduce" => {
@@ -78,7 +78,34 @@ pub fn op_flops(op: Op) -> f64 {
 
 /// Bytes of an array value (0 for anything else).
 fn bytes(v: crate::ir::Value) -> f64 {
-    super::value_type(v).byte_size() as f64
+    super::value_bytes(v) as f64
+}
+
+/// How many times a loop emitting `op` reads each element of its first
+/// operand: more than once through an expanding broadcast or gather, or
+/// overlapping windows (see [`recompute_factors`]); 1 otherwise.
+pub fn first_operand_read_ratio(op: Op) -> f64 {
+    if op.num_operands() == 0 || !reads_elements_multiple_times(op) {
+        return 1.0;
+    }
+    if op.is("reduce_window") {
+        return crate::attrs::StructAttr::of(op, "window")
+            .map(|w| {
+                let size: i64 = w.list("size").iter().product();
+                let stride: i64 = w.list("stride").iter().product::<i64>().max(1);
+                (size as f64 / stride as f64).max(1.0)
+            })
+            .unwrap_or(1.0);
+    }
+    let out = op
+        .results()
+        .iter()
+        .map(|r| elements(*r))
+        .max()
+        .unwrap_or(1)
+        .max(1) as f64;
+    let input = (elements(op.operand(0)).max(1)) as f64;
+    (out / input).max(1.0)
 }
 
 /// How many times each op of `view` computes each of its elements when the
@@ -95,32 +122,9 @@ pub fn recompute_factors(view: &View) -> Vec<f64> {
     }
     for u in (0..view.nodes.len()).rev() {
         let node = &view.nodes[u];
-        let out = node
-            .op
-            .results()
-            .iter()
-            .map(|r| elements(*r))
-            .max()
-            .unwrap_or(1)
-            .max(1) as f64;
         for (i, src) in node.inputs.iter().enumerate() {
             let Src::Node(k, _) = src else { continue };
-            let input = (elements(node.op.operand(i)).max(1)) as f64;
-            let ratio = if i == 0 && reads_elements_multiple_times(node.op) {
-                if node.op.is("reduce_window") {
-                    crate::attrs::StructAttr::of(node.op, "window")
-                        .map(|w| {
-                            let size: i64 = w.list("size").iter().product();
-                            let stride: i64 = w.list("stride").iter().product::<i64>().max(1);
-                            (size as f64 / stride as f64).max(1.0)
-                        })
-                        .unwrap_or(1.0)
-                } else {
-                    (out / input).max(1.0)
-                }
-            } else {
-                1.0
-            };
+            let ratio = if i == 0 { node.facts.read_ratio } else { 1.0 };
             factor[*k] = factor[*k].max(factor[u] * ratio);
         }
     }
@@ -133,14 +137,14 @@ pub fn kernel_time(device: &Device, view: &View) -> f64 {
     let written: f64 = view
         .roots
         .iter()
-        .map(|s| view.src_type(*s).byte_size() as f64)
+        .map(|s| view.src_bytes(*s) as f64)
         .sum();
     let factors = recompute_factors(view);
     let flops: f64 = view
         .nodes
         .iter()
         .zip(&factors)
-        .map(|(n, f)| op_flops(n.op) * f.max(1.0))
+        .map(|(n, f)| n.facts.flops * f.max(1.0))
         .sum();
     device.launch + ((read + written) / device.bandwidth).max(flops / device.compute)
 }
@@ -150,11 +154,21 @@ pub fn kernel_time(device: &Device, view: &View) -> f64 {
 /// the fused consumers (each recomputing the producer). Positive means
 /// faster fused.
 pub fn fusion_benefit(device: &Device, producer: &View, consumers: &[View], fused: &[View]) -> f64 {
-    let unfused: f64 = kernel_time(device, producer)
-        + consumers
-            .iter()
-            .map(|c| kernel_time(device, c))
-            .sum::<f64>();
-    let fused: f64 = fused.iter().map(|f| kernel_time(device, f)).sum();
+    benefit_of_times(
+        kernel_time(device, producer),
+        consumers.iter().map(|c| kernel_time(device, c)),
+        fused.iter().map(|f| kernel_time(device, f)),
+    )
+}
+
+/// [`fusion_benefit`] from the kernel times (of the producer, of each
+/// consumer, of each fused consumer), added up in the same order.
+pub fn benefit_of_times(
+    producer: f64,
+    consumers: impl Iterator<Item = f64>,
+    fused: impl Iterator<Item = f64>,
+) -> f64 {
+    let unfused: f64 = producer + consumers.sum::<f64>();
+    let fused: f64 = fused.sum();
     unfused - fused
 }

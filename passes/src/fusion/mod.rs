@@ -25,6 +25,10 @@
 //! the fused computation) with their inputs, and its roots. Views merge
 //! (producer into consumer, siblings side by side) without touching the IR;
 //! [`materialize`] turns a view into a fused computation and fusion op.
+//! Each node of a view carries its op's [`Facts`] (what the rules and the
+//! cost model ask of it), computed once when the op enters a view; the
+//! passes keep each node's view while its op and operands stay the same
+//! (see "Compile time" in `docs/passes/fusion.md`).
 //!
 //! ## What may be fused
 //!
@@ -43,14 +47,17 @@ pub mod multi_output;
 pub mod priority;
 
 use crate::{
-    builder::{quote_symbol, Builder},
+    builder::Builder,
     computation,
     framework::PassError,
     ir::{Op, Value},
     types::{split_top_level, HloType, TensorType},
 };
 use mlir_sys::*;
-use std::collections::{HashMap, HashSet};
+use std::{
+    collections::{HashMap, HashSet},
+    hash::BuildHasherDefault,
+};
 
 /// At most this many operands plus outputs per fusion (XLA:GPU's
 /// `MaxOperandsAndOutputsPerFusion`: a kernel's parameter budget).
@@ -203,40 +210,218 @@ const STRUCTURAL: &[&str] = &[
 
 /// The opcode of an `hlo.*` op (`None` for other dialects).
 pub fn opcode(op: Op) -> Option<String> {
-    op.name().strip_prefix("hlo.").map(str::to_string)
+    opcode_str(&op).map(str::to_string)
+}
+
+/// The opcode of an `hlo.*` op without copying it (`None` for other
+/// dialects); the slice lives as long as the op's context.
+pub fn opcode_str(op: &Op) -> Option<&str> {
+    // SAFETY: op names are interned in the context and outlive the op; the
+    // slice does not outlive the borrow of `op`.
+    let name = unsafe {
+        let s = mlirIdentifierStr(mlirOperationGetName(op.raw()));
+        if s.data.is_null() {
+            return None;
+        }
+        std::slice::from_raw_parts(s.data as *const u8, s.length)
+    };
+    std::str::from_utf8(name.strip_prefix(b"hlo.")?).ok()
 }
 
 /// Elementwise (XLA's `IsElementwise`).
 pub fn is_elementwise(op: Op) -> bool {
-    opcode(op).is_some_and(|o| UNARY.contains(&o.as_str()) || NARY.contains(&o.as_str()))
+    opcode_str(&op).is_some_and(|o| UNARY.contains(&o) || NARY.contains(&o))
+}
+
+// ---------------------------------------------------------------------------
+// Hashing and types.
+
+/// rustc's FxHash: one rotate, xor and multiply per word. The passes' maps
+/// are keyed by op, value and type pointers, for which SipHash's DoS
+/// resistance buys nothing and costs most of a lookup.
+#[derive(Clone, Copy, Default)]
+pub struct FxHasher(u64);
+
+impl FxHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl std::hash::Hasher for FxHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+    #[inline]
+    fn write_u8(&mut self, n: u8) {
+        self.add(n as u64);
+    }
+    #[inline]
+    fn write_u32(&mut self, n: u32) {
+        self.add(n as u64);
+    }
+    #[inline]
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+    #[inline]
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// A hash map with [`FxHasher`].
+pub type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+/// A hash set with [`FxHasher`].
+pub type FxHashSet<K> = HashSet<K, BuildHasherDefault<FxHasher>>;
+
+/// What the passes need to know about a type, computed once per MLIR type.
+#[derive(Clone, Copy, Debug)]
+struct TypeFacts {
+    /// A tensor with static dimensions.
+    static_array: bool,
+    /// Element count of a static array, else 0.
+    elements: i64,
+    /// `HloType::byte_size`.
+    bytes: u64,
+}
+
+impl TypeFacts {
+    fn of(t: &HloType) -> Self {
+        let static_array = is_static_array(t);
+        let elements = match t {
+            HloType::Tensor(tt) if static_array => tt.num_elements(),
+            _ => 0,
+        };
+        TypeFacts {
+            static_array,
+            elements,
+            bytes: t.byte_size(),
+        }
+    }
+}
+
+/// The per-thread type caches. MLIR types are uniqued and live as long as
+/// their context, but a later context may reuse an address for another
+/// type, so the caches are only used while a fusion pass runs (see
+/// [`TypeCacheGuard`]); other callers (the emitters use
+/// [`reduction_dimensions`], ...) parse types afresh.
+#[derive(Default)]
+struct TypeCache {
+    active: bool,
+    types: FxHashMap<usize, HloType>,
+    facts: FxHashMap<usize, TypeFacts>,
+    /// [`parsed_type`]s.
+    parsed: FxHashMap<usize, MlirType>,
 }
 
 thread_local! {
-    /// Parsed types by MLIR type (types are uniqued and live as long as
-    /// their context; the cache is cleared when a pass starts and ends).
-    static TYPES: std::cell::RefCell<HashMap<usize, HloType>> = std::cell::RefCell::new(HashMap::new());
+    static TYPES: std::cell::RefCell<TypeCache> = std::cell::RefCell::new(TypeCache::default());
 }
 
-/// Forgets cached types (at the start and end of each pass run).
+/// Forgets cached types and stops caching (the end of a pass run).
 pub fn clear_type_cache() {
-    TYPES.with(|t| t.borrow_mut().clear());
+    TYPES.with(|t| {
+        let mut t = t.borrow_mut();
+        t.active = false;
+        t.types.clear();
+        t.facts.clear();
+        t.parsed.clear();
+    });
 }
 
-/// The type of `v` (memoized: printing and parsing types dominates the
-/// passes' time otherwise).
+/// Caches types while alive: a fusion pass holds one for its run.
+pub struct TypeCacheGuard(());
+
+impl TypeCacheGuard {
+    pub fn new() -> Self {
+        clear_type_cache();
+        TYPES.with(|t| t.borrow_mut().active = true);
+        TypeCacheGuard(())
+    }
+}
+
+impl Default for TypeCacheGuard {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for TypeCacheGuard {
+    fn drop(&mut self) {
+        clear_type_cache();
+    }
+}
+
+/// The type of `v` (memoized while a pass runs: printing and parsing types
+/// dominates the passes' time otherwise).
 pub fn value_type(v: Value) -> HloType {
     let key = v.raw_type().ptr as usize;
-    if let Some(t) = TYPES.with(|t| t.borrow().get(&key).cloned()) {
-        return t;
+    let cached = TYPES.with(|t| {
+        let t = t.borrow();
+        if t.active {
+            Some(t.types.get(&key).cloned())
+        } else {
+            None
+        }
+    });
+    match cached {
+        Some(Some(t)) => t,
+        Some(None) => {
+            let t = v.ty();
+            TYPES.with(|c| c.borrow_mut().types.insert(key, t.clone()));
+            t
+        }
+        None => v.ty(),
     }
-    let t = v.ty();
-    TYPES.with(|c| c.borrow_mut().insert(key, t.clone()));
-    t
+}
+
+/// The facts of `v`'s type (memoized like [`value_type`], without cloning
+/// the type).
+fn type_facts(v: Value) -> TypeFacts {
+    let key = v.raw_type().ptr as usize;
+    let cached = TYPES.with(|t| {
+        let t = t.borrow();
+        if t.active {
+            Some(t.facts.get(&key).copied())
+        } else {
+            None
+        }
+    });
+    match cached {
+        Some(Some(f)) => f,
+        Some(None) => {
+            let f = TypeFacts::of(&value_type(v));
+            TYPES.with(|c| c.borrow_mut().facts.insert(key, f));
+            f
+        }
+        None => TypeFacts::of(&v.ty()),
+    }
 }
 
 /// A static array type.
 fn is_static_array(t: &HloType) -> bool {
     matches!(t, HloType::Tensor(tt) if tt.dims.iter().all(|&d| d >= 0))
+}
+
+/// True if `v` is a static array.
+pub fn is_static_array_value(v: Value) -> bool {
+    type_facts(v).static_array
+}
+
+/// Bytes of `v`'s type (`HloType::byte_size`).
+pub fn value_bytes(v: Value) -> u64 {
+    type_facts(v).bytes
 }
 
 /// The array type of a value, if static.
@@ -249,7 +434,7 @@ pub fn array_type(v: Value) -> Option<TensorType> {
 
 /// Element count of a value (0 for non-arrays).
 pub fn elements(v: Value) -> i64 {
-    array_type(v).map(|t| t.num_elements()).unwrap_or(0)
+    type_facts(v).elements
 }
 
 /// True if `op` may be part of a fusion at all: a fusible opcode whose
@@ -257,23 +442,16 @@ pub fn elements(v: Value) -> i64 {
 /// operand (the emitters' scatter fusion), reduce and reduce-window with
 /// their reducer.
 pub fn is_fusible_op(op: Op) -> bool {
-    let Some(code) = opcode(op) else { return false };
-    let known = UNARY.contains(&code.as_str())
-        || NARY.contains(&code.as_str())
-        || STRUCTURAL.contains(&code.as_str());
+    let Some(code) = opcode_str(&op) else { return false };
+    let known = UNARY.contains(&code) || NARY.contains(&code) || STRUCTURAL.contains(&code);
     if !known || op.num_results() == 0 {
         return false;
     }
     if code == "scatter" && op.num_operands() != 3 {
         return false;
     }
-    op.operands()
-        .iter()
-        .all(|v| is_static_array(&value_type(*v)))
-        && op
-            .results()
-            .iter()
-            .all(|v| is_static_array(&value_type(*v)))
+    (0..op.num_operands()).all(|i| is_static_array_value(op.operand(i)))
+        && (0..op.num_results()).all(|i| is_static_array_value(op.result(i)))
 }
 
 /// The callee of a fusion op.
@@ -289,14 +467,8 @@ pub fn is_node(op: Op) -> bool {
             FusionKind::of(op),
             Some(FusionKind::Loop | FusionKind::Input)
         ) && op.num_results() > 0
-            && op
-                .results()
-                .iter()
-                .all(|v| is_static_array(&value_type(*v)))
-            && op
-                .operands()
-                .iter()
-                .all(|v| is_static_array(&value_type(*v)));
+            && (0..op.num_results()).all(|i| is_static_array_value(op.result(i)))
+            && (0..op.num_operands()).all(|i| is_static_array_value(op.operand(i)));
     }
     is_fusible_op(op)
 }
@@ -305,10 +477,11 @@ pub fn is_node(op: Op) -> bool {
 /// much more than reading their result back (transcendentals, divisions,
 /// reductions, gathers, ...), never duplicated into several consumers.
 pub fn is_expensive(op: Op) -> bool {
-    let Some(code) = opcode(op) else { return true };
-    let complex =
-        op.num_results() > 0 && array_type(op.result(0)).is_some_and(|t| t.elem.is_complex());
-    match code.as_str() {
+    let Some(code) = opcode_str(&op) else { return true };
+    let complex = || {
+        op.num_results() > 0 && array_type(op.result(0)).is_some_and(|t| t.elem.is_complex())
+    };
+    match code {
         "add"
         | "and"
         | "bitcast"
@@ -353,7 +526,7 @@ pub fn is_expensive(op: Op) -> bool {
         | "subtract"
         | "transpose"
         | "mulhi" => false,
-        "abs" | "cosine" | "sign" | "sine" => complex,
+        "abs" | "cosine" | "sign" | "sine" => complex(),
         // Integer division by a constant becomes multiplies and shifts.
         "divide" | "remainder" => {
             let integral = array_type(op.result(0)).is_some_and(|t| t.elem.is_integer());
@@ -377,9 +550,10 @@ fn is_scalar_constant_like(v: Value) -> bool {
 /// XLA's `IsSmallConstant`: a constant with at most one element, which the
 /// emitters fold into the code.
 pub fn is_small_constant(op: Op) -> bool {
-    op.is("constant")
-        && op.num_results() == 1
-        && array_type(op.result(0)).is_some_and(|t| t.num_elements() <= 1)
+    op.is("constant") && op.num_results() == 1 && {
+        let t = type_facts(op.result(0));
+        t.static_array && t.elements <= 1
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -486,12 +660,235 @@ pub enum Src {
     Node(usize, usize),
 }
 
-/// One op of a view: the (live) op to clone and where its operands come
-/// from.
+/// What the fusion rules and the cost model ask about one op. Computed once
+/// when the op enters a view from the IR, and carried along as views are
+/// merged and materialized (a clone has its original's facts), so the
+/// passes' inner loops read fields instead of opcodes, types and
+/// attributes.
+#[derive(Clone, Copy, Debug)]
+pub struct Facts {
+    flags: u32,
+    /// [`reduction_dimensions`] of a reduce.
+    pub reduction: Option<ReductionDims>,
+    /// [`cost::op_flops`].
+    pub flops: f64,
+    /// [`cost::first_operand_read_ratio`].
+    pub read_ratio: f64,
+    /// Shared memory the op's tiles need in a reduction or transpose
+    /// kernel, bytes.
+    pub shared_memory: u64,
+}
+
+const ELEMENTWISE: u32 = 1 << 0;
+const UNARY_ELEMENTWISE: u32 = 1 << 1;
+const REDUCE_INTERMEDIATE: u32 = 1 << 2;
+const EXPENSIVE: u32 = 1 << 3;
+const DUPLICABLE: u32 = 1 << 4;
+const SCATTER: u32 = 1 << 5;
+const DYNAMIC_UPDATE_SLICE: u32 = 1 << 6;
+const TRANSPOSE: u32 = 1 << 7;
+const TILED_TRANSPOSE: u32 = 1 << 8;
+const UNNESTED_REDUCTION: u32 = 1 << 9;
+const EXPENSIVE_TO_REPEAT: u32 = 1 << 10;
+const READS_MULTIPLE_TIMES: u32 = 1 << 11;
+const SIGNIFICANT_REDUCE: u32 = 1 << 12;
+const SMALL_CONCATENATE: u32 = 1 << 13;
+/// Facts that depend on how the op's operands are defined, not only on the
+/// op and its types: an integer division by a constant is cheap
+/// ([`is_expensive`]), and a clone in a fused computation may read the
+/// constant through a parameter.
+const READS_DEFINITIONS: u32 = 1 << 14;
+
+impl Facts {
+    /// The facts of a live op.
+    pub fn of(op: Op) -> Facts {
+        let mut flags = 0;
+        let mut set = |flag: u32, on: bool| {
+            if on {
+                flags |= flag;
+            }
+        };
+        let code = opcode_str(&op).unwrap_or("");
+        let elementwise = is_elementwise(op);
+        set(ELEMENTWISE, elementwise);
+        set(UNARY_ELEMENTWISE, elementwise && op.num_operands() == 1);
+        set(REDUCE_INTERMEDIATE, is_reduce_intermediate(op));
+        let expensive = is_expensive(op);
+        set(EXPENSIVE, expensive);
+        set(
+            DUPLICABLE,
+            !expensive
+                || (0..op.num_results()).all(|r| elements(op.result(r)) <= SMALL_EXPENSIVE_ELEMENTS),
+        );
+        set(SCATTER, code == "scatter");
+        set(DYNAMIC_UPDATE_SLICE, code == "dynamic_update_slice");
+        set(TRANSPOSE, code == "transpose");
+        let tiled = tiled_transpose(op).is_some();
+        set(TILED_TRANSPOSE, tiled);
+        let reduction = reduction_dimensions(op);
+        let unnested = reduction.is_some_and(|d| d.unnested_is_faster());
+        set(UNNESTED_REDUCTION, unnested);
+        set(EXPENSIVE_TO_REPEAT, is_expensive_to_repeat(op));
+        set(READS_MULTIPLE_TIMES, reads_elements_multiple_times(op));
+        set(
+            SIGNIFICANT_REDUCE,
+            code == "reduce" && {
+                let out = elements(op.result(0)).max(1);
+                elements(op.operand(0)) / out >= 16
+            },
+        );
+        set(
+            SMALL_CONCATENATE,
+            code == "concatenate" && op.num_operands() <= 64,
+        );
+        set(READS_DEFINITIONS, code == "divide" || code == "remainder");
+        let shared_memory = if let Some(d) = reduction.filter(|d| d.unnested_is_faster()) {
+            let bytes = array_type(op.operand(0))
+                .map(|t| t.elem.byte_size())
+                .unwrap_or(4);
+            let variadic = op.num_results() as u64;
+            if d.row {
+                32 * bytes * variadic
+            } else {
+                2 * 32 * 33 * bytes * variadic
+            }
+        } else if tiled {
+            32 * 33
+                * array_type(op.result(0))
+                    .map(|t| t.elem.byte_size())
+                    .unwrap_or(4)
+        } else {
+            0
+        };
+        Facts {
+            flags,
+            reduction,
+            flops: cost::op_flops(op),
+            read_ratio: cost::first_operand_read_ratio(op),
+            shared_memory,
+        }
+    }
+
+    fn has(&self, flag: u32) -> bool {
+        self.flags & flag != 0
+    }
+
+    /// [`is_elementwise`].
+    pub fn is_elementwise(&self) -> bool {
+        self.has(ELEMENTWISE)
+    }
+    /// [`is_elementwise`] with one operand.
+    pub fn is_unary_elementwise(&self) -> bool {
+        self.has(UNARY_ELEMENTWISE)
+    }
+    /// [`is_reduce_intermediate`].
+    pub fn is_reduce_intermediate(&self) -> bool {
+        self.has(REDUCE_INTERMEDIATE)
+    }
+    /// [`is_expensive`].
+    pub fn is_expensive(&self) -> bool {
+        self.has(EXPENSIVE)
+    }
+    /// Cheap, or expensive on at most [`SMALL_EXPENSIVE_ELEMENTS`] elements
+    /// (see [`duplicable`]).
+    pub fn is_duplicable(&self) -> bool {
+        self.has(DUPLICABLE)
+    }
+    pub fn is_scatter(&self) -> bool {
+        self.has(SCATTER)
+    }
+    pub fn is_dynamic_update_slice(&self) -> bool {
+        self.has(DYNAMIC_UPDATE_SLICE)
+    }
+    pub fn is_transpose(&self) -> bool {
+        self.has(TRANSPOSE)
+    }
+    /// [`tiled_transpose`] is `Some`.
+    pub fn is_tiled_transpose(&self) -> bool {
+        self.has(TILED_TRANSPOSE)
+    }
+    /// A row/column reduction the tiled emitter beats a loop at.
+    pub fn is_unnested_reduction(&self) -> bool {
+        self.has(UNNESTED_REDUCTION)
+    }
+    /// [`is_expensive_to_repeat`].
+    pub fn is_expensive_to_repeat(&self) -> bool {
+        self.has(EXPENSIVE_TO_REPEAT)
+    }
+    /// [`reads_elements_multiple_times`].
+    pub fn reads_elements_multiple_times(&self) -> bool {
+        self.has(READS_MULTIPLE_TIMES)
+    }
+    /// A reduce reading at least 16 inputs per output.
+    pub fn is_significant_reduce(&self) -> bool {
+        self.has(SIGNIFICANT_REDUCE)
+    }
+    /// A concatenate of at most 64 operands (a concatenate fusion's hero).
+    pub fn is_small_concatenate(&self) -> bool {
+        self.has(SMALL_CONCATENATE)
+    }
+}
+
+/// One op of a view: the (live) op to clone, where its operands come from,
+/// and its [`Facts`].
 #[derive(Clone, Debug)]
 pub struct VNode {
     pub op: Op,
-    pub inputs: Vec<Src>,
+    pub inputs: Inputs,
+    pub facts: Facts,
+}
+
+/// Where a node's operands come from: a slice, stored inline for the
+/// common few operands (views are copied at every fusion step, and an
+/// allocation per node would dominate the copy).
+#[derive(Clone)]
+pub enum Inputs {
+    Inline(u8, [Src; 3]),
+    Heap(Vec<Src>),
+}
+
+impl std::ops::Deref for Inputs {
+    type Target = [Src];
+    fn deref(&self) -> &[Src] {
+        match self {
+            Inputs::Inline(n, items) => &items[..*n as usize],
+            Inputs::Heap(items) => items,
+        }
+    }
+}
+
+impl std::ops::DerefMut for Inputs {
+    fn deref_mut(&mut self) -> &mut [Src] {
+        match self {
+            Inputs::Inline(n, items) => &mut items[..*n as usize],
+            Inputs::Heap(items) => items,
+        }
+    }
+}
+
+impl FromIterator<Src> for Inputs {
+    fn from_iter<I: IntoIterator<Item = Src>>(iter: I) -> Self {
+        let mut items = [Src::Param(0); 3];
+        let mut n = 0;
+        let mut iter = iter.into_iter();
+        for item in iter.by_ref() {
+            if n == items.len() {
+                let mut heap = items.to_vec();
+                heap.push(item);
+                heap.extend(iter);
+                return Inputs::Heap(heap);
+            }
+            items[n] = item;
+            n += 1;
+        }
+        Inputs::Inline(n as u8, items)
+    }
+}
+
+impl std::fmt::Debug for Inputs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
 }
 
 /// A fusion-to-be, detached from the IR (see the module docs).
@@ -513,6 +910,8 @@ pub struct Functions {
     created: HashSet<String>,
     /// Next suffix tried for a fresh fused computation name.
     next_id: usize,
+    /// `#hlo<fusion_kind ...>` attributes, parsed once.
+    kinds: Vec<(FusionKind, MlirAttribute)>,
 }
 
 impl Functions {
@@ -526,7 +925,20 @@ impl Functions {
             by_name,
             created: HashSet::new(),
             next_id: 0,
+            kinds: Vec::new(),
         }
+    }
+
+    /// The `kind` attribute of a fusion of `kind`.
+    fn kind_attr(&mut self, context: MlirContext, kind: FusionKind) -> Result<MlirAttribute, PassError> {
+        if let Some((_, attr)) = self.kinds.iter().find(|(k, _)| *k == kind) {
+            return Ok(*attr);
+        }
+        let text = format!("#hlo<fusion_kind {}>", kind.text());
+        let attr = crate::ir::parse_attr(context, &text)
+            .ok_or_else(|| PassError(format!("internal error: bad attribute {text}")))?;
+        self.kinds.push((kind, attr));
+        Ok(attr)
     }
 
     /// A function name not used in the module: `hint`, else `hint.N`.
@@ -553,6 +965,19 @@ impl Functions {
     /// The fused computation of a fusion op.
     pub fn callee(&self, fusion: Op) -> Option<Op> {
         self.get(&callee_name(fusion)?)
+    }
+
+    /// The fused computation of a fusion op if this pass run made it (it
+    /// then belongs to that fusion alone and is erased with it).
+    pub fn owned_callee(&self, op: Op) -> Option<Op> {
+        if !op.is("fusion") {
+            return None;
+        }
+        let name = callee_name(op)?;
+        if !self.created.contains(&name) {
+            return None;
+        }
+        self.get(&name)
     }
 
     /// Erases a node: the op, and its fused computation when nothing else
@@ -591,22 +1016,26 @@ impl View {
             let callee = funcs.callee(op)?;
             return Self::of_fusion(op, callee);
         }
-        let mut params: Vec<Value> = Vec::new();
-        let inputs = op
-            .operands()
-            .into_iter()
-            .map(|v| {
-                let i = params.iter().position(|p| *p == v).unwrap_or_else(|| {
+        let n = op.num_operands();
+        let mut params: Vec<Value> = Vec::with_capacity(n);
+        let inputs = (0..n)
+            .map(|i| {
+                let v = op.operand(i);
+                let index = params.iter().position(|p| *p == v).unwrap_or_else(|| {
                     params.push(v);
                     params.len() - 1
                 });
-                Src::Param(i)
+                Src::Param(index)
             })
             .collect();
         let roots = (0..op.num_results()).map(|r| Src::Node(0, r)).collect();
         Some(View {
             params,
-            nodes: vec![VNode { op, inputs }],
+            nodes: vec![VNode {
+                op,
+                inputs,
+                facts: Facts::of(op),
+            }],
             roots,
         })
     }
@@ -617,12 +1046,16 @@ impl View {
             return None;
         }
         let params = op.operands();
-        let mut index: HashMap<Op, usize> = HashMap::new();
+        let mut index: FxHashMap<Op, usize> = FxHashMap::default();
         let mut nodes = Vec::new();
-        let src = |v: Value, index: &HashMap<Op, usize>| -> Option<Src> {
+        // Where `v` comes from: an earlier op of the body, or a parameter.
+        let src = |v: Value, index: &FxHashMap<Op, usize>| -> Option<Src> {
             match v.op() {
                 Some(def) => Some(Src::Node(*index.get(&def)?, v.result_number()?)),
-                None => args.iter().position(|a| *a == v).map(Src::Param),
+                None => v
+                    .arg_number()
+                    .filter(|&i| i < args.len() && args[i] == v)
+                    .map(Src::Param),
             }
         };
         let terminator = callee.terminator()?;
@@ -633,18 +1066,18 @@ impl View {
             if !is_fusible_op(inner) {
                 return None;
             }
-            let inputs = inner
-                .operands()
-                .into_iter()
-                .map(|v| src(v, &index))
-                .collect::<Option<Vec<_>>>()?;
+            let inputs = (0..inner.num_operands())
+                .map(|i| src(inner.operand(i), &index))
+                .collect::<Option<Inputs>>()?;
             index.insert(inner, nodes.len());
-            nodes.push(VNode { op: inner, inputs });
+            nodes.push(VNode {
+                op: inner,
+                inputs,
+                facts: Facts::of(inner),
+            });
         }
-        let roots = terminator
-            .operands()
-            .into_iter()
-            .map(|v| src(v, &index))
+        let roots = (0..terminator.num_operands())
+            .map(|i| src(terminator.operand(i), &index))
             .collect::<Option<Vec<_>>>()?;
         Some(View {
             params,
@@ -653,12 +1086,46 @@ impl View {
         })
     }
 
+    /// The same view over other ops: `ops[k]` in place of node `k`'s op
+    /// (the clones [`materialize`] made, which have the same facts except
+    /// those that depend on operands' definitions).
+    pub fn with_ops(&self, ops: &[Op]) -> View {
+        View {
+            params: self.params.clone(),
+            nodes: self
+                .nodes
+                .iter()
+                .zip(ops)
+                .map(|(n, op)| VNode {
+                    op: *op,
+                    inputs: n.inputs.clone(),
+                    facts: if n.facts.has(READS_DEFINITIONS) {
+                        Facts::of(*op)
+                    } else {
+                        n.facts
+                    },
+                })
+                .collect(),
+            roots: self.roots.clone(),
+        }
+    }
+
     /// The type of what `src` names.
     pub fn src_type(&self, src: Src) -> HloType {
+        value_type(self.src_value(src))
+    }
+
+    /// The value `src` names (a parameter, or a result of a node's op).
+    pub fn src_value(&self, src: Src) -> Value {
         match src {
-            Src::Param(i) => value_type(self.params[i]),
-            Src::Node(k, r) => value_type(self.nodes[k].op.result(r)),
+            Src::Param(i) => self.params[i],
+            Src::Node(k, r) => self.nodes[k].op.result(r),
         }
+    }
+
+    /// Bytes of what `src` names.
+    pub fn src_bytes(&self, src: Src) -> u64 {
+        value_bytes(self.src_value(src))
     }
 
     /// Uses of each op's results inside the view (operands and roots).
@@ -688,7 +1155,8 @@ impl View {
         consumer: &View,
         extra: &[usize],
     ) -> View {
-        let mut params: Vec<Value> = Vec::new();
+        let mut params: Vec<Value> =
+            Vec::with_capacity(consumer.params.len() + producer.params.len());
         let param_index = |v: Value, params: &mut Vec<Value>| -> usize {
             params.iter().position(|p| *p == v).unwrap_or_else(|| {
                 params.push(v);
@@ -715,14 +1183,12 @@ impl View {
             Src::Param(i) => Src::Param(p_params[i]),
             node => node,
         };
-        let mut nodes: Vec<VNode> = producer
-            .nodes
-            .iter()
-            .map(|n| VNode {
-                op: n.op,
-                inputs: n.inputs.iter().map(|s| map_p(*s)).collect(),
-            })
-            .collect();
+        let mut nodes: Vec<VNode> = Vec::with_capacity(producer.nodes.len() + consumer.nodes.len());
+        nodes.extend(producer.nodes.iter().map(|n| VNode {
+            op: n.op,
+            inputs: n.inputs.iter().map(|s| map_p(*s)).collect(),
+            facts: n.facts,
+        }));
         let offset = nodes.len();
         let c_params: Vec<Src> = consumer
             .params
@@ -739,6 +1205,7 @@ impl View {
         nodes.extend(consumer.nodes.iter().map(|n| VNode {
             op: n.op,
             inputs: n.inputs.iter().map(|s| map_c(*s)).collect(),
+            facts: n.facts,
         }));
         let mut roots: Vec<Src> = consumer.roots.iter().map(|s| map_c(*s)).collect();
         roots.extend(extra.iter().map(|&j| map_p(producer.roots[j])));
@@ -770,10 +1237,12 @@ impl View {
             Src::Param(i) => Src::Param(b_params[i]),
             Src::Node(k, r) => Src::Node(k + offset, r),
         };
-        let mut nodes = a.nodes.clone();
+        let mut nodes = Vec::with_capacity(a.nodes.len() + b.nodes.len());
+        nodes.extend(a.nodes.iter().cloned());
         nodes.extend(b.nodes.iter().map(|n| VNode {
             op: n.op,
             inputs: n.inputs.iter().map(|s| map_b(*s)).collect(),
+            facts: n.facts,
         }));
         let mut roots = a.roots.clone();
         roots.extend(b.roots.iter().map(|s| map_b(*s)));
@@ -784,7 +1253,8 @@ impl View {
         }
     }
 
-    /// Drops ops no output depends on, and parameters nothing reads.
+    /// Drops ops no output depends on, and parameters nothing reads
+    /// (keeping the order of what stays).
     fn prune(&mut self) {
         let mut live = vec![false; self.nodes.len()];
         let mut work: Vec<usize> = self
@@ -802,29 +1272,38 @@ impl View {
             if std::mem::replace(&mut live[k], true) {
                 continue;
             }
-            for s in &self.nodes[k].inputs {
+            for s in self.nodes[k].inputs.iter() {
                 if let Src::Node(j, _) = s {
-                    work.push(*j);
+                    if !live[*j] {
+                        work.push(*j);
+                    }
                 }
             }
         }
-        let mut new_index = vec![usize::MAX; self.nodes.len()];
-        let mut nodes = Vec::new();
-        for (k, node) in self.nodes.iter().enumerate() {
-            if live[k] {
-                new_index[k] = nodes.len();
-                nodes.push(node.clone());
+        if live.iter().any(|l| !l) {
+            let mut new_index = vec![usize::MAX; self.nodes.len()];
+            let mut next = 0;
+            for (k, l) in live.iter().enumerate() {
+                if *l {
+                    new_index[k] = next;
+                    next += 1;
+                }
             }
+            let mut k = 0;
+            self.nodes.retain(|_| {
+                k += 1;
+                live[k - 1]
+            });
+            let remap = |s: &mut Src| {
+                if let Src::Node(k, _) = s {
+                    *k = new_index[*k];
+                }
+            };
+            for n in &mut self.nodes {
+                n.inputs.iter_mut().for_each(remap);
+            }
+            self.roots.iter_mut().for_each(remap);
         }
-        let remap = |s: Src| match s {
-            Src::Node(k, r) => Src::Node(new_index[k], r),
-            p => p,
-        };
-        for n in &mut nodes {
-            n.inputs = n.inputs.iter().map(|s| remap(*s)).collect();
-        }
-        self.roots = self.roots.iter().map(|s| remap(*s)).collect();
-        self.nodes = nodes;
         // Parameters nothing reads any more.
         let mut used = vec![false; self.params.len()];
         for s in self
@@ -841,27 +1320,37 @@ impl View {
             return;
         }
         let mut new_param = vec![usize::MAX; self.params.len()];
-        let mut params = Vec::new();
-        for (i, p) in self.params.iter().enumerate() {
-            if used[i] {
-                new_param[i] = params.len();
-                params.push(*p);
+        let mut next = 0;
+        for (i, u) in used.iter().enumerate() {
+            if *u {
+                new_param[i] = next;
+                next += 1;
             }
         }
-        let remap = |s: Src| match s {
-            Src::Param(i) => Src::Param(new_param[i]),
-            n => n,
+        let mut i = 0;
+        self.params.retain(|_| {
+            i += 1;
+            used[i - 1]
+        });
+        let remap = |s: &mut Src| {
+            if let Src::Param(i) = s {
+                *i = new_param[*i];
+            }
         };
         for n in &mut self.nodes {
-            n.inputs = n.inputs.iter().map(|s| remap(*s)).collect();
+            n.inputs.iter_mut().for_each(remap);
         }
-        self.roots = self.roots.iter().map(|s| remap(*s)).collect();
-        self.params = params;
+        self.roots.iter_mut().for_each(remap);
     }
 
     /// True if any op of the view satisfies `f`.
     pub fn any(&self, f: impl Fn(Op) -> bool) -> bool {
         self.nodes.iter().any(|n| f(n.op))
+    }
+
+    /// True if the facts of any op satisfy `f`.
+    pub fn any_facts(&self, f: impl Fn(&Facts) -> bool) -> bool {
+        self.nodes.iter().any(|n| f(&n.facts))
     }
 
     /// Number of ops.
@@ -891,6 +1380,9 @@ impl View {
 
     /// The first real reduction hero behind the outputs, if any.
     pub fn reduction_hero(&self) -> Option<usize> {
+        if !self.any_facts(|f| f.is_unnested_reduction()) {
+            return None;
+        }
         let counts = self.use_counts();
         self.roots
             .iter()
@@ -899,6 +1391,9 @@ impl View {
 
     /// The first tiled-transpose hero behind the outputs, if any.
     pub fn transpose_hero(&self) -> Option<usize> {
+        if !self.any_facts(|f| f.is_tiled_transpose()) {
+            return None;
+        }
         let counts = self.use_counts();
         self.roots
             .iter()
@@ -915,7 +1410,7 @@ impl View {
         let start = k;
         loop {
             let node = &self.nodes[k];
-            if !is_reduce_intermediate(node.op) || counts[k] > 1 || node.inputs.len() != 1 {
+            if !node.facts.is_reduce_intermediate() || counts[k] > 1 || node.inputs.len() != 1 {
                 break;
             }
             match node.inputs[0] {
@@ -923,8 +1418,7 @@ impl View {
                 Src::Param(_) => return None,
             }
         }
-        let hero = self.nodes[k].op;
-        let dims = reduction_dimensions(hero)?;
+        let dims = self.nodes[k].facts.reduction?;
         if !dims.unnested_is_faster() {
             return None;
         }
@@ -938,12 +1432,11 @@ impl View {
             return None;
         };
         loop {
-            let op = self.nodes[k].op;
-            if op.is("transpose") {
-                return tiled_transpose(op).map(|_| k);
+            let facts = &self.nodes[k].facts;
+            if facts.is_transpose() {
+                return facts.is_tiled_transpose().then_some(k);
             }
-            let intermediate = (is_reduce_intermediate(op)
-                || (is_elementwise(op) && op.num_operands() == 1))
+            let intermediate = (facts.is_reduce_intermediate() || facts.is_unary_elementwise())
                 && counts[k] <= 1
                 && self.nodes[k].inputs.len() == 1;
             if !intermediate {
@@ -960,18 +1453,20 @@ impl View {
     /// `ChooseKind` from the fusion analysis): `kInput` for a reduction,
     /// tiled-transpose, concatenate or scatter hero, `kLoop` otherwise.
     pub fn kind(&self) -> FusionKind {
-        let counts = self.use_counts();
-        for root in &self.roots {
-            if self.reduction_hero_of(*root, &counts).is_some()
-                || self.transpose_hero_of(*root, &counts).is_some()
-            {
-                return FusionKind::Input;
+        if self.any_facts(|f| f.is_unnested_reduction() || f.is_tiled_transpose()) {
+            let counts = self.use_counts();
+            for root in &self.roots {
+                if self.reduction_hero_of(*root, &counts).is_some()
+                    || self.transpose_hero_of(*root, &counts).is_some()
+                {
+                    return FusionKind::Input;
+                }
             }
         }
         if self.roots.len() == 1 {
             if let Src::Node(k, _) = self.roots[0] {
-                let op = self.nodes[k].op;
-                if op.is("scatter") || (op.is("concatenate") && op.num_operands() <= 64) {
+                let facts = &self.nodes[k].facts;
+                if facts.is_scatter() || facts.is_small_concatenate() {
                     return FusionKind::Input;
                 }
             }
@@ -984,48 +1479,20 @@ impl View {
     pub fn unnested_reductions(&self) -> usize {
         self.nodes
             .iter()
-            .filter(|n| reduction_dimensions(n.op).is_some_and(|d| d.unnested_is_faster()))
+            .filter(|n| n.facts.is_unnested_reduction())
             .count()
     }
 
     /// Shared memory the view's reductions and transposes need, bytes
     /// (XLA:GPU's `SharedMemoryUsage`).
     pub fn shared_memory(&self) -> u64 {
-        self.nodes
-            .iter()
-            .map(|n| {
-                let op = n.op;
-                if let Some(d) = reduction_dimensions(op).filter(|d| d.unnested_is_faster()) {
-                    let bytes = array_type(op.operand(0))
-                        .map(|t| t.elem.byte_size())
-                        .unwrap_or(4);
-                    let variadic = op.num_results() as u64;
-                    if d.row {
-                        32 * bytes * variadic
-                    } else {
-                        2 * 32 * 33 * bytes * variadic
-                    }
-                } else if tiled_transpose(op).is_some() {
-                    32 * 33
-                        * array_type(op.result(0))
-                            .map(|t| t.elem.byte_size())
-                            .unwrap_or(4)
-                } else {
-                    0
-                }
-            })
-            .sum()
+        self.nodes.iter().map(|n| n.facts.shared_memory).sum()
     }
 
     /// True if some reduce reads at least 16 inputs per output (XLA keeps
     /// such reductions out of each other's fusions).
     pub fn has_significant_reduce(&self) -> bool {
-        self.nodes.iter().any(|n| {
-            n.op.is("reduce") && {
-                let out = elements(n.op.result(0)).max(1);
-                elements(n.op.operand(0)) / out >= 16
-            }
-        })
+        self.any_facts(|f| f.is_significant_reduce())
     }
 
     /// The layouts of the outputs, if all default, `Some(None)`; if the
@@ -1035,10 +1502,7 @@ impl View {
         let texts: Vec<Option<String>> = self
             .roots
             .iter()
-            .map(|s| match *s {
-                Src::Param(i) => layout_text(self.params[i]),
-                Src::Node(k, r) => layout_text(self.nodes[k].op.result(r)),
-            })
+            .map(|s| layout_text(self.src_value(*s)))
             .collect();
         if texts.iter().all(Option::is_none) {
             return Some(None);
@@ -1070,7 +1534,7 @@ impl View {
         for root in &self.roots {
             if let Src::Node(k, _) = root {
                 let n = &self.nodes[*k];
-                if n.op.is("dynamic_update_slice") || n.op.is("scatter") {
+                if n.facts.is_dynamic_update_slice() || n.facts.is_scatter() {
                     if let Src::Param(i) = n.inputs[0] {
                         out.push(i);
                     }
@@ -1082,7 +1546,7 @@ impl View {
 
     /// True if every op is elementwise.
     pub fn is_elementwise(&self) -> bool {
-        self.nodes.iter().all(|n| is_elementwise(n.op))
+        self.nodes.iter().all(|n| n.facts.is_elementwise())
     }
 }
 
@@ -1318,13 +1782,13 @@ pub fn scatter_ok(
     producer_results: &[Value],
     consumer: &View,
 ) -> Result<(), &'static str> {
-    if producer.any(|op| op.is("scatter")) {
+    if producer.any_facts(|f| f.is_scatter()) {
         return Err("nothing fuses into the output of a scatter");
     }
     for root in &consumer.roots {
         let Src::Node(k, _) = root else { continue };
         let node = &consumer.nodes[*k];
-        if !node.op.is("scatter") {
+        if !node.facts.is_scatter() {
             continue;
         }
         let Src::Param(i) = node.inputs[0] else {
@@ -1339,11 +1803,11 @@ pub fn scatter_ok(
         }
     }
     // A scatter anywhere but at the root cannot be emitted.
-    if consumer.any(|op| op.is("scatter"))
+    if consumer.any_facts(|f| f.is_scatter())
         && !consumer
             .roots
             .iter()
-            .any(|r| matches!(r, Src::Node(k, _) if consumer.nodes[*k].op.is("scatter")))
+            .any(|r| matches!(r, Src::Node(k, _) if consumer.nodes[*k].facts.is_scatter()))
     {
         return Err("a scatter must stay its fusion's root");
     }
@@ -1395,7 +1859,7 @@ pub fn creates_heavy_computation(
     consumer: &View,
     producer_results: &[Value],
 ) -> bool {
-    if !producer.any(is_expensive_to_repeat) {
+    if !producer.any_facts(|f| f.is_expensive_to_repeat()) {
         return false;
     }
     // Ops of the consumer downstream of the producer's results.
@@ -1405,7 +1869,7 @@ pub fn creates_heavy_computation(
             Src::Param(i) => producer_results.contains(&consumer.params[*i]),
             Src::Node(j, _) => reached[*j],
         });
-        if reached[k] && reads_elements_multiple_times(n.op) {
+        if reached[k] && n.facts.reads_elements_multiple_times() {
             return true;
         }
     }
@@ -1416,14 +1880,7 @@ pub fn creates_heavy_computation(
 /// and cheap (no expensive op, unless on at most
 /// [`SMALL_EXPENSIVE_ELEMENTS`] elements).
 pub fn duplicable(view: &View) -> bool {
-    view.len() <= MAX_DUPLICATED_OPS
-        && view.nodes.iter().all(|n| {
-            !is_expensive(n.op)
-                || n.op
-                    .results()
-                    .iter()
-                    .all(|r| elements(*r) <= SMALL_EXPENSIVE_ELEMENTS)
-        })
+    view.len() <= MAX_DUPLICATED_OPS && view.nodes.iter().all(|n| n.facts.is_duplicable())
 }
 
 // ---------------------------------------------------------------------------
@@ -1438,17 +1895,35 @@ pub fn materialize(
     kind: FusionKind,
     before: Op,
 ) -> Result<Op, PassError> {
+    materialize_with_clones(funcs, view, kind, before, &[]).map(|(fusion, _)| fusion)
+}
+
+/// [`materialize`], also returning the fused computation's ops (node `k`'s
+/// at `k`). Ops of the view that live in one of the `donors` (fused
+/// computations about to be erased with their fusions) are moved into the
+/// new fused computation instead of copied: the same ops, in the same
+/// order, with the same operands, so the module is the same.
+pub fn materialize_with_clones(
+    funcs: &mut Functions,
+    view: &View,
+    kind: FusionKind,
+    before: Op,
+    donors: &[Op],
+) -> Result<(Op, Vec<Op>), PassError> {
     let bug = |what: &str| PassError(format!("internal error: {what}"));
-    let param_types: Vec<HloType> = view.params.iter().map(|v| value_type(*v)).collect();
-    let result_types: Vec<HloType> = view.roots.iter().map(|s| view.src_type(*s)).collect();
-    let fresh = funcs.fresh_name("fused_computation");
-    let (func, b, args) = computation::create_function_named(
-        funcs.module,
-        &fresh,
-        &param_types,
-        &result_types,
-    )?;
-    let name = computation::name(func);
+    let context = before.context();
+    let param_types: Vec<MlirType> = view
+        .params
+        .iter()
+        .map(|v| parsed_type(context, *v))
+        .collect::<Result<_, _>>()?;
+    let result_types: Vec<MlirType> = view
+        .roots
+        .iter()
+        .map(|s| parsed_type(context, view.src_value(*s)))
+        .collect::<Result<_, _>>()?;
+    let name = funcs.fresh_name("fused_computation");
+    let (func, b, args) = create_fused_function(funcs.module, &name, &param_types, &result_types)?;
     funcs.by_name.insert(name.clone(), func);
     funcs.created.insert(name.clone());
     // Parameters keep their operands' layouts.
@@ -1469,31 +1944,133 @@ pub fn materialize(
         Src::Node(k, r) => clones[k].result(r),
     };
     for node in &view.nodes {
-        let clone = node.op.clone_detached();
+        let donated = !donors.is_empty() && node.op.parent().is_some_and(|f| donors.contains(&f));
+        let op = if donated {
+            unsafe { mlirOperationRemoveFromParent(node.op.raw()) };
+            node.op
+        } else {
+            node.op.clone_detached()
+        };
         for (i, s) in node.inputs.iter().enumerate() {
-            clone.set_operand(i, value(*s, &clones));
+            op.set_operand(i, value(*s, &clones));
         }
-        b.insert(clone.raw());
-        clones.push(clone);
+        b.insert(op.raw());
+        clones.push(op);
     }
     let outputs: Vec<Value> = view.roots.iter().map(|s| value(*s, &clones)).collect();
     b.ret(&outputs)?;
-    let at = Builder::before(before);
-    let fusion = at.create(
-        "hlo.fusion",
-        &view.params,
-        &result_types,
-        &[
-            ("kind", format!("#hlo<fusion_kind {}>", kind.text())),
-            ("calls", format!("@{}", quote_symbol(&name))),
-        ],
-    )?;
+    let fusion = unsafe {
+        let named = [
+            MlirNamedAttribute {
+                name: mlirIdentifierGet(context, crate::ir::string_ref("kind")),
+                attribute: funcs.kind_attr(context, kind)?,
+            },
+            MlirNamedAttribute {
+                name: mlirIdentifierGet(context, crate::ir::string_ref("calls")),
+                attribute: mlirFlatSymbolRefAttrGet(context, crate::ir::string_ref(&name)),
+            },
+        ];
+        let operands: Vec<MlirValue> = view.params.iter().map(|v| v.0).collect();
+        let mut state = mlirOperationStateGet(crate::ir::string_ref("hlo.fusion"), before.location());
+        mlirOperationStateAddOperands(&mut state, operands.len() as isize, operands.as_ptr());
+        mlirOperationStateAddResults(&mut state, result_types.len() as isize, result_types.as_ptr());
+        mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
+        let op = mlirOperationCreate(&mut state);
+        if op.ptr.is_null() {
+            return Err(bug("could not create a fusion"));
+        }
+        mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before.raw()), before.raw(), op);
+        Op::from_raw(op)
+    };
     match view.output_layout() {
         Some(Some(text)) => fusion.set_attr("hlo.layout", &text)?,
         Some(None) => {}
         None => return Err(bug("fusion outputs with mixed layouts")),
     }
-    Ok(fusion)
+    Ok((fusion, clones))
+}
+
+/// The MLIR type of `v` as the passes write it: `v`'s type printed as an
+/// [`HloType`] and parsed back (what `computation::create_function` and
+/// `Builder::create` do with the types they are given), memoized per type
+/// while a pass runs.
+fn parsed_type(context: MlirContext, v: Value) -> Result<MlirType, PassError> {
+    let key = v.raw_type().ptr as usize;
+    let cached = TYPES.with(|t| {
+        let t = t.borrow();
+        t.active.then(|| t.parsed.get(&key).copied())
+    });
+    if let Some(Some(ty)) = cached {
+        return Ok(ty);
+    }
+    let t = value_type(v);
+    let ty = crate::ir::parse_type(context, &t.to_string())
+        .ok_or_else(|| PassError(format!("internal error: bad type {t}")))?;
+    if cached.is_some() {
+        TYPES.with(|c| c.borrow_mut().parsed.insert(key, ty));
+    }
+    Ok(ty)
+}
+
+/// A private function `name` with these parameter and result types at the
+/// end of the module, with its builder and arguments: what
+/// `computation::create_function_named` makes, from MLIR types.
+fn create_fused_function(
+    module: Op,
+    name: &str,
+    params: &[MlirType],
+    results: &[MlirType],
+) -> Result<(Op, Builder, Vec<Value>), PassError> {
+    let bug = |what: &str| PassError(format!("internal error: {what}"));
+    let context = module.context();
+    let location = module.location();
+    let body = module
+        .region_block(0)
+        .ok_or_else(|| bug("module without a body"))?;
+    let func = unsafe {
+        let fn_type = mlirFunctionTypeGet(
+            context,
+            params.len() as isize,
+            params.as_ptr(),
+            results.len() as isize,
+            results.as_ptr(),
+        );
+        let attr = |key: &str, attribute: MlirAttribute| MlirNamedAttribute {
+            name: mlirIdentifierGet(context, crate::ir::string_ref(key)),
+            attribute,
+        };
+        let named = [
+            attr(
+                "sym_name",
+                mlirStringAttrGet(context, crate::ir::string_ref(name)),
+            ),
+            attr("function_type", mlirTypeAttrGet(fn_type)),
+            attr(
+                "sym_visibility",
+                mlirStringAttrGet(context, crate::ir::string_ref("private")),
+            ),
+        ];
+        let locations = vec![location; params.len()];
+        let block = mlirBlockCreate(params.len() as isize, params.as_ptr(), locations.as_ptr());
+        let region = mlirRegionCreate();
+        mlirRegionAppendOwnedBlock(region, block);
+        let mut state = mlirOperationStateGet(crate::ir::string_ref("func.func"), location);
+        mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
+        let mut regions = [region];
+        mlirOperationStateAddOwnedRegions(&mut state, 1, regions.as_mut_ptr());
+        let func = mlirOperationCreate(&mut state);
+        if func.ptr.is_null() {
+            return Err(bug("could not create a fused computation"));
+        }
+        mlirBlockAppendOwnedOperation(body, func);
+        Op::from_raw(func)
+    };
+    let block = func
+        .region_block(0)
+        .ok_or_else(|| bug("a function without a block"))?;
+    let builder = Builder::at_end(block, context, location);
+    let args = func.arguments();
+    Ok((func, builder, args))
 }
 
 /// Restores a valid (topological) op order in `func`'s body after a fusion
@@ -1508,7 +2085,7 @@ pub fn restore_topological_order(func: Op) {
         .into_iter()
         .filter(|op| *op != terminator)
         .collect();
-    let position: HashMap<Op, usize> = ops.iter().enumerate().map(|(i, op)| (*op, i)).collect();
+    let position: FxHashMap<Op, usize> = ops.iter().enumerate().map(|(i, op)| (*op, i)).collect();
     let valid = ops.iter().enumerate().all(|(i, op)| {
         op.operands()
             .iter()
@@ -1521,7 +2098,7 @@ pub fn restore_topological_order(func: Op) {
     let mut pending: Vec<usize> = vec![0; ops.len()];
     let mut users: Vec<Vec<usize>> = vec![Vec::new(); ops.len()];
     for (i, op) in ops.iter().enumerate() {
-        let mut deps: HashSet<usize> = HashSet::new();
+        let mut deps: FxHashSet<usize> = FxHashSet::default();
         for v in op.operands() {
             if let Some(&p) = v.op().and_then(|d| position.get(&d)) {
                 deps.insert(p);

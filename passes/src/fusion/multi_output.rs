@@ -21,18 +21,18 @@
 //! fit the kernel budget. The op order is repaired after each fusion.
 
 use super::{
-    array_type, clear_type_cache,
+    array_type,
     cost::{kernel_time, Device},
     elements, fits_in_budget, fusible_computations, is_elementwise, is_node, materialize,
-    reduction_dimensions, restore_topological_order, tiled_transpose, Functions, FusionKind, Src,
-    View,
+    reduction_dimensions, restore_topological_order, tiled_transpose, Functions, FusionKind,
+    FxHashMap, FxHashSet, Src, TypeCacheGuard, View,
 };
 use crate::{
     framework::{HloPass, PassError, PassOptions},
     ir::{Op, Value},
 };
 use melior::ir::OperationRef;
-use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 #[derive(Clone, Debug)]
 pub struct MultiOutputFusion {
@@ -54,16 +54,15 @@ impl HloPass for MultiOutputFusion {
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
         let module = Op::of(&module);
         let mut funcs = Functions::new(module);
-        clear_type_cache();
-        let result = fusible_computations(module)
+        let _types = TypeCacheGuard::new();
+        fusible_computations(module)
             .into_iter()
-            .try_for_each(|func| run_on(self, &mut funcs, func));
-        clear_type_cache();
-        result
+            .try_for_each(|func| run_on(self, &mut funcs, func))
     }
 }
 
 /// What the emitter's loop iterates, for multi-output compatibility.
+#[derive(Clone, Debug)]
 struct Hero {
     /// The hero op (`None` when the view's first output is a parameter).
     op: Option<Op>,
@@ -86,8 +85,12 @@ fn hero(view: &View) -> Hero {
         },
         Src::Node(k, r) => {
             let op = view.nodes[k].op;
-            let reduction = reduction_dimensions(op).is_some_and(|d| d.unnested_is_faster());
-            let transpose = tiled_transpose(op);
+            let reduction = view.nodes[k].facts.is_unnested_reduction();
+            let transpose = if view.nodes[k].facts.is_tiled_transpose() {
+                tiled_transpose(op)
+            } else {
+                None
+            };
             let shape_of = if reduction || transpose.is_some() {
                 op.operand(0)
             } else {
@@ -103,9 +106,8 @@ fn hero(view: &View) -> Hero {
     }
 }
 
-/// XLA's `ShapesCompatibleForMultiOutputFusion`.
-fn shapes_compatible(a: &View, b: &View) -> Result<(), &'static str> {
-    let (h1, h2) = (hero(a), hero(b));
+/// XLA's `ShapesCompatibleForMultiOutputFusion`, on the two views' heroes.
+fn shapes_compatible(h1: &Hero, h2: &Hero) -> Result<(), &'static str> {
     if h1.reduction && h2.reduction {
         let (r1, r2) = (h1.op.unwrap(), h2.op.unwrap());
         let dims = |v: Value| array_type(v).map(|t| t.dims);
@@ -131,16 +133,17 @@ fn shapes_compatible(a: &View, b: &View) -> Result<(), &'static str> {
 
 /// XLA's `IsFusibleAsMultiOutputFusionRoot`: loop fusions, reduction and
 /// tiled-transpose fusions, row/column reductions, tiled transposes and
-/// elementwise ops.
-fn is_mof_root(op: Op, funcs: &Functions) -> bool {
+/// elementwise ops. (`view` is the node's view.)
+fn is_mof_root(op: Op, view: Option<&View>) -> bool {
     if !is_node(op) {
         return false;
     }
     if op.is("fusion") {
         return match FusionKind::of(op) {
             Some(FusionKind::Loop) => true,
-            Some(FusionKind::Input) => View::of(op, funcs)
-                .is_some_and(|v| v.reduction_hero().is_some() || v.transpose_hero().is_some()),
+            Some(FusionKind::Input) => {
+                view.is_some_and(|v| v.reduction_hero().is_some() || v.transpose_hero().is_some())
+            }
             _ => false,
         };
     }
@@ -191,7 +194,7 @@ fn unique_slice(view: &View, parent: Value) -> Option<(Vec<i64>, Vec<i64>)> {
 /// XLA's `ParameterSlicesAreNonOverlapping`: siblings that read disjoint
 /// slices of a large operand share nothing worth a fusion.
 fn slices_overlap(a: &View, b: &View, parent: Value) -> bool {
-    if super::value_type(parent).byte_size() < 1024 {
+    if super::value_bytes(parent) < 1024 {
         return true;
     }
     let (Some((s1, l1)), Some((s2, l2))) = (unique_slice(a, parent), unique_slice(b, parent))
@@ -204,30 +207,95 @@ fn slices_overlap(a: &View, b: &View, parent: Value) -> bool {
 /// True if the view has a dynamic-update-slice or scatter, which update a
 /// buffer in place (multi-output fusion keeps away from them).
 fn has_in_place_op(view: &View) -> bool {
-    view.any(|op| op.is("dynamic_update_slice") || op.is("scatter"))
+    view.any_facts(|f| f.is_dynamic_update_slice() || f.is_scatter())
 }
 
-/// XLA's `CanFuseSiblings`; the merged view if so.
+/// A node as this pass sees it: its view and what the rules ask of it.
+struct Node {
+    /// `View::of(op)`, for a fusible node.
+    view: Option<View>,
+    /// `is_mof_root(op)`.
+    mof_root: bool,
+    /// `is_nestable_variadic_reduction(op)`.
+    nestable_variadic: bool,
+    /// `hero(view)`.
+    hero: Option<Hero>,
+    /// `has_in_place_op(view)`.
+    in_place: bool,
+    /// The view has a tiled-transpose hero.
+    transpose_hero: bool,
+    /// `kernel_time(view)`.
+    time: f64,
+}
+
+/// The nodes' views and facts, built once per op. A node's view depends on
+/// the op and its operands only, so an entry is dropped when its op is
+/// erased or its operands are replaced ([`Nodes::forget_users`], right
+/// before the uses are replaced).
+struct Nodes {
+    device: Device,
+    map: FxHashMap<Op, Rc<Node>>,
+}
+
+impl Nodes {
+    fn get(&mut self, op: Op, funcs: &Functions) -> Rc<Node> {
+        if let Some(node) = self.map.get(&op) {
+            return node.clone();
+        }
+        let view = if is_node(op) { View::of(op, funcs) } else { None };
+        let node = Rc::new(Node {
+            mof_root: is_mof_root(op, view.as_ref()),
+            nestable_variadic: view
+                .as_ref()
+                .is_some_and(|v| is_nestable_variadic_reduction(op, v)),
+            hero: view.as_ref().map(hero),
+            in_place: view.as_ref().is_some_and(has_in_place_op),
+            transpose_hero: view.as_ref().is_some_and(|v| v.transpose_hero().is_some()),
+            time: view
+                .as_ref()
+                .map(|v| kernel_time(&self.device, v))
+                .unwrap_or(0.0),
+            view,
+        });
+        self.map.insert(op, node.clone());
+        node
+    }
+
+    fn forget(&mut self, op: Op) {
+        self.map.remove(&op);
+    }
+
+    /// Forgets the users of `op`'s results.
+    fn forget_users(&mut self, op: Op) {
+        for r in 0..op.num_results() {
+            for (user, _) in op.result(r).uses() {
+                self.map.remove(&user);
+            }
+        }
+    }
+}
+
+/// XLA's `CanFuseSiblings`; the merged view if so. `connected`: one of
+/// the siblings reaches the other.
 fn can_fuse_siblings(
-    a: Op,
-    b: Op,
+    a: &Node,
+    b: &Node,
     parent: Value,
-    funcs: &Functions,
-    order: &Order,
+    connected: bool,
 ) -> Result<View, &'static str> {
-    if order.reaches(a, &[b]) || order.reaches(b, &[a]) {
+    if connected {
         return Err("the siblings are connected");
     }
-    let va = View::of(a, funcs).ok_or("no view")?;
-    let vb = View::of(b, funcs).ok_or("no view")?;
-    shapes_compatible(&va, &vb)?;
-    if !slices_overlap(&va, &vb, parent) {
+    let va = a.view.as_ref().ok_or("no view")?;
+    let vb = b.view.as_ref().ok_or("no view")?;
+    shapes_compatible(a.hero.as_ref().ok_or("no view")?, b.hero.as_ref().ok_or("no view")?)?;
+    if !slices_overlap(va, vb, parent) {
         return Err("the siblings read disjoint slices");
     }
-    if has_in_place_op(&va) || has_in_place_op(&vb) {
+    if a.in_place || b.in_place {
         return Err("in-place operations");
     }
-    let merged = View::siblings(&va, &vb);
+    let merged = View::siblings(va, vb);
     fits_in_budget(&merged, None)?;
     if merged.output_layout() != Some(None) {
         return Err("outputs with non-default layouts");
@@ -235,37 +303,49 @@ fn can_fuse_siblings(
     Ok(merged)
 }
 
-fn sibling_candidate(op: Op, funcs: &Functions) -> bool {
-    op.has_uses()
-        && is_mof_root(op, funcs)
-        && View::of(op, funcs).is_some_and(|v| !is_nestable_variadic_reduction(op, &v))
+fn sibling_candidate(op: Op, nodes: &mut Nodes, funcs: &Functions) -> bool {
+    if !op.has_uses() {
+        return false;
+    }
+    let node = nodes.get(op, funcs);
+    node.mof_root && node.view.is_some() && !node.nestable_variadic
+}
+
+/// The distinct users of `v` in use-list order (`Value::users` without its
+/// quadratic deduplication).
+fn value_users(v: Value) -> Vec<Op> {
+    let mut out: Vec<Op> = Vec::new();
+    let mut seen: FxHashSet<Op> = FxHashSet::default();
+    for (user, _) in v.uses() {
+        if seen.insert(user) {
+            out.push(user);
+        }
+    }
+    out
 }
 
 /// Positions of a computation's ops (a topological order), refreshed after
 /// each fusion.
 struct Order {
     func: Op,
-    position: HashMap<Op, usize>,
+    ops: Vec<Op>,
+    position: FxHashMap<Op, usize>,
 }
 
 impl Order {
     fn new(func: Op) -> Self {
         let mut order = Order {
             func,
-            position: HashMap::new(),
+            ops: Vec::new(),
+            position: FxHashMap::default(),
         };
         order.refresh();
         order
     }
 
     fn refresh(&mut self) {
-        self.position = self
-            .func
-            .body_ops()
-            .into_iter()
-            .enumerate()
-            .map(|(i, op)| (op, i))
-            .collect();
+        self.ops = self.func.body_ops();
+        self.position = self.ops.iter().enumerate().map(|(i, op)| (*op, i)).collect();
     }
 
     fn pos(&self, op: Op) -> usize {
@@ -285,7 +365,7 @@ impl Order {
         let Some(limit) = targets.iter().map(|t| self.pos(*t)).max() else {
             return false;
         };
-        let mut seen: HashSet<Op> = HashSet::new();
+        let mut seen: FxHashSet<Op> = FxHashSet::default();
         let mut work: Vec<Op> = from.users();
         while let Some(op) = work.pop() {
             if targets.contains(&op) {
@@ -297,28 +377,92 @@ impl Order {
         }
         false
     }
+
+    /// Which of `ops` (of this computation) reach which: `result[i]` has
+    /// bit `j` set if a def-use path leads from `ops[j]` to `ops[i]`. One
+    /// pass over the ops between the first and the last of them in block
+    /// (topological) order, propagating the sets along operands; the same
+    /// answers as [`Order::reaches`], for all pairs at once.
+    fn reachability(&self, ops: &[Op]) -> Vec<Vec<u64>> {
+        let words = ops.len().div_ceil(64);
+        let positions: Vec<usize> = ops.iter().map(|op| self.pos(*op)).collect();
+        if positions.contains(&usize::MAX) {
+            // An op nested in another's region: ask pair by pair.
+            return (0..ops.len())
+                .map(|i| {
+                    let mut set = vec![0u64; words];
+                    for j in 0..ops.len() {
+                        if j != i && self.reaches(ops[j], &[ops[i]]) {
+                            set[j / 64] |= 1 << (j % 64);
+                        }
+                    }
+                    set
+                })
+                .collect();
+        }
+        let (Some(&first), Some(&last)) = (positions.iter().min(), positions.iter().max()) else {
+            return Vec::new();
+        };
+        // reach[p - first]: the set of `ops` reaching the op at position p
+        // (itself included).
+        let mut reach = vec![0u64; (last - first + 1) * words];
+        for (j, &p) in positions.iter().enumerate() {
+            if p != usize::MAX {
+                reach[(p - first) * words + j / 64] |= 1 << (j % 64);
+            }
+        }
+        for p in first..=last {
+            let op = self.ops[p];
+            for i in 0..op.num_operands() {
+                let Some(def) = op.operand(i).op() else { continue };
+                let d = self.pos(def);
+                if d == usize::MAX || d < first || d >= p {
+                    continue;
+                }
+                let (lo, hi) = reach.split_at_mut((p - first) * words);
+                let from = &lo[(d - first) * words..(d - first + 1) * words];
+                for (w, f) in hi[..words].iter_mut().zip(from) {
+                    *w |= *f;
+                }
+            }
+        }
+        positions
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| {
+                let mut set = reach[(p - first) * words..(p - first + 1) * words].to_vec();
+                // Reaching itself does not count.
+                set[i / 64] &= !(1 << (i % 64));
+                set
+            })
+            .collect()
+    }
 }
 
 /// Fuses users of `parent` pairwise; returns the ops erased.
 fn fuse_siblings(
     funcs: &mut Functions,
+    nodes: &mut Nodes,
     order: &mut Order,
     parent: Value,
-    erased: &mut HashSet<Op>,
+    erased: &mut FxHashSet<Op>,
 ) -> Result<(), PassError> {
     if array_type(parent).is_none() || elements(parent) <= 1 {
         return Ok(());
     }
-    let users: Vec<Op> = parent
-        .users()
+    let users: Vec<Op> = value_users(parent)
         .into_iter()
-        .filter(|u| sibling_candidate(*u, funcs))
+        .filter(|u| sibling_candidate(*u, nodes, funcs))
         .collect();
     if users.len() < 2 {
         return Ok(());
     }
     let mut siblings = order.sorted(users);
     siblings.sort_by_key(|op| std::cmp::Reverse(preference(*op)));
+    // Which siblings reach which (computed when first needed, and again
+    // after each fusion).
+    let mut reach: Option<Vec<Vec<u64>>> = None;
+    let reaches = |reach: &[Vec<u64>], from: usize, to: usize| (reach[to][from / 64] >> (from % 64)) & 1 == 1;
     let mut i = 0;
     while i < siblings.len() {
         let anchor_ok = |op: Op| {
@@ -331,12 +475,25 @@ fn fuse_siblings(
         let mut j = i + 1;
         while j < siblings.len() {
             let (a, b) = (siblings[i], siblings[j]);
-            let Ok(merged) = can_fuse_siblings(a, b, parent, funcs, order) else {
+            let sets = reach.get_or_insert_with(|| order.reachability(&siblings));
+            let connected = reaches(sets, i, j) || reaches(sets, j, i);
+            let (na, nb) = if connected {
+                (None, None)
+            } else {
+                (Some(nodes.get(a, funcs)), Some(nodes.get(b, funcs)))
+            };
+            let merged = match (&na, &nb) {
+                (Some(na), Some(nb)) => can_fuse_siblings(na, nb, parent, false),
+                _ => Err("the siblings are connected"),
+            };
+            let Ok(merged) = merged else {
                 j += 1;
                 continue;
             };
             let before = if order.pos(a) > order.pos(b) { a } else { b };
             let fusion = materialize(funcs, &merged, merged.kind(), before)?;
+            nodes.forget_users(a);
+            nodes.forget_users(b);
             let na = a.num_results();
             for r in 0..na {
                 a.replace_result_uses(r, fusion.result(r));
@@ -344,6 +501,8 @@ fn fuse_siblings(
             for r in 0..b.num_results() {
                 b.replace_result_uses(r, fusion.result(na + r));
             }
+            nodes.forget(a);
+            nodes.forget(b);
             funcs.erase_node(a);
             funcs.erase_node(b);
             erased.insert(a);
@@ -352,6 +511,7 @@ fn fuse_siblings(
             order.refresh();
             siblings[i] = fusion;
             siblings.remove(j);
+            reach = None;
         }
         i += 1;
     }
@@ -360,19 +520,21 @@ fn fuse_siblings(
 
 /// XLA's `IsProducerMultiOutputFusible`: a single-output loop fusion or
 /// loop-fusible op, without in-place updates or physical transposes.
-fn producer_ok(op: Op, view: &View) -> bool {
+fn producer_ok(op: Op, node: &Node) -> bool {
+    let Some(view) = &node.view else { return false };
     if !is_node(op) || op.num_results() != 1 || op.is("constant") || op.is("scatter") {
         return false;
     }
     if op.is("fusion") && FusionKind::of(op) != Some(FusionKind::Loop) {
         return false;
     }
-    if has_in_place_op(view) {
+    if node.in_place {
         return false;
     }
     // Physically transposing: a transpose that moves data.
-    !view.any(|t| {
-        t.is("transpose")
+    !view.nodes.iter().any(|n| {
+        let t = n.op;
+        n.facts.is_transpose()
             && t.dims_attr("dimensions").is_some_and(|perm| {
                 let dims = array_type(t.operand(0)).map(|x| x.dims).unwrap_or_default();
                 let kept: Vec<i64> = perm
@@ -388,19 +550,20 @@ fn producer_ok(op: Op, view: &View) -> bool {
 /// Fuses `p` into its best consumer with an extra output for its other
 /// users (XLA's producer-consumer multi-output fusion).
 fn fuse_producer(
-    pass: &MultiOutputFusion,
     funcs: &mut Functions,
+    nodes: &mut Nodes,
     order: &mut Order,
     p: Op,
-    erased: &mut HashSet<Op>,
+    erased: &mut FxHashSet<Op>,
 ) -> Result<(), PassError> {
-    let Some(producer) = View::of(p, funcs) else {
-        return Ok(());
-    };
-    if !producer_ok(p, &producer) {
+    if !is_node(p) {
         return Ok(());
     }
-    let users = order.sorted(p.users());
+    let producer = nodes.get(p, funcs);
+    if producer.view.is_none() || !producer_ok(p, &producer) {
+        return Ok(());
+    }
+    let users = order.sorted(super::priority::users_of(p));
     if users.len() == 1 && preference(users[0]) < 2 {
         // Priority fusion already declined this single-user fusion.
         return Ok(());
@@ -408,13 +571,11 @@ fn fuse_producer(
     let results = p.results();
     let mut best: Option<(Op, View)> = None;
     for &c in &users {
-        if !is_mof_root(c, funcs) {
+        let consumer = nodes.get(c, funcs);
+        if !consumer.mof_root || consumer.view.is_none() {
             continue;
         }
-        let Some(consumer) = View::of(c, funcs) else {
-            continue;
-        };
-        let Ok(merged) = can_fuse_producer(pass, p, &producer, &results, c, &consumer, order)
+        let Ok(merged) = can_fuse_producer(nodes, p, &producer, &results, c, &consumer, order)
         else {
             continue;
         };
@@ -429,10 +590,13 @@ fn fuse_producer(
         return Ok(());
     };
     let fusion = materialize(funcs, &merged, merged.kind(), c)?;
+    nodes.forget_users(c);
+    nodes.forget_users(p);
     let nc = c.num_results();
     for r in 0..nc {
         c.replace_result_uses(r, fusion.result(r));
     }
+    nodes.forget(c);
     funcs.erase_node(c);
     erased.insert(c);
     // The producer's results still used (by users other than `c`), in
@@ -444,6 +608,7 @@ fn fuse_producer(
             next += 1;
         }
     }
+    nodes.forget(p);
     funcs.erase_node(p);
     erased.insert(p);
     restore_topological_order(order.func);
@@ -453,19 +618,25 @@ fn fuse_producer(
 
 /// XLA's `ProducerCandidateIsFusible`; the merged view if so.
 fn can_fuse_producer(
-    pass: &MultiOutputFusion,
+    nodes: &Nodes,
     p: Op,
-    producer: &View,
+    producer: &Node,
     results: &[Value],
     c: Op,
-    consumer: &View,
+    consumer: &Node,
     order: &Order,
 ) -> Result<View, &'static str> {
-    if has_in_place_op(consumer) {
+    let (Some(pv), Some(cv)) = (&producer.view, &consumer.view) else {
+        return Err("no view");
+    };
+    if consumer.in_place {
         return Err("in-place operations");
     }
-    shapes_compatible(producer, consumer)?;
-    if producer.transpose_hero().is_some() || consumer.transpose_hero().is_some() {
+    shapes_compatible(
+        producer.hero.as_ref().ok_or("no view")?,
+        consumer.hero.as_ref().ok_or("no view")?,
+    )?;
+    if producer.transpose_hero || consumer.transpose_hero {
         return Err("a tiled transpose");
     }
     // A cycle: another operand of the consumer depends on the producer.
@@ -480,15 +651,15 @@ fn can_fuse_producer(
     }
     // Outputs for the producer's other users.
     let extra: Vec<usize> = (0..results.len())
-        .filter(|&j| results[j].users().iter().any(|u| *u != c))
+        .filter(|&j| results[j].uses().iter().any(|(u, _)| *u != c))
         .collect();
-    let merged = View::fuse(producer, results, consumer, &extra);
+    let merged = View::fuse(pv, results, cv, &extra);
     fits_in_budget(&merged, None)?;
     if merged.output_layout() != Some(None) {
         return Err("outputs with non-default layouts");
     }
-    let fused = kernel_time(&pass.device, &merged);
-    let unfused = kernel_time(&pass.device, producer) + kernel_time(&pass.device, consumer);
+    let fused = kernel_time(&nodes.device, &merged);
+    let unfused = producer.time + consumer.time;
     if fused > unfused {
         return Err("slower fused");
     }
@@ -504,21 +675,25 @@ fn run_on(pass: &MultiOutputFusion, funcs: &mut Functions, func: Op) -> Result<(
         .into_iter()
         .filter(|op| *op != terminator)
         .collect();
-    let mut erased: HashSet<Op> = HashSet::new();
+    let mut erased: FxHashSet<Op> = FxHashSet::default();
     let mut order = Order::new(func);
+    let mut nodes = Nodes {
+        device: pass.device,
+        map: FxHashMap::default(),
+    };
     for &op in ops.iter().rev() {
         if erased.contains(&op) {
             continue;
         }
-        for v in op.results() {
-            fuse_siblings(funcs, &mut order, v, &mut erased)?;
+        for r in 0..op.num_results() {
+            fuse_siblings(funcs, &mut nodes, &mut order, op.result(r), &mut erased)?;
         }
         if !erased.contains(&op) && !op.is("constant") {
-            fuse_producer(pass, funcs, &mut order, op, &mut erased)?;
+            fuse_producer(funcs, &mut nodes, &mut order, op, &mut erased)?;
         }
     }
     for arg in func.arguments() {
-        fuse_siblings(funcs, &mut order, arg, &mut erased)?;
+        fuse_siblings(funcs, &mut nodes, &mut order, arg, &mut erased)?;
     }
     Ok(())
 }

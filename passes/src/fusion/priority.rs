@@ -10,20 +10,23 @@
 //! some user cannot take, stay unfused. At the end, scalar constants are
 //! fused into every fusible user.
 //!
+//! Views, kernel times and producer-consumer verdicts are memoized
+//! (`Cache`), so a step costs the size of the fusions it touches.
+//!
 //! See `docs/passes/fusion.md` for the rules.
 
 use super::{
-    clear_type_cache,
-    cost::{fusion_benefit, Device},
+    cost::{benefit_of_times, kernel_time, Device},
     creates_heavy_computation, duplicable, fits_in_budget, fusible_computations, in_place_ok,
-    is_node, is_reduce_intermediate, is_small_constant, materialize, scatter_ok, Functions, View,
+    is_node, is_small_constant, materialize_with_clones, scatter_ok, Functions, FxHashMap,
+    FxHashSet, TypeCacheGuard, View,
 };
 use crate::{
     framework::{HloPass, PassError, PassOptions},
     ir::Op,
 };
 use melior::ir::OperationRef;
-use std::collections::{BTreeMap, HashMap};
+use std::{cell::RefCell, collections::BTreeMap, rc::Rc};
 
 #[derive(Clone, Debug)]
 pub struct PriorityFusion {
@@ -48,12 +51,10 @@ impl HloPass for PriorityFusion {
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
         let module = Op::of(&module);
         let mut funcs = Functions::new(module);
-        clear_type_cache();
-        let result = fusible_computations(module)
+        let _types = TypeCacheGuard::new();
+        fusible_computations(module)
             .into_iter()
-            .try_for_each(|func| run_on(self, &mut funcs, func));
-        clear_type_cache();
-        result
+            .try_for_each(|func| run_on(self, &mut funcs, func))
     }
 }
 
@@ -77,8 +78,8 @@ impl Ord for Priority {
 #[derive(Default)]
 struct Queue {
     by_priority: BTreeMap<(Priority, u64), Op>,
-    key: HashMap<Op, (Priority, u64)>,
-    id: HashMap<Op, u64>,
+    key: FxHashMap<Op, (Priority, u64)>,
+    id: FxHashMap<Op, u64>,
     next: u64,
 }
 
@@ -124,6 +125,16 @@ pub fn can_fuse(producer: &View, p: Op, consumer: &View, c: Op) -> Result<View, 
     if !is_node(c) {
         return Err("the consumer is not fusible");
     }
+    if producer.reduction_hero().is_some() && users_of(p).len() > 1 {
+        return Err("reduction output fusion only works for a single user");
+    }
+    can_fuse_views(producer, p, consumer, c)
+}
+
+/// [`can_fuse`] for a fusible consumer, without the rule that depends on
+/// the producer's other users (a producer with a reduction hero has one
+/// user): what only the two nodes decide, which [`Cache`] remembers.
+fn can_fuse_views(producer: &View, p: Op, consumer: &View, c: Op) -> Result<View, &'static str> {
     if c.is("bitcast") {
         return Err("not fusing into a lone bitcast");
     }
@@ -136,10 +147,7 @@ pub fn can_fuse(producer: &View, p: Op, consumer: &View, c: Op) -> Result<View, 
     // A reduction fusion takes only a convert/bitcast epilogue, and only
     // while the reduction stays its hero.
     if producer.reduction_hero().is_some() {
-        if p.users().len() > 1 {
-            return Err("reduction output fusion only works for a single user");
-        }
-        if !consumer.nodes.iter().all(|n| is_reduce_intermediate(n.op)) {
+        if !consumer.nodes.iter().all(|n| n.facts.is_reduce_intermediate()) {
             return Err("a reduction's epilogue may only convert or bitcast");
         }
         if fused.reduction_hero().is_none() {
@@ -157,38 +165,274 @@ pub fn can_fuse(producer: &View, p: Op, consumer: &View, c: Op) -> Result<View, 
     Ok(fused)
 }
 
-/// A producer the queue considers: a fusible single-result node that is
-/// not a constant (constants are fused at the end) or a scatter.
-fn is_producer(op: Op) -> bool {
-    is_node(op) && op.num_results() == 1 && !op.is("constant") && !op.is("scatter")
+/// The distinct users of `op`'s results in use-list order (`Op::users`,
+/// without its quadratic deduplication for values with many users).
+pub(super) fn users_of(op: Op) -> Vec<Op> {
+    let mut out: Vec<Op> = Vec::new();
+    let mut seen: FxHashSet<Op> = FxHashSet::default();
+    for r in 0..op.num_results() {
+        for (user, _) in op.result(r).uses() {
+            let new = if out.len() < 16 && seen.is_empty() {
+                !out.contains(&user)
+            } else {
+                if seen.is_empty() {
+                    seen.extend(out.iter().copied());
+                }
+                seen.insert(user)
+            };
+            if new {
+                out.push(user);
+            }
+        }
+    }
+    out
+}
+
+/// A node as the planner sees it: its view and what the plans ask of it.
+struct Node {
+    /// Unique among the nodes built in one run (a key for the verdicts
+    /// that stays unique when an erased op's address is reused).
+    gen: u64,
+    /// `is_node(op)`.
+    fusible: bool,
+    /// `View::of(op)`; `None` when the op is not fusible or has no view.
+    view: Option<View>,
+    /// `kernel_time` of the view.
+    time: f64,
+    /// `duplicable` of the view.
+    duplicable: bool,
+    /// The view has a reduction hero.
+    reduction_hero: bool,
+    /// As a consumer: what each producer fused into it gives.
+    verdicts: RefCell<Vec<Verdict>>,
+}
+
+/// A producer node (op and generation) fused into a consumer: the fused
+/// view and its kernel time, or `None` if the producer cannot be fused
+/// into it.
+struct Verdict {
+    producer: Op,
+    gen: u64,
+    fused: Option<Rc<Fused>>,
+}
+
+/// A producer fused into a consumer.
+struct Fused {
+    view: View,
+    time: f64,
+}
+
+/// What [`plan`] computes from the IR, kept while it stays valid.
+///
+/// A node's view depends only on the op and its operands (a fused
+/// computation belongs to its fusion and never changes), so it is
+/// recomputed only when the op is erased ([`Cache::forget`], right before
+/// `erase_node`), and follows its operands when they are replaced
+/// ([`Cache::retarget`], right after `replace_result_uses`). Verdicts
+/// depend only on the two views, and are found by the producer's
+/// generation.
+struct Cache {
+    device: Device,
+    nodes: FxHashMap<Op, Rc<Node>>,
+    next_gen: u64,
+}
+
+impl Cache {
+    fn new(device: Device) -> Self {
+        Self {
+            device,
+            nodes: FxHashMap::default(),
+            next_gen: 0,
+        }
+    }
+
+    fn node(&mut self, op: Op, funcs: &Functions) -> Rc<Node> {
+        if let Some(node) = self.nodes.get(&op) {
+            return node.clone();
+        }
+        let fusible = is_node(op);
+        let view = if fusible { View::of(op, funcs) } else { None };
+        let node = self.make(fusible, view);
+        self.nodes.insert(op, node.clone());
+        node
+    }
+
+    fn make(&mut self, fusible: bool, view: Option<View>) -> Rc<Node> {
+        self.next_gen += 1;
+        let (time, duplicable, reduction_hero) = match &view {
+            Some(v) => (
+                kernel_time(&self.device, v),
+                duplicable(v),
+                v.reduction_hero().is_some(),
+            ),
+            None => (0.0, false, false),
+        };
+        Rc::new(Node {
+            gen: self.next_gen,
+            fusible,
+            view,
+            time,
+            duplicable,
+            reduction_hero,
+            verdicts: RefCell::new(Vec::new()),
+        })
+    }
+
+    /// Records the view of a fusion just made (`View::of` would rebuild the
+    /// same view from its fused computation).
+    fn insert_fusion(&mut self, fusion: Op, view: View) {
+        let node = self.make(true, Some(view));
+        self.nodes.insert(fusion, node);
+    }
+
+    fn forget(&mut self, op: Op) {
+        self.nodes.remove(&op);
+    }
+
+    /// Follows `old`'s results being replaced by `new`'s (same types) in
+    /// `users`: a user's view reads the new values in place of the old
+    /// ones and is otherwise the same (same ops, types and kernel time),
+    /// but it is a new node for the verdicts, whose fused views name the
+    /// values read.
+    fn retarget(&mut self, users: &[Op], old: Op, new: Op) {
+        for user in users {
+            let Some(node) = self.nodes.get(user).cloned() else {
+                continue;
+            };
+            let view = node.view.as_ref().map(|v| {
+                let mut v = v.clone();
+                for p in &mut v.params {
+                    if p.op() == Some(old) {
+                        if let Some(r) = p.result_number() {
+                            *p = new.result(r);
+                        }
+                    }
+                }
+                v
+            });
+            self.next_gen += 1;
+            let updated = Rc::new(Node {
+                gen: self.next_gen,
+                fusible: node.fusible,
+                view,
+                time: node.time,
+                duplicable: node.duplicable,
+                reduction_hero: node.reduction_hero,
+                verdicts: RefCell::new(Vec::new()),
+            });
+            self.nodes.insert(*user, updated);
+        }
+    }
+
+    /// `can_fuse_views` of two fusible nodes, with the fused view's kernel
+    /// time; memoized in the consumer.
+    fn verdict(&self, producer: &Node, p: Op, consumer: &Node, c: Op) -> Option<Rc<Fused>> {
+        let mut verdicts = consumer.verdicts.borrow_mut();
+        let slot = verdicts.iter().position(|v| v.producer == p);
+        if let Some(i) = slot {
+            if verdicts[i].gen == producer.gen {
+                return verdicts[i].fused.clone();
+            }
+        }
+        let result = match (&producer.view, &consumer.view) {
+            (Some(pv), Some(cv)) => can_fuse_views(pv, p, cv, c).ok().map(|view| {
+                Rc::new(Fused {
+                    time: kernel_time(&self.device, &view),
+                    view,
+                })
+            }),
+            _ => None,
+        };
+        let entry = Verdict {
+            producer: p,
+            gen: producer.gen,
+            fused: result.clone(),
+        };
+        match slot {
+            Some(i) => verdicts[i] = entry,
+            None => verdicts.push(entry),
+        }
+        result
+    }
+}
+
+/// A fusion [`plan`] found worth making.
+struct Plan {
+    benefit: f64,
+    producer: Rc<Node>,
+    /// The users of the producer, each with its node and the fused view.
+    consumers: Vec<(Op, Rc<Node>, Rc<Fused>)>,
 }
 
 /// The consumers of `p` and the fused view for each, if `p` can be fused
 /// into all of them; with the benefit of doing so.
-fn plan(device: &Device, funcs: &Functions, p: Op) -> Option<(f64, Vec<Op>)> {
-    if !is_producer(p) {
+/// A producer is a fusible single-result node that is not a constant
+/// (constants are fused at the end) or a scatter.
+fn plan(cache: &mut Cache, funcs: &Functions, p: Op) -> Option<Plan> {
+    if p.num_results() != 1 || p.is("constant") || p.is("scatter") {
         return None;
     }
-    let users = p.users();
+    let users = users_of(p);
     if users.is_empty() {
         return None;
     }
-    let producer = View::of(p, funcs)?;
-    if users.len() > 1 && !duplicable(&producer) {
+    let producer = cache.node(p, funcs);
+    if !producer.fusible || producer.view.is_none() {
         return None;
     }
+    if users.len() > 1 && (!producer.duplicable || producer.reduction_hero) {
+        return None;
+    }
+    let block = p.block().ptr;
     let mut consumers = Vec::with_capacity(users.len());
-    let mut fused = Vec::with_capacity(users.len());
     for &c in &users {
-        if c.block().ptr != p.block().ptr {
+        if c.block().ptr != block {
             return None;
         }
-        let consumer = View::of(c, funcs)?;
-        fused.push(can_fuse(&producer, p, &consumer, c).ok()?);
-        consumers.push(consumer);
+        let consumer = cache.node(c, funcs);
+        if !consumer.fusible || consumer.view.is_none() {
+            return None;
+        }
+        let fused = cache.verdict(&producer, p, &consumer, c)?;
+        consumers.push((c, consumer, fused));
     }
-    let benefit = fusion_benefit(device, &producer, &consumers, &fused);
-    (benefit >= 0.0).then_some((benefit, users))
+    let benefit = benefit_of_times(
+        producer.time,
+        consumers.iter().map(|(_, c, _)| c.time),
+        consumers.iter().map(|(_, _, f)| f.time),
+    );
+    (benefit >= 0.0).then_some(Plan {
+        benefit,
+        producer,
+        consumers,
+    })
+}
+
+/// Fuses `view` as a fusion replacing `c` (whose results are the view's
+/// first results), keeping the cache in step; returns the fusion. The ops
+/// of `c`'s fused computation, and of `donor`'s (a producer fused into its
+/// last consumer), move into the new one.
+fn replace_by_fusion(
+    cache: &mut Cache,
+    funcs: &mut Functions,
+    view: &View,
+    c: Op,
+    donor: Option<Op>,
+) -> Result<Op, PassError> {
+    let donors: Vec<Op> = [funcs.owned_callee(c), donor.and_then(|p| funcs.owned_callee(p))]
+        .into_iter()
+        .flatten()
+        .collect();
+    let (fusion, clones) = materialize_with_clones(funcs, view, view.kind(), c, &donors)?;
+    let users = users_of(c);
+    for r in 0..c.num_results() {
+        c.replace_result_uses(r, fusion.result(r));
+    }
+    cache.retarget(&users, c, fusion);
+    cache.forget(c);
+    funcs.erase_node(c);
+    cache.insert_fusion(fusion, view.with_ops(&clones));
+    Ok(fusion)
 }
 
 fn run_on(pass: &PriorityFusion, funcs: &mut Functions, func: Op) -> Result<(), PassError> {
@@ -200,32 +444,39 @@ fn run_on(pass: &PriorityFusion, funcs: &mut Functions, func: Op) -> Result<(), 
         .into_iter()
         .filter(|op| *op != terminator)
         .collect();
+    let mut cache = Cache::new(pass.device);
     let mut queue = Queue::default();
     for &op in &ops {
         queue.register(op);
     }
     for &op in &ops {
-        let priority = plan(&pass.device, funcs, op).map(|(b, _)| b);
+        let priority = plan(&mut cache, funcs, op).map(|plan| plan.benefit);
         queue.set(op, priority);
     }
     while let Some(p) = queue.pop() {
         // The neighbourhood may have changed since the priority was set.
-        let Some((_, consumers)) = plan(&pass.device, funcs, p) else {
+        let Some(chosen) = plan(&mut cache, funcs, p) else {
             continue;
         };
-        let producer = View::of(p, funcs).ok_or_else(|| bug("producer view"))?;
-        let mut created = Vec::with_capacity(consumers.len());
-        for c in consumers {
+        let producer = chosen.producer.view.as_ref().ok_or_else(|| bug("producer view"))?;
+        let results = p.results();
+        let mut created = Vec::with_capacity(chosen.consumers.len());
+        let last = chosen.consumers.len() - 1;
+        for (i, (c, planned, fused)) in chosen.consumers.into_iter().enumerate() {
+            // The producer's fused computation moves into its last
+            // consumer's.
+            let donor = (i == last).then_some(p);
             // The consumer's view now (an earlier fusion may have replaced
             // one of its operands).
-            let consumer = View::of(c, funcs).ok_or_else(|| bug("consumer view"))?;
-            let fused = View::fuse(&producer, &p.results(), &consumer, &[]);
-            let fusion = materialize(funcs, &fused, fused.kind(), c)?;
-            for r in 0..c.num_results() {
-                c.replace_result_uses(r, fusion.result(r));
-            }
+            let consumer = cache.node(c, funcs);
+            let fusion = if Rc::ptr_eq(&consumer, &planned) {
+                replace_by_fusion(&mut cache, funcs, &fused.view, c, donor)?
+            } else {
+                let view = consumer.view.as_ref().ok_or_else(|| bug("consumer view"))?;
+                let fused = View::fuse(producer, &results, view, &[]);
+                replace_by_fusion(&mut cache, funcs, &fused, c, donor)?
+            };
             queue.forget(c);
-            funcs.erase_node(c);
             queue.register(fusion);
             created.push(fusion);
         }
@@ -233,26 +484,28 @@ fn run_on(pass: &PriorityFusion, funcs: &mut Functions, func: Op) -> Result<(), 
         if p.has_uses() {
             return Err(bug("a fused producer still has users"));
         }
+        cache.forget(p);
         funcs.erase_node(p);
         // New fusions are producers now; their operands' producers have
         // new consumers.
         let mut touched: Vec<Op> = created.clone();
+        let mut seen: FxHashSet<Op> = created.iter().copied().collect();
         for f in &created {
-            for v in f.operands() {
-                if let Some(d) = v.op() {
-                    if queue.contains(d) && !touched.contains(&d) {
+            for i in 0..f.num_operands() {
+                if let Some(d) = f.operand(i).op() {
+                    if queue.contains(d) && seen.insert(d) {
                         touched.push(d);
                     }
                 }
             }
         }
         for op in touched {
-            let priority = plan(&pass.device, funcs, op).map(|(b, _)| b);
+            let priority = plan(&mut cache, funcs, op).map(|plan| plan.benefit);
             queue.set(op, priority);
         }
     }
     if pass.fuse_constants {
-        fuse_constants(funcs, func)?;
+        fuse_constants(&mut cache, funcs, func)?;
     }
     Ok(())
 }
@@ -260,7 +513,7 @@ fn run_on(pass: &PriorityFusion, funcs: &mut Functions, func: Op) -> Result<(), 
 /// Fuses every scalar constant into each fusible user (XLA fuses small
 /// constants last: they cost nothing inside a kernel and would otherwise
 /// be kernel parameters).
-fn fuse_constants(funcs: &mut Functions, func: Op) -> Result<(), PassError> {
+fn fuse_constants(cache: &mut Cache, funcs: &mut Functions, func: Op) -> Result<(), PassError> {
     let Some(terminator) = func.terminator() else {
         return Ok(());
     };
@@ -270,30 +523,38 @@ fn fuse_constants(funcs: &mut Functions, func: Op) -> Result<(), PassError> {
         .filter(|op| *op != terminator && is_small_constant(*op))
         .collect();
     for constant in constants {
-        let producer = View::of(constant, funcs).ok_or_else(|| bug("constant view"))?;
-        for c in constant.users() {
+        let producer = cache.node(constant, funcs);
+        let producer = match (producer.fusible, &producer.view) {
+            (true, Some(_)) => producer,
+            _ => {
+                // Not a fusible node (say, a dynamic shape): its view alone.
+                let view = View::of(constant, funcs).ok_or_else(|| bug("constant view"))?;
+                cache.make(false, Some(view))
+            }
+        };
+        let producer = producer.view.as_ref().ok_or_else(|| bug("constant view"))?;
+        let results = constant.results();
+        for c in users_of(constant) {
             if !is_node(c) || c.is("bitcast") {
                 continue;
             }
-            let Some(consumer) = View::of(c, funcs) else {
+            let consumer = cache.node(c, funcs);
+            let Some(consumer) = consumer.view.as_ref() else {
                 continue;
             };
-            if scatter_ok(&producer, &constant.results(), &consumer).is_err() {
+            if scatter_ok(producer, &results, consumer).is_err() {
                 continue;
             }
-            let fused = View::fuse(&producer, &constant.results(), &consumer, &[]);
+            let fused = View::fuse(producer, &results, consumer, &[]);
             if fits_in_budget(&fused, Some(consumer.params.len())).is_err()
                 || fused.output_layout().is_none()
             {
                 continue;
             }
-            let fusion = materialize(funcs, &fused, fused.kind(), c)?;
-            for r in 0..c.num_results() {
-                c.replace_result_uses(r, fusion.result(r));
-            }
-            funcs.erase_node(c);
+            replace_by_fusion(cache, funcs, &fused, c, None)?;
         }
         if !constant.has_uses() {
+            cache.forget(constant);
             funcs.erase_node(constant);
         }
     }
