@@ -621,36 +621,18 @@ impl Value {
         }
     }
 
-    /// The printed `hlo.layout` of this value, `None` for the default
-    /// layout: the defining op's attribute for op results (the whole
-    /// attribute for multi-result ops), the argument attribute for
-    /// arguments of a `func.func`.
+    /// The printed `hlo.layout` of this value, `None` when it has none
+    /// (the default): the defining op's attribute (its entry for this
+    /// result when the op has several results), or the argument attribute
+    /// for arguments of a `func.func`.
     pub fn layout_text(self) -> Option<String> {
-        if let Some(op) = self.op() {
-            return op.attr_text("hlo.layout");
-        }
-        unsafe {
-            if !mlirValueIsABlockArgument(self.0) {
-                return None;
+        let text = self.attr_text("hlo.layout")?;
+        match self.op() {
+            Some(op) if op.num_results() > 1 => {
+                let inner = text.strip_prefix('[')?.strip_suffix(']')?;
+                crate::types::split_top_level(inner).get(self.result_number()?).map(|s| s.to_string())
             }
-            let parent = mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(self.0));
-            if parent.ptr.is_null() {
-                return None;
-            }
-            let arg_attrs = Op(parent).attr_raw("arg_attrs")?;
-            if !mlirAttributeIsAArray(arg_attrs) {
-                return None;
-            }
-            let i = mlirBlockArgumentGetArgNumber(self.0);
-            if i >= mlirArrayAttrGetNumElements(arg_attrs) {
-                return None;
-            }
-            let dict = mlirArrayAttrGetElement(arg_attrs, i);
-            if !mlirAttributeIsADictionary(dict) {
-                return None;
-            }
-            let layout = mlirDictionaryAttrGetElementByName(dict, string_ref("hlo.layout"));
-            (!layout.ptr.is_null()).then(|| attr_to_string(layout))
+            _ => Some(text),
         }
     }
 }

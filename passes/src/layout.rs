@@ -20,10 +20,9 @@ use crate::{
     attrs::list_text,
     builder::Builder,
     framework::PassError,
-    ir::{attr_to_string, Op, Value},
+    ir::{Op, Value},
     types::{split_top_level, HloType},
 };
-use mlir_sys::*;
 
 /// What a value's layout means to a pass.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -114,22 +113,7 @@ pub fn parse_layout(text: &str, rank: usize) -> LayoutKind {
 /// The printed `hlo.layout` of a value (the element for a result of a
 /// multi-result op), or `None` when it has none (the default).
 pub fn layout_text(value: Value) -> Option<String> {
-    if let Some(op) = value.op() {
-        let text = op.attr_text("hlo.layout")?;
-        // A single result: its layout (an array for a tuple-shaped result).
-        if op.num_results() == 1 {
-            return Some(text);
-        }
-        // Several results: an array with one entry per result.
-        let inner = text.strip_prefix('[')?.strip_suffix(']')?;
-        let items = split_top_level(inner);
-        let i = value.result_number()?;
-        return items.get(i).map(|s| s.to_string());
-    }
-    let index = value.arg_number()?;
-    // SAFETY: `value` is a live block argument (it has an argument number).
-    let func = Op::from_raw(unsafe { mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(value.0)) });
-    arg_attr_text(func, index, "hlo.layout")
+    value.layout_text()
 }
 
 /// The layout of an array value.
@@ -139,22 +123,6 @@ pub fn layout_of(value: Value) -> LayoutKind {
     match layout_text(value) {
         None => LayoutKind::Default,
         Some(text) => parse_layout(&text, t.rank()),
-    }
-}
-
-/// The text of argument attribute `name` of argument `index` of `func`.
-pub fn arg_attr_text(func: Op, index: usize, name: &str) -> Option<String> {
-    let attrs = func.attr_raw("arg_attrs")?;
-    unsafe {
-        if !mlirAttributeIsAArray(attrs) || index as isize >= mlirArrayAttrGetNumElements(attrs) {
-            return None;
-        }
-        let dict = mlirArrayAttrGetElement(attrs, index as isize);
-        if !mlirAttributeIsADictionary(dict) {
-            return None;
-        }
-        let value = mlirDictionaryAttrGetElementByName(dict, crate::ir::string_ref(name));
-        (!value.ptr.is_null()).then(|| attr_to_string(value))
     }
 }
 

@@ -561,20 +561,7 @@ pub fn is_small_constant(op: Op) -> bool {
 
 /// The printed `hlo.layout` of `v` when it is not the default one.
 pub fn layout_text(v: Value) -> Option<String> {
-    let text = if let Some(op) = v.op() {
-        let text = op.attr_text("hlo.layout")?;
-        if op.num_results() == 1 {
-            text
-        } else {
-            let inner = text.strip_prefix('[')?.strip_suffix(']')?;
-            split_top_level(inner).get(v.result_number()?)?.to_string()
-        }
-    } else {
-        let index = v.arg_number()?;
-        let func =
-            Op::from_raw(unsafe { mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v.0)) });
-        arg_attr_text(func, index, "hlo.layout")?
-    };
+    let text = v.layout_text()?;
     let rank = array_type(v).map(|t| t.rank()).unwrap_or(0);
     (!is_default_layout(&text, rank)).then_some(text)
 }
@@ -609,22 +596,6 @@ fn is_default_layout(text: &str, rank: usize) -> bool {
         }
     }
     ok
-}
-
-/// The printed argument attribute `name` of argument `index` of `func`.
-fn arg_attr_text(func: Op, index: usize, name: &str) -> Option<String> {
-    let attrs = func.attr_raw("arg_attrs")?;
-    unsafe {
-        if !mlirAttributeIsAArray(attrs) || index as isize >= mlirArrayAttrGetNumElements(attrs) {
-            return None;
-        }
-        let dict = mlirArrayAttrGetElement(attrs, index as isize);
-        if !mlirAttributeIsADictionary(dict) {
-            return None;
-        }
-        let value = mlirDictionaryAttrGetElementByName(dict, crate::ir::string_ref(name));
-        (!value.ptr.is_null()).then(|| crate::ir::attr_to_string(value))
-    }
 }
 
 /// The minor-to-major order of `v` (descending unless a plain permuted
