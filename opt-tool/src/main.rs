@@ -154,6 +154,25 @@ enum Stage {
     /// The HLO pipeline, then every fusion through the emitters: prints
     /// the kernels' un-lowered MLIR.
     Emitter,
+    /// The kernels lowered to `scf` loops over flat tensors.
+    Scf,
+    /// The kernels in the `llvm` dialect (pointers, loads and stores).
+    #[value(name = "llvm-mlir")]
+    LlvmMlir,
+    /// LLVM IR as translated from the `llvm` dialect.
+    #[value(name = "llvm-before-optimizations")]
+    LlvmBeforeOptimizations,
+    /// LLVM IR after LLVM's optimization pipeline for the target.
+    Llvm,
+    /// Assembly for the host CPU (--platform=cpu).
+    Asm,
+}
+
+impl Stage {
+    /// Stages after the emitters work on the kernel module.
+    fn lowers(self) -> bool {
+        !matches!(self, Stage::Hlo | Stage::Emitter)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -202,8 +221,14 @@ fn list_passes() -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
     let _ = writeln!(out, "Rust passes (--passes=NAME or inside --pass-pipeline):");
-    let width = rxla_passes::registry().iter().map(|p| p.name.len()).max().unwrap_or(0);
+    let all = || rxla_passes::registry().iter().chain(rxla_lowering::registry());
+    let width = all().map(|p| p.name.len()).max().unwrap_or(0);
     for pass in rxla_passes::registry() {
+        let _ = writeln!(out, "  {:width$}  {}", pass.name, pass.description);
+    }
+    let _ = writeln!(out);
+    let _ = writeln!(out, "Lowering passes (kernel IR to the llvm dialect):");
+    for pass in rxla_lowering::registry() {
         let _ = writeln!(out, "  {:width$}  {}", pass.name, pass.description);
     }
     let _ = writeln!(out);
@@ -258,7 +283,7 @@ fn run(args: &Args) -> Result<bool> {
         (Some(_), Some(_), _) => bail!("use either --passes or --pass-pipeline, not both"),
         (Some(passes), None, None) => pipeline::parse_elements(passes)?.into_iter().map(driver::Item::Element).collect(),
         (None, Some(p), None) => pipeline::parse_anchored(p)?.into_iter().map(driver::Item::Element).collect(),
-        (None, None, Some(Stage::Hlo | Stage::Emitter)) => {
+        (None, None, Some(_)) => {
             let platform = args.platform.expect("clap requires --platform with --stage").platform();
             driver::Item::from_steps(&rxla_passes::pipeline::hlo_pipeline(platform))
         }
@@ -268,7 +293,7 @@ fn run(args: &Args) -> Result<bool> {
     };
     let in_pipeline = driver::Item::pass_names(&items);
     for name in &args.disable_passes {
-        if rxla_passes::lookup(name).is_none() && !in_pipeline.contains(name) {
+        if pipeline::lookup_rust_pass(name).is_none() && !in_pipeline.contains(name) {
             bail!("--disable-passes: unknown pass '{name}' (see --list-passes)");
         }
     }
@@ -382,7 +407,7 @@ fn process_chunk(
             }
         },
     };
-    let emitter = args.stage == Some(Stage::Emitter);
+    let emitter = args.stage.is_some_and(|s| s != Stage::Hlo);
     let headerless = emitter && options.input == Format::Hlo && emitter_stage::is_headerless(&chunk.text);
     if !items.is_empty() && !headerless {
         let ir_printing = (args.print_ir_after_all || args.print_ir_before_all || args.print_ir_after_change)
@@ -420,7 +445,11 @@ fn process_chunk(
         if !errors.is_empty() {
             return Err(ChunkError::Reported);
         }
-        return Ok(text);
+        let stage = args.stage.expect("emitter stages");
+        if !stage.lowers() {
+            return Ok(text);
+        }
+        return lower_kernels(args, context, &text, stage, options.file);
     }
     let mut printed = match options.emit {
         Format::Mlir => module
@@ -438,6 +467,63 @@ fn process_chunk(
     Ok(printed)
 }
 
+/// The stages after the emitters: the kernel module through the lowering
+/// pipeline (pass by pass, with --disable-passes and IR printing), then
+/// LLVM.
+fn lower_kernels(args: &Args, context: &Context, kernels: &str, stage: Stage, file: &str) -> Result<String, ChunkError> {
+    let platform = args.platform.expect("clap requires --platform with --stage").platform();
+    if platform == rxla_passes::pipeline::Platform::Gpu {
+        return Err(ChunkError::Tool(anyhow::anyhow!("--stage={stage:?} is not available for --platform=gpu yet")));
+    }
+    let mut module = Module::parse(context, kernels).ok_or(ChunkError::Diagnosed)?;
+    let steps = match stage {
+        Stage::Scf => rxla_lowering::pipeline::scf_steps(platform),
+        _ => rxla_lowering::pipeline::lowering_steps(platform),
+    };
+    let items = driver::Item::from_steps(&steps);
+    let disabled = args.disable_passes.iter().cloned().collect();
+    let ir_printing = (args.print_ir_after_all || args.print_ir_before_all || args.print_ir_after_change).then(|| {
+        PassIrPrintingOptions {
+            before_all: args.print_ir_before_all,
+            after_all: args.print_ir_after_all || args.print_ir_after_change,
+            module_scope: true,
+            on_change: args.print_ir_after_change,
+            on_failure: false,
+            flags: printing_flags(args),
+            tree_printing_path: PathBuf::new(),
+        }
+    });
+    let driver_options = driver::Options { verify_each: args.verify_each, disabled: &disabled, ir_printing, checker: None };
+    driver::run(context, &mut module, &items, &driver_options).map_err(|stop| match stop {
+        driver::Stop::Failed => ChunkError::Diagnosed,
+        driver::Stop::Tool(e) => ChunkError::Tool(e),
+        driver::Stop::Miscompile(report) => ChunkError::Miscompile(report),
+    })?;
+    if matches!(stage, Stage::Scf | Stage::LlvmMlir) {
+        return module
+            .as_operation()
+            .to_string_with_flags(printing_flags(args))
+            .map(|mut s| {
+                if !s.ends_with('\n') {
+                    s.push('\n');
+                }
+                s
+            })
+            .map_err(|e| ChunkError::Tool(anyhow::anyhow!("printing the module: {e}")));
+    }
+    rxla_codegen::translate::merge_kernel_modules(&module);
+    rxla_codegen::translate::register_translations(context);
+    let target = rxla_codegen::cpu::HostTarget::new().map_err(|e| ChunkError::Tool(anyhow::anyhow!(e)))?;
+    let (before, after, asm) = rxla_codegen::cpu::stages(&module, &target).map_err(|e| {
+        eprintln!("{file}: error: {e}");
+        ChunkError::Reported
+    })?;
+    Ok(match stage {
+        Stage::LlvmBeforeOptimizations => before,
+        Stage::Llvm => after,
+        _ => asm,
+    })
+}
 
 /// The interpreter check of --run-after-each-pass: arguments and the input
 /// module's result.

@@ -143,7 +143,7 @@ fn add_elements(manager: &OperationPassManager, elements: &[Element], anchor: &s
                 add_elements(&manager.nested_under(nested), elements, nested)?;
             }
             Element::Pass { name, options } => {
-                let rust = rxla_passes::lookup(name);
+                let rust = lookup_rust_pass(name);
                 if anchor != "builtin.module" {
                     if let Err(e) = add_upstream(manager, name, options) {
                         if rust.is_some() {
@@ -165,6 +165,11 @@ fn add_elements(manager: &OperationPassManager, elements: &[Element], anchor: &s
         }
     }
     Ok(())
+}
+
+/// A Rust pass by name: rxla's HLO passes, then the lowering passes.
+pub fn lookup_rust_pass(name: &str) -> Option<&'static rxla_passes::PassInfo> {
+    rxla_passes::lookup(name).or_else(|| rxla_lowering::lookup(name))
 }
 
 /// Adds an upstream MLIR pass (`name{options}`) through MLIR's parser.

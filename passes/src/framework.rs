@@ -103,6 +103,12 @@ pub trait HloPass: Clone + Sized + 'static {
     /// Builds the pass from its pipeline options.
     fn from_options(options: &PassOptions) -> Result<Self, PassError>;
 
+    /// Dialects whose ops the pass creates and the input may lack (MLIR
+    /// loads them before the pipeline runs).
+    fn dependent_dialects() -> Vec<melior::dialect::DialectHandle> {
+        Vec::new()
+    }
+
     /// Runs over `module` (a `builtin.module`). An error fails the pass
     /// pipeline; it is reported as a diagnostic at the module's location.
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError>;
@@ -149,7 +155,7 @@ pub fn create_pass<P: HloPass>(pass: P, id: &'static PassId) -> Pass {
         P::NAME,
         P::DESCRIPTION,
         "builtin.module",
-        &[],
+        &P::dependent_dialects(),
     )
 }
 

@@ -373,6 +373,21 @@ fn canonical(kind: Kind, op: Op, map: &IndexingMap) -> Option<Outcome> {
         (0..num_dims).map(|i| Producer::of(op.operand(i), op, num_dims)).collect();
     let mut fold: Vec<bool> = producers.iter().map(|p| p.as_ref().is_some_and(|p| p.exclusive)).collect();
     let mut best = rebuild(kind, op, map, &producers, &fold)?;
+    // The results of one producer often only simplify together (a
+    // delinearized index linearized again): try folding every producer.
+    if producers.iter().zip(&fold).any(|(p, f)| p.is_some() && !f) {
+        let all: Vec<bool> = producers.iter().map(Option::is_some).collect();
+        if let (Outcome::Map(current), Some(candidate)) = (&best, rebuild(kind, op, map, &producers, &all)) {
+            let better = match &candidate {
+                Outcome::Map(c) => c.cost <= current.cost,
+                Outcome::NeverRuns => true,
+            };
+            if better {
+                best = candidate;
+                fold = all;
+            }
+        }
+    }
     for i in 0..num_dims {
         let Outcome::Map(current) = &best else { break };
         let current_cost = current.cost;

@@ -1,0 +1,12 @@
+//! rxla's code generation: a module in the `llvm` dialect (what
+//! `rxla-lowering` produces) becomes LLVM IR, is optimized by LLVM's new
+//! pass manager and compiled to native code for the host CPU, in memory.
+//!
+//! - [`translate`]: kernel modules merged into one module, MLIR's
+//!   translation to LLVM IR (stage `llvm-before-optimizations`);
+//! - [`cpu`]: the host target machine, LLVM's `default<O3>` pipeline
+//!   (stage `llvm`), assembly (stage `asm`) and the JIT that maps kernels
+//!   into memory.
+
+pub mod cpu;
+pub mod translate;

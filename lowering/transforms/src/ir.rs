@@ -1,0 +1,419 @@
+//! Building and restructuring upstream-dialect IR from Rust, over the raw
+//! MLIR C API (the lowering passes create `scf`, `arith`, `llvm` ... ops,
+//! with regions, which `rxla_passes::builder` does not cover).
+//!
+//! [`Op`] and [`Value`] are `rxla_passes::ir`'s handles; [`B`] inserts new
+//! ops at one point with one location.
+
+use mlir_sys::*;
+pub use rxla_passes::ir::{attr_to_string, type_to_string, Op, Value};
+use rxla_passes::PassError;
+
+/// A borrowed MLIR string ref of `s` (valid while `s` is).
+pub fn string_ref(s: &str) -> MlirStringRef {
+    MlirStringRef { data: s.as_ptr() as *const _, length: s.len() }
+}
+
+pub type Result<T> = std::result::Result<T, PassError>;
+
+/// An internal error of a lowering pass.
+pub fn bug(what: impl Into<String>) -> PassError {
+    PassError(format!("internal error: {}", what.into()))
+}
+
+/// An error about the input IR.
+pub fn error(what: impl Into<String>) -> PassError {
+    PassError(what.into())
+}
+
+/// Where new ops go.
+#[derive(Clone, Copy, Debug)]
+pub enum At {
+    Before(MlirOperation),
+    /// At the end of a block (before its terminator, if it has one).
+    End(MlirBlock),
+    /// At the end of a block, after everything (for building terminators).
+    Append(MlirBlock),
+}
+
+/// Inserts ops at one point.
+#[derive(Clone, Copy, Debug)]
+pub struct B {
+    pub ctx: MlirContext,
+    pub loc: MlirLocation,
+    pub at: At,
+}
+
+impl B {
+    pub fn before(op: Op) -> B {
+        B { ctx: op.context(), loc: op.location(), at: At::Before(op.raw()) }
+    }
+
+    pub fn at_end(&self, block: MlirBlock) -> B {
+        B { at: At::End(block), ..*self }
+    }
+
+    pub fn append(&self, block: MlirBlock) -> B {
+        B { at: At::Append(block), ..*self }
+    }
+
+    pub fn with_loc(&self, loc: MlirLocation) -> B {
+        B { loc, ..*self }
+    }
+
+    // ----- types and attributes -----
+
+    pub fn ty(&self, text: &str) -> MlirType {
+        parse_type(self.ctx, text).unwrap_or_else(|| panic!("bad type {text}"))
+    }
+
+    pub fn index(&self) -> MlirType {
+        unsafe { mlirIndexTypeGet(self.ctx) }
+    }
+
+    pub fn int(&self, bits: u32) -> MlirType {
+        unsafe { mlirIntegerTypeGet(self.ctx, bits) }
+    }
+
+    pub fn ptr(&self) -> MlirType {
+        unsafe { mlirLLVMPointerTypeGet(self.ctx, 0) }
+    }
+
+    pub fn ptr_in(&self, address_space: u32) -> MlirType {
+        unsafe { mlirLLVMPointerTypeGet(self.ctx, address_space) }
+    }
+
+    pub fn attr(&self, text: &str) -> MlirAttribute {
+        parse_attr(self.ctx, text).unwrap_or_else(|| panic!("bad attribute {text}"))
+    }
+
+    pub fn int_attr(&self, ty: MlirType, value: i64) -> MlirAttribute {
+        unsafe { mlirIntegerAttrGet(ty, value) }
+    }
+
+    pub fn unit_attr(&self) -> MlirAttribute {
+        unsafe { mlirUnitAttrGet(self.ctx) }
+    }
+
+    pub fn string_attr(&self, s: &str) -> MlirAttribute {
+        unsafe { mlirStringAttrGet(self.ctx, string_ref(s)) }
+    }
+
+    pub fn symbol_attr(&self, s: &str) -> MlirAttribute {
+        unsafe { mlirFlatSymbolRefAttrGet(self.ctx, string_ref(s)) }
+    }
+
+    pub fn type_attr(&self, ty: MlirType) -> MlirAttribute {
+        unsafe { mlirTypeAttrGet(ty) }
+    }
+
+    // ----- ops -----
+
+    /// Creates `name` with operands, result types, attributes and `regions`
+    /// (taken over by the op), inserted at the builder's point.
+    pub fn op(
+        &self,
+        name: &str,
+        operands: &[Value],
+        results: &[MlirType],
+        attrs: &[(&str, MlirAttribute)],
+        regions: Vec<MlirRegion>,
+    ) -> Op {
+        let named: Vec<MlirNamedAttribute> = attrs
+            .iter()
+            .map(|(k, a)| MlirNamedAttribute { name: unsafe { mlirIdentifierGet(self.ctx, string_ref(k)) }, attribute: *a })
+            .collect();
+        let raw_operands: Vec<MlirValue> = operands.iter().map(|v| v.0).collect();
+        let op = unsafe {
+            let mut state = mlirOperationStateGet(string_ref(name), self.loc);
+            mlirOperationStateAddOperands(&mut state, raw_operands.len() as isize, raw_operands.as_ptr());
+            mlirOperationStateAddResults(&mut state, results.len() as isize, results.as_ptr());
+            mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
+            if !regions.is_empty() {
+                mlirOperationStateAddOwnedRegions(&mut state, regions.len() as isize, regions.as_ptr());
+            }
+            mlirOperationCreate(&mut state)
+        };
+        assert!(!op.ptr.is_null(), "could not create {name}");
+        self.insert(op);
+        Op::from_raw(op)
+    }
+
+    /// A single-result op's result.
+    pub fn val(&self, name: &str, operands: &[Value], result: MlirType, attrs: &[(&str, MlirAttribute)]) -> Value {
+        self.op(name, operands, &[result], attrs, vec![]).result(0)
+    }
+
+    /// Inserts a detached op.
+    pub fn insert(&self, op: MlirOperation) {
+        unsafe {
+            match self.at {
+                At::Before(before) => mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before, op),
+                At::End(block) => {
+                    let term = mlirBlockGetTerminator(block);
+                    if term.ptr.is_null() {
+                        mlirBlockAppendOwnedOperation(block, op)
+                    } else {
+                        mlirBlockInsertOwnedOperationBefore(block, term, op)
+                    }
+                }
+                At::Append(block) => mlirBlockAppendOwnedOperation(block, op),
+            }
+        }
+    }
+
+    // ----- common ops -----
+
+    pub fn const_index(&self, v: i64) -> Value {
+        let ty = self.index();
+        self.val("arith.constant", &[], ty, &[("value", self.int_attr(ty, v))])
+    }
+
+    pub fn const_int(&self, ty: MlirType, v: i64) -> Value {
+        self.val("arith.constant", &[], ty, &[("value", self.int_attr(ty, v))])
+    }
+
+    pub fn const_bool(&self, v: bool) -> Value {
+        self.const_int(self.int(1), v as i64)
+    }
+
+    /// `arith.constant` with an attribute written as MLIR text.
+    pub fn const_text(&self, ty: MlirType, value: &str) -> Value {
+        self.val("arith.constant", &[], ty, &[("value", self.attr(value))])
+    }
+
+    /// `arith.cmpi` with predicate `pred` (eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge).
+    pub fn cmpi(&self, pred: &str, a: Value, b: Value) -> Value {
+        let code = match pred {
+            "eq" => 0,
+            "ne" => 1,
+            "slt" => 2,
+            "sle" => 3,
+            "sgt" => 4,
+            "sge" => 5,
+            "ult" => 6,
+            "ule" => 7,
+            "ugt" => 8,
+            "uge" => 9,
+            _ => panic!("bad cmpi predicate {pred}"),
+        };
+        let i64t = self.int(64);
+        self.val("arith.cmpi", &[a, b], self.int(1), &[("predicate", self.int_attr(i64t, code))])
+    }
+
+    pub fn and(&self, a: Value, b: Value) -> Value {
+        self.val("arith.andi", &[a, b], a.raw_type(), &[])
+    }
+
+    /// `arith.index_cast` (index <-> integer).
+    pub fn index_cast(&self, v: Value, to: MlirType) -> Value {
+        self.val("arith.index_cast", &[v], to, &[])
+    }
+
+    /// `scf.yield` at the end of `block`.
+    pub fn yield_in(&self, block: MlirBlock, values: &[Value]) -> Op {
+        self.append(block).op("scf.yield", values, &[], &[], vec![])
+    }
+}
+
+/// Parses a type; `None` if the text is not one.
+pub fn parse_type(ctx: MlirContext, text: &str) -> Option<MlirType> {
+    rxla_passes::ir::parse_type(ctx, text)
+}
+
+/// Parses an attribute; `None` if the text is not one.
+pub fn parse_attr(ctx: MlirContext, text: &str) -> Option<MlirAttribute> {
+    rxla_passes::ir::parse_attr(ctx, text)
+}
+
+/// A new region holding one block with arguments of `types` (at `loc`).
+pub fn region_with_block(types: &[MlirType], loc: MlirLocation) -> (MlirRegion, MlirBlock) {
+    unsafe {
+        let region = mlirRegionCreate();
+        let locs = vec![loc; types.len()];
+        let block = mlirBlockCreate(types.len() as isize, types.as_ptr(), locs.as_ptr());
+        mlirRegionAppendOwnedBlock(region, block);
+        (region, block)
+    }
+}
+
+/// The arguments of `block`.
+pub fn block_args(block: MlirBlock) -> Vec<Value> {
+    unsafe { (0..mlirBlockGetNumArguments(block)).map(|i| Value(mlirBlockGetArgument(block, i))).collect() }
+}
+
+/// The ops of `block`, in order.
+pub fn block_ops(block: MlirBlock) -> Vec<Op> {
+    let mut out = Vec::new();
+    unsafe {
+        let mut op = mlirBlockGetFirstOperation(block);
+        while !op.ptr.is_null() {
+            out.push(Op::from_raw(op));
+            op = mlirOperationGetNextInBlock(op);
+        }
+    }
+    out
+}
+
+/// Moves every op of `from` to the end of `to` (after its last op).
+pub fn move_block_ops(from: MlirBlock, to: MlirBlock) {
+    for op in block_ops(from) {
+        unsafe {
+            mlirOperationRemoveFromParent(op.raw());
+            mlirBlockAppendOwnedOperation(to, op.raw());
+        }
+    }
+}
+
+/// Moves every op of `from` right before `before`.
+pub fn move_block_ops_before(from: MlirBlock, before: Op) {
+    for op in block_ops(from) {
+        op.move_before(before);
+    }
+}
+
+/// The block's terminator, if any.
+pub fn terminator(block: MlirBlock) -> Option<Op> {
+    let op = unsafe { mlirBlockGetTerminator(block) };
+    (!op.ptr.is_null()).then(|| Op::from_raw(op))
+}
+
+/// The blocks of region `r` of `op`.
+pub fn region_blocks(op: Op, r: usize) -> Vec<MlirBlock> {
+    let mut out = Vec::new();
+    unsafe {
+        let region = mlirOperationGetRegion(op.raw(), r as isize);
+        let mut b = mlirRegionGetFirstBlock(region);
+        while !b.ptr.is_null() {
+            out.push(b);
+            b = mlirBlockGetNextInRegion(b);
+        }
+    }
+    out
+}
+
+/// Every op nested in `root` (not `root` itself), parents first.
+pub fn walk(root: Op) -> Vec<Op> {
+    root.walk_preorder().into_iter().skip(1).collect()
+}
+
+/// Every op named `name` nested in `root`.
+pub fn ops_named(root: Op, name: &str) -> Vec<Op> {
+    walk(root).into_iter().filter(|op| op.is_named(name)).collect()
+}
+
+/// Replaces every use of `op`'s results with `values` and erases it.
+pub fn replace_op(op: Op, values: &[Value]) {
+    assert_eq!(op.num_results(), values.len(), "replacing {} with {} values", op.name(), values.len());
+    for (i, v) in values.iter().enumerate() {
+        op.replace_result_uses(i, *v);
+    }
+    op.erase();
+}
+
+/// Sets the type of a value in place.
+pub fn set_type(v: Value, ty: MlirType) {
+    unsafe { mlirValueSetType(v.0, ty) }
+}
+
+// ----- type queries -----
+
+pub fn is_ranked_tensor(ty: MlirType) -> bool {
+    unsafe { mlirTypeIsARankedTensor(ty) }
+}
+
+pub fn is_index(ty: MlirType) -> bool {
+    unsafe { mlirTypeIsAIndex(ty) }
+}
+
+pub fn is_vector(ty: MlirType) -> bool {
+    unsafe { mlirTypeIsAVector(ty) }
+}
+
+/// Static dimensions of a shaped type.
+pub fn shape_of(ty: MlirType) -> Vec<i64> {
+    unsafe { (0..mlirShapedTypeGetRank(ty)).map(|i| mlirShapedTypeGetDimSize(ty, i as isize)).collect() }
+}
+
+pub fn element_type(ty: MlirType) -> MlirType {
+    unsafe { mlirShapedTypeGetElementType(ty) }
+}
+
+/// `tensor<dims x elem>`.
+pub fn tensor_type(dims: &[i64], elem: MlirType) -> MlirType {
+    unsafe { mlirRankedTensorTypeGet(dims.len() as isize, dims.as_ptr(), elem, mlirAttributeGetNull()) }
+}
+
+/// Integer or float width in bits (0 for other types).
+pub fn bit_width(ty: MlirType) -> u32 {
+    unsafe {
+        if mlirTypeIsAInteger(ty) {
+            mlirIntegerTypeGetWidth(ty)
+        } else if mlirTypeIsAFloat(ty) {
+            mlirFloatTypeGetWidth(ty)
+        } else {
+            0
+        }
+    }
+}
+
+pub fn is_integer(ty: MlirType) -> bool {
+    unsafe { mlirTypeIsAInteger(ty) }
+}
+
+pub fn is_float(ty: MlirType) -> bool {
+    unsafe { mlirTypeIsAFloat(ty) }
+}
+
+pub fn is_complex(ty: MlirType) -> bool {
+    unsafe { mlirTypeIsAComplex(ty) }
+}
+
+pub fn complex_element(ty: MlirType) -> MlirType {
+    unsafe { mlirComplexTypeGetElementType(ty) }
+}
+
+pub fn types_equal(a: MlirType, b: MlirType) -> bool {
+    unsafe { mlirTypeEqual(a, b) }
+}
+
+/// Bytes an element of `ty` takes in memory (sub-byte types a whole byte,
+/// complex numbers two components).
+pub fn byte_size(ty: MlirType) -> i64 {
+    if is_complex(ty) {
+        return 2 * byte_size(complex_element(ty));
+    }
+    ((bit_width(ty) as i64 + 7) / 8).max(1)
+}
+
+/// The type of function `func` (`function_type` attribute).
+pub fn function_type(func: Op) -> MlirType {
+    unsafe { mlirTypeAttrGetValue(func.attr_raw("function_type").expect("func.func has a type")) }
+}
+
+pub fn function_inputs(fty: MlirType) -> Vec<MlirType> {
+    unsafe { (0..mlirFunctionTypeGetNumInputs(fty)).map(|i| mlirFunctionTypeGetInput(fty, i)).collect() }
+}
+
+pub fn function_results(fty: MlirType) -> Vec<MlirType> {
+    unsafe { (0..mlirFunctionTypeGetNumResults(fty)).map(|i| mlirFunctionTypeGetResult(fty, i)).collect() }
+}
+
+pub fn make_function_type(ctx: MlirContext, inputs: &[MlirType], results: &[MlirType]) -> MlirType {
+    unsafe { mlirFunctionTypeGet(ctx, inputs.len() as isize, inputs.as_ptr(), results.len() as isize, results.as_ptr()) }
+}
+
+/// Sets a `func.func`'s type attribute.
+pub fn set_function_type(func: Op, ty: MlirType) {
+    func.set_attr_raw("function_type", unsafe { mlirTypeAttrGet(ty) });
+}
+
+/// The `func.func` ops directly in `module` and in modules nested in it.
+pub fn functions(root: Op) -> Vec<Op> {
+    walk(root).into_iter().filter(|op| op.is_named("func.func")).collect()
+}
+
+/// Number of regions of `op`.
+pub fn num_regions(op: Op) -> usize {
+    unsafe { mlirOperationGetNumRegions(op.raw()) as usize }
+}

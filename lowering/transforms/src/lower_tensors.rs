@@ -1,0 +1,428 @@
+//! `xla-lower-tensors`: tensors become pointers, accesses become loads and
+//! stores (XLA's `lower_tensors`: the kernels are not bufferized; a tensor
+//! SSA value *is* its buffer, and `tensor.insert` writes in place).
+//!
+//! - Every tensor value becomes `!llvm.ptr`; `tensor.extract` is a
+//!   `getelementptr` + `llvm.load`, `tensor.insert` a `getelementptr` +
+//!   `llvm.store` (its result is the pointer it stored through).
+//! - Memory types: `i1` is a byte (0 or 1), sub-byte integers and the
+//!   f8/f6/f4 formats a byte each, `complex<T>` a `(re, im)` struct; the
+//!   runtime's memory format (`rxla_library::array`).
+//! - Dense tensor constants become internal constant globals.
+//! - `xla.atomic_rmw` becomes `llvm.atomicrmw` for additions and a
+//!   compare-and-swap loop (`scf.while` around `llvm.cmpxchg`) otherwise.
+//! - The CPU kernel ABI: the entry function (`xla.entry`) becomes
+//!   `(ptr %buffers, index %workgroup)`, `%buffers` an array of one pointer
+//!   per parameter and output, in the entry's argument order; it returns
+//!   nothing. `xla.workgroup_id` reads `%workgroup`.
+
+use crate::ir::*;
+use melior::ir::OperationRef;
+use mlir_sys::*;
+use rxla_passes::framework::{HloPass, PassError, PassOptions};
+
+#[derive(Clone, Debug)]
+pub struct LowerTensors;
+
+impl HloPass for LowerTensors {
+    const NAME: &'static str = "xla-lower-tensors";
+    const DESCRIPTION: &'static str =
+        "Lower tensors to pointers, tensor accesses to loads and stores, constants to globals, atomic_rmw to atomics; CPU kernel ABI";
+
+    fn dependent_dialects() -> Vec<melior::dialect::DialectHandle> {
+        use melior::dialect::DialectHandle;
+        vec![DialectHandle::llvm(), DialectHandle::scf(), DialectHandle::arith()]
+    }
+
+    fn from_options(options: &PassOptions) -> std::result::Result<Self, PassError> {
+        options.expect_only(Self::NAME, &[])?;
+        Ok(LowerTensors)
+    }
+
+    fn run(&mut self, module: OperationRef<'_, '_>) -> std::result::Result<(), PassError> {
+        let root = Op::of(&module);
+        let mut constants = 0usize;
+        for op in walk(root) {
+            match op.name().as_str() {
+                "tensor.extract" => lower_extract(op)?,
+                "tensor.insert" => lower_insert(op)?,
+                "xla.atomic_rmw" => lower_atomic(op)?,
+                "arith.constant" if is_tensor_constant(op) => lower_constant(op, &mut constants)?,
+                "tensor.empty" | "xla_gpu.allocate_shared" | "xla_gpu.sync_threads" | "xla_gpu.shuffle_reduce" => {
+                    return Err(error(format!("`{}` has no CPU lowering", op.name())));
+                }
+                _ => {}
+            }
+        }
+        for func in functions(root) {
+            if func.has_attr("xla.entry") {
+                lower_entry_abi(func)?;
+            }
+        }
+        // Every remaining tensor value is a buffer pointer.
+        for op in walk(root) {
+            for v in op.results() {
+                retype_tensor(v);
+            }
+            for r in 0..num_regions(op) {
+                for block in region_blocks(op, r) {
+                    for a in block_args(block) {
+                        retype_tensor(a);
+                    }
+                }
+            }
+        }
+        for func in functions(root) {
+            crate::flatten_tensors::update_function_type(func);
+        }
+        Ok(())
+    }
+}
+
+fn retype_tensor(v: Value) {
+    let ty = v.raw_type();
+    if is_ranked_tensor(ty) {
+        let ctx = unsafe { mlirTypeGetContext(ty) };
+        set_type(v, unsafe { mlirLLVMPointerTypeGet(ctx, 0) });
+    }
+}
+
+/// How an element of type `ty` is stored: the memory type and conversions
+/// between the two.
+#[derive(Clone, Copy)]
+enum Storage {
+    /// Stored as is.
+    Direct,
+    /// `i1` and sub-byte integers: a byte (`trunci` / `extui`).
+    Byte,
+    /// Non-LLVM float formats: a byte of bits (`arith.bitcast` through the
+    /// integer of the format's width).
+    FloatBits(u32),
+    /// `complex<T>`: a struct of two components.
+    Complex,
+}
+
+fn storage(ty: MlirType) -> Storage {
+    if is_complex(ty) {
+        return Storage::Complex;
+    }
+    let bits = bit_width(ty);
+    if is_integer(ty) && bits % 8 != 0 {
+        return Storage::Byte;
+    }
+    if is_float(ty) && !matches!(type_to_string(ty).as_str(), "f16" | "bf16" | "f32" | "f64") {
+        return Storage::FloatBits(bits);
+    }
+    Storage::Direct
+}
+
+fn memory_type(b: &B, ty: MlirType) -> MlirType {
+    match storage(ty) {
+        Storage::Direct => ty,
+        Storage::Byte | Storage::FloatBits(_) => b.int(8),
+        Storage::Complex => {
+            let e = complex_element(ty);
+            unsafe { mlirLLVMStructTypeLiteralGet(b.ctx, 2, [e, e].as_ptr(), false) }
+        }
+    }
+}
+
+/// Converts a loaded memory value to the element type.
+fn from_memory(b: &B, v: Value, ty: MlirType) -> Value {
+    match storage(ty) {
+        Storage::Direct => v,
+        Storage::Byte => b.val("arith.trunci", &[v], ty, &[]),
+        Storage::FloatBits(bits) => {
+            let int = b.int(bits);
+            let narrowed = if bits < 8 { b.val("arith.trunci", &[v], int, &[]) } else { v };
+            b.val("arith.bitcast", &[narrowed], ty, &[])
+        }
+        Storage::Complex => b.val("builtin.unrealized_conversion_cast", &[v], ty, &[]),
+    }
+}
+
+/// Converts an element value to its memory type.
+fn to_memory(b: &B, v: Value, ty: MlirType) -> Value {
+    let mem = memory_type(b, ty);
+    match storage(ty) {
+        Storage::Direct => v,
+        Storage::Byte => b.val("arith.extui", &[v], mem, &[]),
+        Storage::FloatBits(bits) => {
+            let int = b.int(bits);
+            let as_int = b.val("arith.bitcast", &[v], int, &[]);
+            if bits < 8 {
+                b.val("arith.extui", &[as_int], mem, &[])
+            } else {
+                as_int
+            }
+        }
+        Storage::Complex => b.val("builtin.unrealized_conversion_cast", &[v], mem, &[]),
+    }
+}
+
+/// `getelementptr %base[%index]` over elements of memory type `mem`.
+fn element_ptr(b: &B, base: Value, index: Value, mem: MlirType) -> Value {
+    let i64t = b.int(64);
+    let offset = if is_index(index.raw_type()) { b.index_cast(index, i64t) } else { index };
+    b.val(
+        "llvm.getelementptr",
+        &[base, offset],
+        b.ptr(),
+        &[
+            ("elem_type", b.type_attr(mem)),
+            ("rawConstantIndices", b.attr("array<i32: -2147483648>")),
+        ],
+    )
+}
+
+fn load(b: &B, ptr: Value, mem: MlirType) -> Value {
+    b.val("llvm.load", &[ptr], mem, &[("ordering", b.int_attr(b.int(64), 0))])
+}
+
+fn store(b: &B, value: Value, ptr: Value) {
+    b.op("llvm.store", &[value, ptr], &[], &[("ordering", b.int_attr(b.int(64), 0))], vec![]);
+}
+
+/// The single linear index of a flattened access.
+fn linear_index(op: Op, operands: &[Value]) -> Result<Value> {
+    match operands {
+        [i] => Ok(*i),
+        _ => Err(bug(format!("{} has {} indices; run xla-flatten-tensors first", op.name(), operands.len()))),
+    }
+}
+
+fn lower_extract(op: Op) -> Result<()> {
+    let operands = op.operands();
+    let tensor = operands[0];
+    let ty = element_type(tensor.raw_type());
+    let b = B::before(op);
+    let index = linear_index(op, &operands[1..])?;
+    let mem = memory_type(&b, ty);
+    let ptr = element_ptr(&b, tensor, index, mem);
+    let loaded = load(&b, ptr, mem);
+    replace_op(op, &[from_memory(&b, loaded, ty)]);
+    Ok(())
+}
+
+fn lower_insert(op: Op) -> Result<()> {
+    let operands = op.operands();
+    let (value, dest) = (operands[0], operands[1]);
+    let ty = element_type(dest.raw_type());
+    let b = B::before(op);
+    let index = linear_index(op, &operands[2..])?;
+    let mem = memory_type(&b, ty);
+    let ptr = element_ptr(&b, dest, index, mem);
+    store(&b, to_memory(&b, value, ty), ptr);
+    replace_op(op, &[dest]);
+    Ok(())
+}
+
+fn is_tensor_constant(op: Op) -> bool {
+    op.num_results() == 1 && is_ranked_tensor(op.result(0).raw_type())
+}
+
+/// The raw little-endian bytes of a dense attribute in the memory format,
+/// and the element type of the global holding them.
+fn constant_bytes(b: &B, attr: MlirAttribute, elem: MlirType, n: usize) -> Result<(Vec<u8>, MlirType)> {
+    unsafe {
+        let splat = mlirDenseElementsAttrIsSplat(attr);
+        if bit_width(elem) == 1 && is_integer(elem) {
+            let bytes = (0..n).map(|i| mlirDenseElementsAttrGetBoolValue(attr, if splat { 0 } else { i as isize }) as u8).collect();
+            return Ok((bytes, b.int(8)));
+        }
+        let size = byte_size(elem) as usize;
+        let raw = mlirDenseElementsAttrGetRawData(attr) as *const u8;
+        let stored = if splat { size } else { size * n };
+        if (is_integer(elem) || is_float(elem)) && bit_width(elem) % 8 != 0 {
+            return Err(error(format!("tensor constants of {} are not supported by the CPU lowering", type_to_string(elem))));
+        }
+        let data = std::slice::from_raw_parts(raw, stored);
+        let bytes = if splat { data.repeat(n) } else { data.to_vec() };
+        let global_elem = match storage(elem) {
+            Storage::Direct => elem,
+            Storage::Complex => complex_element(elem),
+            Storage::Byte | Storage::FloatBits(_) => b.int(8),
+        };
+        Ok((bytes, global_elem))
+    }
+}
+
+fn lower_constant(op: Op, counter: &mut usize) -> Result<()> {
+    let attr = op.attr_raw("value").ok_or_else(|| bug("arith.constant without a value"))?;
+    let ty = op.result(0).raw_type();
+    let elem = element_type(ty);
+    let n: i64 = shape_of(ty).iter().product();
+    let b = B::before(op);
+    let (bytes, global_elem) = constant_bytes(&b, attr, elem, n as usize)?;
+    let count = (bytes.len() / byte_size(global_elem) as usize) as i64;
+    let data_type = tensor_type(&[count], global_elem);
+    let value = unsafe {
+        mlirDenseElementsAttrRawBufferGet(data_type, bytes.len(), bytes.as_ptr() as *const _)
+    };
+    let array = unsafe { mlirLLVMArrayTypeGet(global_elem, count as u32) };
+    let module = op.parent_module().ok_or_else(|| bug("constant outside a module"))?;
+    let func = op.parent_func().map(|f| f.string_attr("sym_name").unwrap_or_default()).unwrap_or_default();
+    let name = format!("{func}_cst{counter}");
+    *counter += 1;
+    let body = module.region_block(0).ok_or_else(|| bug("module without a body"))?;
+    let first = block_ops(body).into_iter().next().ok_or_else(|| bug("empty module"))?;
+    let gb = B::before(first);
+    let init = unsafe { mlirRegionCreate() };
+    gb.op(
+        "llvm.mlir.global",
+        &[],
+        &[],
+        &[
+            ("global_type", b.type_attr(array)),
+            ("sym_name", b.string_attr(&name)),
+            ("linkage", b.attr("#llvm.linkage<internal>")),
+            ("constant", b.unit_attr()),
+            ("value", value),
+            ("alignment", b.int_attr(b.int(64), 64)),
+            ("addr_space", b.int_attr(b.int(32), 0)),
+        ],
+        vec![init],
+    );
+    let address = b.val("llvm.mlir.addressof", &[], b.ptr(), &[("global_name", b.symbol_attr(&name))]);
+    // The tensor's uses see the pointer once the types are rewritten.
+    replace_op(op, &[address]);
+    Ok(())
+}
+
+/// The `llvm.atomicrmw` operation for a region computing `current + x`.
+fn simple_rmw(body: mlir_sys::MlirBlock) -> Option<(i64, Value)> {
+    let ops = block_ops(body);
+    let current = block_args(body)[0];
+    let [combine, yield_op] = ops.as_slice() else { return None };
+    if !yield_op.is_named("xla.yield") || yield_op.num_operands() != 1 || yield_op.operand(0) != combine.result(0) {
+        return None;
+    }
+    let code = match combine.name().as_str() {
+        "arith.addf" => 11,
+        "arith.addi" => 1,
+        _ => return None,
+    };
+    let (a, c) = (combine.operand(0), combine.operand(1));
+    let other = if a == current && c != current {
+        c
+    } else if c == current && a != current {
+        a
+    } else {
+        return None;
+    };
+    Some((code, other))
+}
+
+fn lower_atomic(op: Op) -> Result<()> {
+    let operands = op.operands();
+    let tensor = operands[0];
+    let ty = element_type(tensor.raw_type());
+    let b = B::before(op);
+    let index = linear_index(op, &operands[1..])?;
+    let body = op.region_block(0).ok_or_else(|| bug("xla.atomic_rmw without a body"))?;
+    if is_vector(block_args(body)[0].raw_type()) {
+        return Err(error("vector xla.atomic_rmw has no CPU lowering"));
+    }
+    let bits = bit_width(ty);
+    if is_complex(ty) || !matches!(storage(ty), Storage::Direct | Storage::Byte) && !is_float(ty) {
+        return Err(error(format!("xla.atomic_rmw of {} has no CPU lowering", type_to_string(ty))));
+    }
+    let mem = memory_type(&b, ty);
+    let ptr = element_ptr(&b, tensor, index, mem);
+    if let Some((code, x)) = simple_rmw(body).filter(|_| matches!(storage(ty), Storage::Direct)) {
+        b.val("llvm.atomicrmw", &[ptr, x], ty, &[("bin_op", b.int_attr(b.int(64), code)), ("ordering", b.int_attr(b.int(64), 2))]);
+        replace_op(op, &[tensor]);
+        return Ok(());
+    }
+    // Compare-and-swap loop over the element's bits.
+    let int = b.int(bits.max(8).next_power_of_two());
+    let init = load(&b, ptr, int);
+    let (before, before_block) = region_with_block(&[int], b.loc);
+    let (after, after_block) = region_with_block(&[int], b.loc);
+    let while_op = b.op("scf.while", &[init], &[int], &[], vec![before, after]);
+    let bb = b.append(before_block);
+    let current_bits = block_args(before_block)[0];
+    let current = match storage(ty) {
+        Storage::Byte => bb.val("arith.trunci", &[current_bits], ty, &[]),
+        _ if is_float(ty) => {
+            let same = bb.int(bits);
+            let narrowed = if bits < 8 { bb.val("arith.trunci", &[current_bits], same, &[]) } else { current_bits };
+            bb.val("arith.bitcast", &[narrowed], ty, &[])
+        }
+        _ => current_bits,
+    };
+    block_args(body)[0].replace_all_uses_with(current);
+    let yield_op = terminator(body).ok_or_else(|| bug("atomic_rmw body without a terminator"))?;
+    let new_value = yield_op.operand(0);
+    yield_op.erase();
+    move_block_ops(body, before_block);
+    let new_bits = match storage(ty) {
+        Storage::Byte => bb.val("arith.extui", &[new_value], int, &[]),
+        _ if is_float(ty) => {
+            let same = bb.int(bits);
+            let as_int = bb.val("arith.bitcast", &[new_value], same, &[]);
+            if bits < 8 { bb.val("arith.extui", &[as_int], int, &[]) } else { as_int }
+        }
+        _ => new_value,
+    };
+    let pair_ty = unsafe { mlirLLVMStructTypeLiteralGet(b.ctx, 2, [int, b.int(1)].as_ptr(), false) };
+    let pair = bb.val(
+        "llvm.cmpxchg",
+        &[ptr, current_bits, new_bits],
+        pair_ty,
+        &[("success_ordering", bb.int_attr(bb.int(64), 6)), ("failure_ordering", bb.int_attr(bb.int(64), 2))],
+    );
+    let seen = bb.val("llvm.extractvalue", &[pair], int, &[("position", bb.attr("array<i64: 0>"))]);
+    let ok = bb.val("llvm.extractvalue", &[pair], bb.int(1), &[("position", bb.attr("array<i64: 1>"))]);
+    let one = bb.const_bool(true);
+    let again = bb.val("arith.xori", &[ok, one], bb.int(1), &[]);
+    bb.op("scf.condition", &[again, seen], &[], &[], vec![]);
+    let after_arg = block_args(after_block)[0];
+    b.yield_in(after_block, &[after_arg]);
+    let _ = while_op;
+    replace_op(op, &[tensor]);
+    Ok(())
+}
+
+/// The CPU kernel ABI of the entry function (see the module comment).
+fn lower_entry_abi(func: Op) -> Result<()> {
+    let block = func.region_block(0).ok_or_else(|| bug("entry function without a body"))?;
+    let b = B::before(func);
+    let ptr = b.ptr();
+    let index = b.index();
+    let old_args = block_args(block);
+    let (buffers, workgroup) = unsafe {
+        let loc = func.location();
+        (Value(mlirBlockAddArgument(block, ptr, loc)), Value(mlirBlockAddArgument(block, index, loc)))
+    };
+    let first = block_ops(block).into_iter().next().ok_or_else(|| bug("empty entry function"))?;
+    let fb = B::before(first);
+    for (i, arg) in old_args.iter().enumerate() {
+        let slot = fb.val(
+            "llvm.getelementptr",
+            &[buffers],
+            ptr,
+            &[
+                ("elem_type", fb.type_attr(ptr)),
+                ("rawConstantIndices", fb.attr(&format!("array<i32: {i}>"))),
+            ],
+        );
+        let loaded = fb.val("llvm.load", &[slot], ptr, &[("ordering", fb.int_attr(fb.int(64), 0)), ("invariant", fb.unit_attr())]);
+        arg.replace_all_uses_with(loaded);
+    }
+    for _ in 0..old_args.len() {
+        unsafe { mlirBlockEraseArgument(block, 0) };
+    }
+    for op in walk(func) {
+        if op.is_named("xla.workgroup_id") {
+            replace_op(op, &[workgroup]);
+        }
+    }
+    if let Some(ret) = terminator(block).filter(|t| t.is_named("func.return")) {
+        B::before(ret).op("func.return", &[], &[], &[], vec![]);
+        ret.erase();
+    }
+    func.remove_attr("arg_attrs");
+    func.remove_attr("res_attrs");
+    Ok(())
+}

@@ -1,0 +1,117 @@
+//! The lowering pipelines: emitter IR to the `llvm` dialect, CPU and GPU
+//! flavours (XLA's emitter compilation pipeline, `emitter_base.cc`), as
+//! lists of passes that `hlo-opt --stage=scf|llvm-mlir` runs pass by pass
+//! and the backends run programmatically ([`run`]).
+//!
+//! Two stages: `scf` (loops, flat tensors, vector accesses, unrolled
+//! loops: still tensors) and `llvm-mlir` (pointers, loads and stores,
+//! math expanded, everything in the `llvm` dialect).
+
+use melior::{ir::Module, pass::PassManager, Context};
+use mlir_sys::{mlirOpPassManagerAddPipeline, MlirStringRef};
+pub use rxla_passes::pipeline::{Platform, Step};
+use std::ffi::c_void;
+
+fn p(name: &'static str) -> Step {
+    Step::Pass { name, options: "" }
+}
+
+fn with(name: &'static str, options: &'static str) -> Step {
+    Step::Pass { name, options }
+}
+
+/// Emitter IR to `scf` over flat tensors.
+pub fn scf_steps(_platform: Platform) -> Vec<Step> {
+    vec![
+        // XLA's inlining rule for pure calls (the xla dialect's interface).
+        p("inline"),
+        p("xla-simplify-indexing"),
+        p("xla-lower-loops"),
+        p("canonicalize"),
+        p("cse"),
+        p("xla-flatten-tensors"),
+        p("xla-simplify-indexing"),
+        p("canonicalize"),
+        p("cse"),
+    ]
+}
+
+/// `scf` over tensors to the `llvm` dialect.
+pub fn llvm_steps(_platform: Platform) -> Vec<Step> {
+    vec![
+        p("xla-lower-tensors"),
+        p("xla-lower-indexing"),
+        p("canonicalize"),
+        p("cse"),
+        p("loop-invariant-code-motion"),
+        p("convert-complex-to-standard"),
+        with("math-extend-to-supported-types", "target-type=f32"),
+        p("convert-math-to-libm"),
+        p("convert-scf-to-cf"),
+        p("convert-to-llvm"),
+        p("reconcile-unrealized-casts"),
+        p("canonicalize"),
+        p("cse"),
+    ]
+}
+
+/// The whole lowering.
+pub fn lowering_steps(platform: Platform) -> Vec<Step> {
+    let mut steps = scf_steps(platform);
+    steps.extend(llvm_steps(platform));
+    steps
+}
+
+/// A pass by name: rxla's HLO passes, the lowering passes, or upstream.
+fn add(manager: &PassManager, name: &str, options: &str) -> Result<(), String> {
+    if let Some(info) = rxla_passes::lookup(name).or_else(|| crate::lookup(name)) {
+        let options = rxla_passes::PassOptions::parse(options).map_err(|e| e.0)?;
+        manager.add_pass((info.create)(&options).map_err(|e| e.0)?);
+        return Ok(());
+    }
+    let text = if options.is_empty() { name.to_string() } else { format!("{name}{{{options}}}") };
+    let mut message = String::new();
+    unsafe extern "C" fn collect(s: MlirStringRef, user: *mut c_void) {
+        // SAFETY: `user` is the String below; `s` is valid for the call.
+        unsafe {
+            let bytes = std::slice::from_raw_parts(s.data as *const u8, s.length);
+            (*(user as *mut String)).push_str(&String::from_utf8_lossy(bytes));
+        }
+    }
+    let text_ref = MlirStringRef { data: text.as_ptr() as *const _, length: text.len() };
+    // SAFETY: live pass manager; the callback only touches `message`.
+    let ok = unsafe {
+        mlirOpPassManagerAddPipeline(
+            manager.as_operation_pass_manager().to_raw(),
+            text_ref,
+            Some(collect),
+            &mut message as *mut String as *mut c_void,
+        )
+    };
+    if ok.value == 0 {
+        return Err(format!("cannot add pass '{text}': {}", message.trim()));
+    }
+    Ok(())
+}
+
+/// Runs `steps` over `module` in one pass manager (fixpoint groups are
+/// run once: the lowering has none). Upstream passes need
+/// `melior::utility::register_all_passes()` to have run.
+pub fn run(context: &Context, module: &mut Module, steps: &[Step], verify_each: bool) -> Result<(), String> {
+    let manager = PassManager::new(context);
+    manager.enable_verifier(verify_each);
+    fn flatten<'s>(steps: &'s [Step], out: &mut Vec<(&'static str, &'static str)>) {
+        for s in steps {
+            match s {
+                Step::Pass { name, options } => out.push((name, options)),
+                Step::Fixpoint { steps, .. } => flatten(steps, out),
+            }
+        }
+    }
+    let mut flat = Vec::new();
+    flatten(steps, &mut flat);
+    for (name, options) in flat {
+        add(&manager, name, options)?;
+    }
+    manager.run(module).map_err(|e| format!("lowering failed: {e}"))
+}
