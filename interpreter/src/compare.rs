@@ -21,6 +21,11 @@ pub struct Mismatch {
     pub total: usize,
     /// Largest |got - want| over differing float elements (0 otherwise).
     pub max_abs_error: f64,
+    /// The differing element with the largest error (the first differing
+    /// one when no error is finite): index, got, want.
+    pub worst_index: Vec<i64>,
+    pub worst_got: String,
+    pub worst_want: String,
     /// Set when the shapes themselves differ.
     pub shape: Option<String>,
 }
@@ -47,7 +52,17 @@ impl std::fmt::Display for Mismatch {
         if self.max_abs_error > 0.0 {
             write!(f, ", max abs error {:.3e}", self.max_abs_error)?;
         }
-        f.write_str(")")
+        f.write_str(")")?;
+        if self.worst_index != self.index {
+            write!(
+                f,
+                "; worst element [{}] is {} instead of {}",
+                self.worst_index.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(","),
+                self.worst_got,
+                self.worst_want
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -75,6 +90,9 @@ fn mismatch_at(got: &Literal, want: &Literal, atol: f64, rtol: f64, path: &mut V
         count: 0,
         total: 0,
         max_abs_error: 0.0,
+        worst_index: Vec::new(),
+        worst_got: String::new(),
+        worst_want: String::new(),
         shape: Some(what),
     };
     match (got, want) {
@@ -109,6 +127,7 @@ fn mismatch_at(got: &Literal, want: &Literal, atol: f64, rtol: f64, path: &mut V
                 _ => None,
             };
             let mut first = None;
+            let mut worst: Option<usize> = None;
             let mut count = 0;
             let mut max_abs_error: f64 = 0.0;
             for i in 0..n {
@@ -141,8 +160,9 @@ fn mismatch_at(got: &Literal, want: &Literal, atol: f64, rtol: f64, path: &mut V
                 };
                 if !ok {
                     count += 1;
-                    if err.is_finite() {
-                        max_abs_error = max_abs_error.max(err);
+                    if err.is_finite() && (worst.is_none() || err > max_abs_error) {
+                        max_abs_error = err;
+                        worst = Some(i);
                     }
                     if first.is_none() {
                         first = Some(i);
@@ -150,21 +170,25 @@ fn mismatch_at(got: &Literal, want: &Literal, atol: f64, rtol: f64, path: &mut V
                 }
             }
             let i = first?;
+            let w_i = worst.unwrap_or(i);
             let st = strides(gd);
-            let index: Vec<i64> = st.iter().zip(gd).map(|(s, d)| (i as i64 / s) % d.max(&1)).collect();
+            let index_of = |i: usize| -> Vec<i64> { st.iter().zip(gd).map(|(s, d)| (i as i64 / s) % d.max(&1)).collect() };
             // "f32[] 1.5" -> "1.5"
-            let element = |d: &Data| {
+            let element = |d: &Data, i: usize| {
                 let t = text::literal_to_string_oneline(&Literal::array(Vec::new(), d.select(&[i])));
                 t.split_once(' ').map(|(_, v)| v.to_string()).unwrap_or(t)
             };
             Some(Mismatch {
                 tuple_index: path.clone(),
-                index,
-                got: element(g),
-                want: element(w),
+                index: index_of(i),
+                got: element(g, i),
+                want: element(w, i),
                 count,
                 total: n,
                 max_abs_error,
+                worst_index: index_of(w_i),
+                worst_got: element(g, w_i),
+                worst_want: element(w, w_i),
                 shape: None,
             })
         }

@@ -14,9 +14,10 @@
 //! per parameter); outputs are `out0`, `out1`, ... over the flattened
 //! result. See docs/hlo-run.md for the array conventions.
 //!
-//! Platforms: only `interpreter` today. The command line is laid out for
-//! `--platform=cpu|gpu` and `--reference-platform` with error bounds: they
-//! become new [`Platform`] values and new options, nothing here changes.
+//! Platforms: `interpreter` (the reference interpreter) and `cpu` (the
+//! compiled module on the host CPU). `--reference-platform=interpreter`
+//! runs the module there too and compares the outputs within
+//! `--atol`/`--rtol`, reporting the first and the worst differing element.
 
 #[allow(dead_code)]
 #[path = "../diagnostics.rs"]
@@ -42,12 +43,14 @@ use std::{
 enum Platform {
     /// rxla's reference interpreter (`rxla-interpreter`).
     Interpreter,
+    /// Compiled for the host CPU (`rxla-runtime`).
+    Cpu,
 }
 
 impl Platform {
-    const AVAILABLE: &'static [&'static str] = &["interpreter"];
+    const AVAILABLE: &'static [&'static str] = &["interpreter", "cpu"];
     /// Platforms that will exist but are not built into this hlo-run yet.
-    const PLANNED: &'static [&'static str] = &["cpu", "gpu"];
+    const PLANNED: &'static [&'static str] = &["gpu"];
 }
 
 impl FromStr for Platform {
@@ -56,6 +59,7 @@ impl FromStr for Platform {
     fn from_str(s: &str) -> Result<Self, String> {
         match s {
             "interpreter" => Ok(Platform::Interpreter),
+            "cpu" => Ok(Platform::Cpu),
             _ if Platform::PLANNED.contains(&s) => Err(format!(
                 "platform '{s}' is not available in this build of hlo-run yet (available: {})",
                 Platform::AVAILABLE.join(", ")
@@ -73,7 +77,7 @@ enum InputFormat {
     Hlo,
 }
 
-#[derive(Parser, Debug)]
+#[derive(Parser, Debug, Clone)]
 #[command(
     name = "hlo-run",
     version,
@@ -86,9 +90,35 @@ struct Args {
     /// The module: `.mlir` (hlo dialect) or HLO text (`.hlo`, `-` for stdin).
     input: String,
 
-    /// Where to run: `interpreter`.
+    /// Where to run: `interpreter` or `cpu`.
     #[arg(long, default_value = "interpreter", value_parser = Platform::from_str)]
     platform: Platform,
+
+    /// Also run on this platform and compare the outputs (exit status 1 if
+    /// they differ beyond --atol/--rtol).
+    #[arg(long = "reference-platform", value_parser = Platform::from_str)]
+    reference_platform: Option<Platform>,
+
+    /// Absolute error bound of the comparison with --reference-platform.
+    #[arg(long, default_value_t = 1e-3)]
+    atol: f64,
+
+    /// Relative error bound of the comparison with --reference-platform.
+    #[arg(long, default_value_t = 1e-3)]
+    rtol: f64,
+
+    /// Untimed runs before the timed --iterations (and compiles before the
+    /// timed compiles).
+    #[arg(long, default_value_t = 0)]
+    warmup: u32,
+
+    /// Write the compile and run times (seconds) as JSON to this file.
+    #[arg(long = "timings-json", value_name = "FILE.json")]
+    timings_json: Option<String>,
+
+    /// Comma-separated passes the compiler skips (HLO or lowering passes).
+    #[arg(long = "disable-passes", value_name = "PASSES", value_delimiter = ',')]
+    disable_passes: Vec<String>,
 
     /// How to read the module file.
     #[arg(long = "input-format", value_enum, default_value_t = InputFormat::Auto)]
@@ -188,9 +218,25 @@ fn run(args: &Args) -> Result<(), Failure> {
         npy::write_npz(path, &named)?;
     }
 
-    let (result, times) = match args.platform {
-        Platform::Interpreter => run_interpreter(&module, &arguments, args)?,
+    let (result, times, compile_times) = match args.platform {
+        Platform::Interpreter => {
+            let (r, t) = run_interpreter(&module, &arguments, args)?;
+            (r, t, Vec::new())
+        }
+        Platform::Cpu => run_cpu(&source, &file, is_mlir, &arguments, args)?,
     };
+    let mut mismatch = None;
+    if let Some(reference) = args.reference_platform {
+        let quiet = Args { iterations: 1, warmup: 0, ..args.clone() };
+        let (expected, _, _) = match reference {
+            Platform::Interpreter => {
+                let (r, t) = run_interpreter(&module, &arguments, &quiet)?;
+                (r, t, Vec::new())
+            }
+            Platform::Cpu => run_cpu(&source, &file, is_mlir, &arguments, &quiet)?,
+        };
+        mismatch = Some(rxla_interpreter::compare::first_mismatch(&result, &expected, args.atol, args.rtol));
+    }
     let outputs = npy::output_arrays(&result);
 
     if let Some(path) = &args.output {
@@ -204,17 +250,55 @@ fn run(args: &Args) -> Result<(), Failure> {
         }
     }
     if args.iterations > 1 {
-        let mut sorted = times.clone();
-        sorted.sort();
-        let mid = sorted.len() / 2;
-        let median = if sorted.len() % 2 == 0 { (sorted[mid - 1] + sorted[mid]) / 2 } else { sorted[mid] };
+        if !compile_times.is_empty() {
+            let (min, median) = min_median(&compile_times);
+            printed += &format!(
+                "compile on {}: {} iterations: min {}, median {}\n",
+                platform_name(args.platform),
+                compile_times.len(),
+                ms(min),
+                ms(median)
+            );
+        }
+        let (min, median) = min_median(&times);
         printed += &format!(
             "{} iterations on {}: min {}, median {}\n",
             args.iterations,
             platform_name(args.platform),
-            ms(sorted[0]),
+            ms(min),
             ms(median)
         );
+    }
+    if let Some(path) = &args.timings_json {
+        let list = |v: &[Duration]| v.iter().map(|d| format!("{:.9}", d.as_secs_f64())).collect::<Vec<_>>().join(", ");
+        let json = format!(
+            "{{\"platform\": \"{}\", \"compile_s\": [{}], \"run_s\": [{}]}}\n",
+            platform_name(args.platform),
+            list(&compile_times),
+            list(&times)
+        );
+        std::fs::write(path, json).map_err(|e| format!("cannot write '{path}': {e}"))?;
+    }
+    if let (Some(m), Some(reference)) = (&mismatch, args.reference_platform) {
+        match m {
+            None => printed += &format!(
+                "{} agrees with {} (atol {}, rtol {})\n",
+                platform_name(args.platform),
+                platform_name(reference),
+                args.atol,
+                args.rtol
+            ),
+            Some(m) => {
+                let _ = stdout.write_all(printed.as_bytes()).and_then(|_| stdout.flush());
+                return Err(Failure(format!(
+                    "{file}: {} differs from {} (atol {}, rtol {}): {m}",
+                    platform_name(args.platform),
+                    platform_name(reference),
+                    args.atol,
+                    args.rtol
+                )));
+            }
+        }
     }
     // A closed pipe (`| head`) is not worth an error.
     let _ = stdout.write_all(printed.as_bytes()).and_then(|_| stdout.flush());
@@ -224,7 +308,67 @@ fn run(args: &Args) -> Result<(), Failure> {
 fn platform_name(p: Platform) -> &'static str {
     match p {
         Platform::Interpreter => "interpreter",
+        Platform::Cpu => "cpu",
     }
+}
+
+fn min_median(times: &[Duration]) -> (Duration, Duration) {
+    let mut sorted = times.to_vec();
+    sorted.sort();
+    let mid = sorted.len() / 2;
+    let median = if sorted.len() % 2 == 0 { (sorted[mid - 1] + sorted[mid]) / 2 } else { sorted[mid] };
+    (sorted[0], median)
+}
+
+/// Compiles for the host CPU (`--warmup` + `--iterations` times when
+/// timing) and runs the last executable; returns the result, the run
+/// times and the compile times.
+fn run_cpu(
+    source: &str,
+    file: &str,
+    is_mlir: bool,
+    arguments: &[Literal],
+    args: &Args,
+) -> Result<(Literal, Vec<Duration>, Vec<Duration>), Failure> {
+    let options = rxla_runtime::Options { disabled_passes: args.disable_passes.clone(), verify_each: false };
+    let compile = || -> Result<rxla_runtime::Executable, Failure> {
+        let result = if is_mlir {
+            let context = rxla_dialects::create_context();
+            context.enable_multi_threading(false);
+            let module = Module::parse(&context, source).ok_or_else(|| Failure(format!("{file}: the module does not parse")))?;
+            rxla_runtime::compile_module(&context, module, &options)
+        } else {
+            rxla_runtime::compile_hlo_text(source, file, &options)
+        };
+        result.map_err(|e| Failure(format!("{file}: {e}")))
+    };
+    let timed = args.iterations > 1;
+    let compiles = if timed { args.warmup + args.iterations } else { 1 };
+    let mut compile_times = Vec::new();
+    let mut exe = None;
+    for i in 0..compiles {
+        let start = Instant::now();
+        let e = compile()?;
+        if i >= compiles - if timed { args.iterations } else { 1 } {
+            compile_times.push(start.elapsed());
+        }
+        exe = Some(e);
+    }
+    let exe = exe.expect("compiled at least once");
+    let buffers = exe.prepare(arguments).map_err(|e| Failure(format!("{file}: {e}")))?;
+    for _ in 0..args.warmup {
+        exe.execute(&buffers).map_err(|e| Failure(format!("{file}: {e}")))?;
+    }
+    let mut times = Vec::with_capacity(args.iterations as usize);
+    let mut outputs = None;
+    for _ in 0..args.iterations {
+        let start = Instant::now();
+        let out = exe.execute(&buffers).map_err(|e| Failure(format!("{file}: {e}")))?;
+        times.push(start.elapsed());
+        outputs = Some(out);
+    }
+    let result = exe.result(&outputs.expect("at least one iteration"));
+    Ok((result, times, compile_times))
 }
 
 fn ms(d: Duration) -> String {

@@ -1,0 +1,145 @@
+//! The CPU compiler (XLA's `CpuCompiler`): HLO module -> HLO pipeline ->
+//! thunk programs and kernels -> lowering -> LLVM -> JIT -> [`Executable`].
+
+use crate::{
+    buffer_assignment,
+    executor::KernelFn,
+    thunk_emitter::{CompileError, ThunkEmitter},
+    Executable,
+};
+use melior::{
+    ir::{operation::OperationLike, Module},
+    Context,
+};
+use rxla_codegen::cpu::{HostTarget, Jit};
+use rxla_emitters::Target;
+use rxla_passes::{
+    ir::Op,
+    pipeline::{hlo_pipeline, Platform, RunOptions},
+};
+use std::{
+    sync::{Mutex, OnceLock},
+    time::{Duration, Instant},
+};
+
+/// Compiler options.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// HLO or lowering passes to skip (`--disable-passes`).
+    pub disabled_passes: Vec<String>,
+    /// Verify the IR after every pass (slower; for debugging).
+    pub verify_each: bool,
+}
+
+/// Time spent in each phase of a compilation.
+#[derive(Clone, Debug, Default)]
+pub struct CompileTimes {
+    pub import: Duration,
+    pub hlo_pipeline: Duration,
+    pub emit: Duration,
+    pub lower: Duration,
+    pub llvm: Duration,
+    pub total: Duration,
+}
+
+fn host() -> Result<HostTarget, CompileError> {
+    HostTarget::new().map_err(|e| CompileError(format!("host target: {e}")))
+}
+
+fn register_passes() {
+    static ONCE: OnceLock<()> = OnceLock::new();
+    ONCE.get_or_init(melior::utility::register_all_passes);
+}
+
+/// Compiles HLO text (`file` names it in messages).
+pub fn compile_hlo_text(text: &str, file: &str, options: &Options) -> Result<Executable, CompileError> {
+    let start = Instant::now();
+    let context = rxla_dialects::create_context();
+    context.enable_multi_threading(false);
+    let module = rxla_translate::import_hlo_text(&context, text, file).map_err(|e| CompileError(e.render(file)))?;
+    let import = start.elapsed();
+    let mut exe = compile_module(&context, module, options)?;
+    exe.compile_times.import = import;
+    exe.compile_times.total = start.elapsed();
+    Ok(exe)
+}
+
+/// Compiles an `hlo` module of `context` (which has rxla's dialects).
+pub fn compile_module(context: &Context, mut module: Module, options: &Options) -> Result<Executable, CompileError> {
+    register_passes();
+    let mut times = CompileTimes::default();
+    let start = Instant::now();
+    let disabled: Vec<&str> = options.disabled_passes.iter().map(String::as_str).collect();
+    let mut run_options = RunOptions { disabled: &disabled, verify_each: options.verify_each, timings: None };
+    rxla_passes::pipeline::run(context, &mut module, &hlo_pipeline(Platform::Cpu), &mut run_options)
+        .map_err(|e| CompileError(format!("HLO pipeline: {e}")))?;
+    if !module.as_operation().verify() {
+        return Err(CompileError("the module does not verify after the HLO pipeline".into()));
+    }
+    times.hlo_pipeline = start.elapsed();
+
+    let t = Instant::now();
+    let root = Op::of(&module.as_operation());
+    let mut emitted = ThunkEmitter::new(root, Target::default_cpu()).emit()?;
+    times.emit = t.elapsed();
+
+    let t = Instant::now();
+    let names: Vec<String> = emitted.kernels.iter().map(|(k, _)| k.name.clone()).collect();
+    let jit = if names.is_empty() {
+        None
+    } else {
+        let mut text = String::from("module {\n");
+        for (_, k) in &emitted.kernels {
+            text.push_str(&k.text);
+            text.push('\n');
+        }
+        text.push_str("}\n");
+        let mut kernels = Module::parse(context, &text)
+            .ok_or_else(|| CompileError("internal error: the emitted kernels do not parse".into()))?;
+        let steps: Vec<_> = rxla_lowering::pipeline::lowering_steps(Platform::Cpu)
+            .into_iter()
+            .filter(|s| !matches!(s, rxla_lowering::pipeline::Step::Pass { name, .. } if disabled.contains(name)))
+            .collect();
+        rxla_lowering::pipeline::run(context, &mut kernels, &steps, options.verify_each)
+            .map_err(|e| CompileError(format!("kernel lowering: {e}")))?;
+        if !kernels.as_operation().verify() {
+            return Err(CompileError("internal error: the lowered kernels do not verify".into()));
+        }
+        times.lower = t.elapsed();
+        let t = Instant::now();
+        rxla_codegen::translate::merge_kernel_modules(&kernels);
+        rxla_codegen::translate::register_translations(context);
+        let jit = Jit::compile(&kernels, &host()?, &names).map_err(|e| CompileError(format!("LLVM: {e}")))?;
+        times.llvm = t.elapsed();
+        Some(jit)
+    };
+    let functions: Vec<KernelFn> = match &jit {
+        Some(jit) => names
+            .iter()
+            .map(|n| {
+                let address = jit.address(n).expect("every kernel was looked up");
+                // SAFETY: the JIT compiled `n` with the CPU kernel ABI.
+                unsafe { std::mem::transmute::<usize, KernelFn>(address) }
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+
+    let mut stats = Vec::new();
+    for (p, requests) in emitted.programs.iter_mut().zip(&emitted.in_place) {
+        stats.push(buffer_assignment::assign(p, requests));
+    }
+    let arenas = emitted.programs.iter().map(|_| Mutex::new(Vec::new())).collect();
+    times.total = start.elapsed();
+    Ok(Executable {
+        programs: emitted.programs,
+        entry: emitted.entry,
+        kernels: emitted.kernels.into_iter().map(|(k, _)| k).collect(),
+        functions,
+        constants: emitted.constants,
+        arenas,
+        jit,
+        buffer_stats: stats,
+        compile_times: times,
+    })
+}

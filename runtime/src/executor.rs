@@ -1,0 +1,320 @@
+//! Running programs: buffers for every slot, then the steps in order.
+//!
+//! Kernels run their workgroups in parallel on the runtime's pool (one
+//! workgroup runs on the calling thread); library calls run inside the pool
+//! so their own parallelism (gemm, sorts) uses it too.
+
+use crate::{
+    pool,
+    program::*,
+    relayout::relayout,
+};
+use rayon::prelude::*;
+use rxla_interpreter::{Interpreter, Literal};
+use rxla_library::array::{bytes_literal, literal_bytes, ArrayMut, ArrayRef, ArrayShape, Buffer, ElementType};
+use std::sync::Mutex;
+
+/// The CPU kernel ABI: buffer pointers, workgroup id.
+pub type KernelFn = unsafe extern "C" fn(*const *mut u8, i64);
+
+/// A failure while running (a library or custom call rejected its input).
+#[derive(Clone, Debug)]
+pub struct RunError(pub String);
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+type Result<T> = std::result::Result<T, RunError>;
+
+/// Raw pointers that may cross threads: the steps that share them read
+/// and write disjoint parts (workgroups) or only read.
+#[derive(Clone, Copy)]
+struct Ptrs(*const *mut u8);
+unsafe impl Send for Ptrs {}
+unsafe impl Sync for Ptrs {}
+
+/// Everything a run needs besides the programs.
+pub struct Machine<'a> {
+    pub programs: &'a [Program],
+    pub kernels: &'a [KernelInfo],
+    pub functions: &'a [KernelFn],
+    pub constants: &'a [Buffer],
+    /// Reusable arenas, one pool per program (so repeated runs do not
+    /// fault in fresh pages).
+    pub arenas: &'a [Mutex<Vec<Buffer>>],
+}
+
+impl Machine<'_> {
+    /// Runs program `index` on parameter buffers `params` (one pointer per
+    /// flattened parameter leaf); returns its output buffers.
+    pub fn run(&self, index: usize, params: &[*mut u8]) -> Result<Vec<Buffer>> {
+        let p = &self.programs[index];
+        if params.len() != p.param_leaves.len() {
+            return Err(RunError(format!("{}: {} arguments for {} parameters", p.name, params.len(), p.param_leaves.len())));
+        }
+        let mut arena = self.arenas[index]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop()
+            .filter(|a| a.len() >= p.arena_size)
+            .unwrap_or_else(|| Buffer::zeroed(p.arena_size));
+        let mut outputs: Vec<Buffer> = p.outputs.iter().map(|&s| Buffer::zeroed(p.slots[s].shape.bytes())).collect();
+        let result = {
+            let arena_ptr = arena.as_mut_ptr();
+            let output_ptrs: Vec<*mut u8> = outputs.iter_mut().map(|b| b.as_mut_ptr()).collect();
+            let frame = Frame { p, params, arena: arena_ptr, outputs: &output_ptrs, constants: self.constants };
+            p.steps.iter().try_for_each(|step| self.step(&frame, step))
+        };
+        self.arenas[index].lock().unwrap_or_else(|e| e.into_inner()).push(arena);
+        result.map(|()| outputs)
+    }
+
+    fn step(&self, f: &Frame, step: &Step) -> Result<()> {
+        match step {
+            Step::Kernel { kernel, args } => {
+                let ptrs: Vec<*mut u8> = args.iter().map(|&s| f.ptr(s)).collect();
+                let function = self.functions[*kernel];
+                let workgroups = self.kernels[*kernel].workgroups.max(1);
+                let raw = Ptrs(ptrs.as_ptr());
+                if workgroups == 1 {
+                    // SAFETY: the kernel reads and writes the buffers of its
+                    // arguments, which are live and of the sizes it was
+                    // compiled for.
+                    unsafe { function(raw.0, 0) };
+                } else {
+                    pool::pool().install(|| {
+                        (0..workgroups).into_par_iter().for_each(|wg| {
+                            let raw = raw;
+                            // SAFETY: as above; workgroups write disjoint
+                            // elements (or update them atomically).
+                            unsafe { function(raw.0, wg) };
+                        })
+                    });
+                }
+            }
+            Step::Copy { from, to } => {
+                let (src, dst) = (f.ptr(*from), f.ptr(*to));
+                let n = f.p.slots[*from].shape.bytes();
+                if src != dst {
+                    copy(src, dst, n);
+                }
+            }
+            Step::Relayout { from, to } => {
+                let shape = &f.p.slots[*from].shape;
+                let src = f.bytes(*from);
+                let dst = f.bytes_mut(*to);
+                relayout(shape, f.p.slots[*from].layout.as_deref(), f.p.slots[*to].layout.as_deref(), src, dst);
+            }
+            Step::Dot { lhs, rhs, out, dims } => {
+                let (l, r, o) = (f.array(*lhs), f.array(*rhs), f.array_mut(*out));
+                pool::pool().install(|| rxla_library::dot::dot(l, r, o, dims)).map_err(RunError)?;
+            }
+            Step::Convolution { lhs, rhs, out, dims, window, feature_groups, batch_groups } => {
+                let (l, r, o) = (f.array(*lhs), f.array(*rhs), f.array_mut(*out));
+                pool::pool()
+                    .install(|| rxla_library::conv::convolution(l, r, o, dims, window, *feature_groups, *batch_groups))
+                    .map_err(RunError)?;
+            }
+            Step::Sort { outputs, dimension, comparator } => {
+                let function = self.functions[*comparator];
+                let n = outputs.len();
+                let less = move |elements: &[*const u8]| -> bool {
+                    let mut result: u8 = 0;
+                    let mut args = [std::ptr::null_mut::<u8>(); 65];
+                    let mut heap;
+                    let slots: &mut [*mut u8] = if 2 * n < args.len() {
+                        &mut args[..2 * n + 1]
+                    } else {
+                        heap = vec![std::ptr::null_mut::<u8>(); 2 * n + 1];
+                        &mut heap
+                    };
+                    for (a, e) in slots.iter_mut().zip(elements) {
+                        *a = *e as *mut u8;
+                    }
+                    slots[2 * n] = &mut result;
+                    // SAFETY: the comparator reads one element of each
+                    // operand and writes one pred.
+                    unsafe { function(slots.as_ptr(), 0) };
+                    result != 0
+                };
+                let mut arrays: Vec<ArrayMut> = outputs.iter().map(|&s| f.array_mut(s)).collect();
+                pool::pool().install(|| rxla_library::sort::sort(&mut arrays, *dimension, &less)).map_err(RunError)?;
+            }
+            Step::Fft { input, output, kind, lengths } => {
+                let (i, o) = (f.array(*input), f.array_mut(*output));
+                pool::pool().install(|| rxla_library::fft::fft(i, o, *kind, lengths)).map_err(RunError)?;
+            }
+            Step::RngBitGenerator { algorithm, state, new_state, output } => {
+                let (s, ns, o) = (f.array(*state), f.array_mut(*new_state), f.array_mut(*output));
+                rxla_library::rng::rng_bit_generator(*algorithm, s, ns, o).map_err(RunError)?;
+            }
+            Step::CustomCall { target, function, inputs, outputs, opaque } => {
+                let ins: Vec<ArrayRef> = inputs.iter().map(|&s| f.array(s)).collect();
+                let mut outs: Vec<ArrayMut> = outputs.iter().map(|&s| f.array_mut(s)).collect();
+                function(&ins, &mut outs, opaque).map_err(|e| RunError(format!("custom-call \"{target}\": {e}")))?;
+            }
+            Step::While { cond, body, init, state } => {
+                for (&i, &s) in init.iter().zip(state) {
+                    let n = f.p.slots[i].shape.bytes();
+                    copy(f.ptr(i), f.ptr(s), n);
+                }
+                let state_ptrs: Vec<*mut u8> = state.iter().map(|&s| f.ptr(s)).collect();
+                loop {
+                    let go = self.run(*cond, &state_ptrs)?;
+                    if go.first().and_then(|b| b.as_slice().first()).copied().unwrap_or(0) == 0 {
+                        break;
+                    }
+                    let next = self.run(*body, &state_ptrs)?;
+                    for (b, &s) in next.iter().zip(state) {
+                        copy(b.as_ptr() as *mut u8, f.ptr(s), b.len());
+                    }
+                }
+            }
+            Step::Conditional { selector, branches, operands, results } => {
+                let bytes = f.bytes(*selector);
+                let branch = if f.p.slots[*selector].shape.ty == ElementType::Pred {
+                    if bytes[0] != 0 { 0 } else { 1 }
+                } else {
+                    let i = i32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+                    if i < 0 || i as usize >= branches.len() { branches.len() - 1 } else { i as usize }
+                };
+                let args: Vec<*mut u8> = operands[branch].iter().map(|&s| f.ptr(s)).collect();
+                let outs = self.run(branches[branch], &args)?;
+                for (b, &s) in outs.iter().zip(results) {
+                    copy(b.as_ptr() as *mut u8, f.ptr(s), b.len());
+                }
+            }
+            Step::Call { program, args, results } => {
+                let ptrs: Vec<*mut u8> = args.iter().map(|&s| f.ptr(s)).collect();
+                let outs = self.run(*program, &ptrs)?;
+                for (b, &s) in outs.iter().zip(results) {
+                    copy(b.as_ptr() as *mut u8, f.ptr(s), b.len());
+                }
+            }
+            Step::Interpret { opcode, module, inputs, outputs } => {
+                let args: Vec<Literal> = inputs.iter().map(|t| f.literal(t)).collect();
+                let result = Interpreter::new(module).run(&args).map_err(|e| RunError(format!("{opcode} (interpreter): {e}")))?;
+                let leaves = flatten(&result);
+                if leaves.len() != outputs.len() {
+                    return Err(RunError(format!("{opcode}: the interpreter returned {} arrays, expected {}", leaves.len(), outputs.len())));
+                }
+                for (lit, &s) in leaves.iter().zip(outputs) {
+                    let bytes = literal_bytes(lit).map_err(RunError)?;
+                    f.bytes_mut(s).copy_from_slice(&bytes);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The array leaves of a literal, depth first.
+pub fn flatten(l: &Literal) -> Vec<&Literal> {
+    match l {
+        Literal::Tuple(items) => items.iter().flat_map(flatten).collect(),
+        Literal::Token => Vec::new(),
+        array => vec![array],
+    }
+}
+
+fn copy(src: *const u8, dst: *mut u8, n: usize) {
+    if n == 0 || src == dst as *const u8 {
+        return;
+    }
+    // Large copies in parallel: a memcpy of hundreds of MiB is
+    // bandwidth-bound and one core does not saturate memory.
+    const CHUNK: usize = 1 << 20;
+    if n >= 8 * CHUNK && pool::threads() > 1 {
+        let (s, d) = (src as usize, dst as usize);
+        pool::pool().install(|| {
+            (0..n.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
+                let start = c * CHUNK;
+                let len = CHUNK.min(n - start);
+                // SAFETY: disjoint chunks of two distinct live buffers.
+                unsafe { std::ptr::copy_nonoverlapping((s + start) as *const u8, (d + start) as *mut u8, len) };
+            })
+        });
+    } else {
+        // SAFETY: distinct live buffers of at least `n` bytes.
+        unsafe { std::ptr::copy_nonoverlapping(src, dst, n) };
+    }
+}
+
+/// The buffers of one running program.
+struct Frame<'a> {
+    p: &'a Program,
+    params: &'a [*mut u8],
+    arena: *mut u8,
+    outputs: &'a [*mut u8],
+    constants: &'a [Buffer],
+}
+
+impl Frame<'_> {
+    fn ptr(&self, slot: Slot) -> *mut u8 {
+        match self.p.buffers[self.p.buffer_of(slot)] {
+            Allocation::Parameter(i) => self.params[i],
+            Allocation::Constant(k) => self.constants[k].as_ptr() as *mut u8,
+            // SAFETY: offsets lie within the arena (buffer assignment).
+            Allocation::Temp { offset, .. } => unsafe { self.arena.add(offset) },
+            Allocation::Output(i) => self.outputs[i],
+            Allocation::Unassigned | Allocation::Unused => {
+                panic!("slot {} ({}) of {} has no memory", slot, self.p.slots[slot].name, self.p.name)
+            }
+        }
+    }
+
+    fn bytes(&self, slot: Slot) -> &[u8] {
+        let n = self.p.slots[slot].shape.bytes();
+        // SAFETY: the slot's buffer holds at least its array's bytes; the
+        // step reading it does not write it through another view.
+        unsafe { std::slice::from_raw_parts(self.ptr(slot), n) }
+    }
+
+    #[allow(clippy::mut_from_ref)]
+    fn bytes_mut(&self, slot: Slot) -> &mut [u8] {
+        let n = self.p.slots[slot].shape.bytes();
+        // SAFETY: as above; the step is the only writer of this buffer.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr(slot), n) }
+    }
+
+    fn array(&self, slot: Slot) -> ArrayRef<'_> {
+        let s = &self.p.slots[slot];
+        ArrayRef::new(s.shape.ty, &s.shape.dims, self.bytes(slot))
+    }
+
+    fn array_mut(&self, slot: Slot) -> ArrayMut<'_> {
+        let s = &self.p.slots[slot];
+        ArrayMut::new(s.shape.ty, &s.shape.dims, self.bytes_mut(slot))
+    }
+
+    fn literal(&self, t: &Tree) -> Literal {
+        match t {
+            Tree::Array(s) => literal_of(&self.p.slots[*s].shape, self.bytes(*s)),
+            Tree::Tuple(items) => Literal::Tuple(items.iter().map(|t| self.literal(t)).collect()),
+            Tree::Token => Literal::Token,
+        }
+    }
+}
+
+/// The literal of an array in the memory format. Kernels store sub-byte
+/// integers zero-extended; literals want signed ones sign-extended.
+pub fn literal_of(shape: &ArrayShape, bytes: &[u8]) -> Literal {
+    let bits = match shape.ty {
+        ElementType::S1 | ElementType::U1 => 1,
+        ElementType::S2 | ElementType::U2 => 2,
+        ElementType::S4 | ElementType::U4 => 4,
+        _ => return bytes_literal(shape, bytes),
+    };
+    let signed = matches!(shape.ty, ElementType::S1 | ElementType::S2 | ElementType::S4);
+    let fixed: Vec<u8> = bytes
+        .iter()
+        .map(|&b| {
+            let v = b & ((1u8 << bits) - 1);
+            if signed && v & (1 << (bits - 1)) != 0 { v | !((1u8 << bits) - 1) } else { v }
+        })
+        .collect();
+    bytes_literal(shape, &fixed)
+}

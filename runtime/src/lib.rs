@@ -1,0 +1,158 @@
+//! rxla's CPU backend: compiles an HLO module to native code and runs it.
+//!
+//! - [`compiler`]: the driver (HLO pipeline, emitters, lowering, LLVM,
+//!   JIT) producing an [`Executable`];
+//! - [`thunk_emitter`]: computations to thunk [`program`]s;
+//! - [`buffer_assignment`]: memory for every buffer (live-range sharing,
+//!   in-place updates, outputs);
+//! - [`executor`]: running programs (kernels over workgroups on the
+//!   [`pool`], library calls, control flow);
+//! - [`custom_call`]: the registry of host functions for custom calls;
+//! - [`constants`], [`relayout`]: constants and layouts.
+//!
+//! ```no_run
+//! let exe = rxla_runtime::compiler::compile_hlo_text(
+//!     "HloModule m\nENTRY e { p = f32[4] parameter(0)\n ROOT r = f32[4] add(p, p) }",
+//!     "m.hlo",
+//!     &Default::default(),
+//! ).unwrap();
+//! # let args = vec![];
+//! let result = exe.run(&args).unwrap();
+//! ```
+
+pub mod buffer_assignment;
+pub mod compiler;
+pub mod constants;
+pub mod custom_call;
+pub mod executor;
+pub mod pool;
+pub mod program;
+pub mod relayout;
+pub mod thunk_emitter;
+
+pub use compiler::{compile_hlo_text, compile_module, CompileTimes, Options};
+pub use executor::RunError;
+pub use thunk_emitter::CompileError;
+
+use executor::{literal_of, KernelFn, Machine};
+use program::{KernelInfo, Program, Tree};
+use rxla_interpreter::Literal;
+use rxla_library::array::{literal_bytes, ArrayShape, Buffer};
+use std::sync::Mutex;
+
+/// A compiled module, ready to run (any number of times, from any thread).
+pub struct Executable {
+    pub(crate) programs: Vec<Program>,
+    pub(crate) entry: usize,
+    pub(crate) kernels: Vec<KernelInfo>,
+    pub(crate) functions: Vec<KernelFn>,
+    pub(crate) constants: Vec<Buffer>,
+    pub(crate) arenas: Vec<Mutex<Vec<Buffer>>>,
+    /// Keeps the kernels' code mapped.
+    #[allow(dead_code)]
+    pub(crate) jit: Option<rxla_codegen::cpu::Jit>,
+    pub buffer_stats: Vec<buffer_assignment::Stats>,
+    pub compile_times: CompileTimes,
+}
+
+/// One parameter leaf as the executable expects it.
+#[derive(Clone, Debug)]
+pub struct ParameterSpec {
+    pub shape: ArrayShape,
+    /// The physical layout (`minor_to_major`) if not row-major.
+    pub layout: Option<Vec<i64>>,
+}
+
+impl Executable {
+    fn entry(&self) -> &Program {
+        &self.programs[self.entry]
+    }
+
+    fn machine(&self) -> Machine<'_> {
+        Machine {
+            programs: &self.programs,
+            kernels: &self.kernels,
+            functions: &self.functions,
+            constants: &self.constants,
+            arenas: &self.arenas,
+        }
+    }
+
+    /// The flattened parameter leaves.
+    pub fn parameters(&self) -> Vec<ParameterSpec> {
+        let p = self.entry();
+        p.param_leaves.iter().map(|&s| ParameterSpec { shape: p.slots[s].shape.clone(), layout: p.slots[s].layout.clone() }).collect()
+    }
+
+    /// The compiled kernels (name, workgroups, emitter).
+    pub fn kernels(&self) -> &[KernelInfo] {
+        &self.kernels
+    }
+
+    /// Argument buffers (physical layouts) for `args`, one literal per
+    /// parameter (tuples are flattened).
+    pub fn prepare(&self, args: &[Literal]) -> Result<Vec<Buffer>, RunError> {
+        let p = self.entry();
+        if args.len() != p.params.len() {
+            return Err(RunError(format!("{} arguments for {} parameters", args.len(), p.params.len())));
+        }
+        let leaves: Vec<&Literal> = args.iter().flat_map(executor::flatten).collect();
+        let specs = self.parameters();
+        if leaves.len() != specs.len() {
+            return Err(RunError(format!("{} argument arrays for {} parameter arrays", leaves.len(), specs.len())));
+        }
+        let mut out = Vec::new();
+        for (i, (lit, spec)) in leaves.iter().zip(&specs).enumerate() {
+            if lit.dims() != spec.shape.dims.as_slice() || lit.element_type() != Some(spec.shape.ty) {
+                return Err(RunError(format!(
+                    "argument {i}: expected {}, got {}[{}]",
+                    spec.shape,
+                    lit.element_type().map(|t| t.name()).unwrap_or("?"),
+                    lit.dims().iter().map(|d| d.to_string()).collect::<Vec<_>>().join(",")
+                )));
+            }
+            let bytes = literal_bytes(lit).map_err(RunError)?;
+            let bytes = match &spec.layout {
+                None => bytes,
+                Some(m2m) => relayout::to_physical(&spec.shape, m2m, &bytes),
+            };
+            out.push(Buffer::from_bytes(&bytes));
+        }
+        Ok(out)
+    }
+
+    /// Runs on prepared arguments; returns the output buffers (physical
+    /// layouts, one per result leaf).
+    pub fn execute(&self, args: &[Buffer]) -> Result<Vec<Buffer>, RunError> {
+        let _flush = pool::FlushDenormals::new();
+        let params: Vec<*mut u8> = args.iter().map(|b| b.as_ptr() as *mut u8).collect();
+        self.machine().run(self.entry, &params)
+    }
+
+    /// The result literal (logical layouts) of output buffers.
+    pub fn result(&self, outputs: &[Buffer]) -> Literal {
+        let p = self.entry();
+        let mut leaves = p.outputs.iter().zip(outputs).map(|(&s, b)| {
+            let info = &p.slots[s];
+            match &info.layout {
+                None => literal_of(&info.shape, b.as_slice()),
+                Some(m2m) => literal_of(&info.shape, &relayout::to_logical(&info.shape, m2m, b.as_slice())),
+            }
+        });
+        fn build(t: &Tree, leaves: &mut dyn Iterator<Item = Literal>) -> Literal {
+            match t {
+                Tree::Array(_) => leaves.next().expect("one literal per output"),
+                Tree::Tuple(items) => Literal::Tuple(items.iter().map(|t| build(t, leaves)).collect()),
+                Tree::Token => Literal::Token,
+            }
+        }
+        build(&p.result, &mut leaves)
+    }
+
+    /// Prepares, executes and converts the result.
+    pub fn run(&self, args: &[Literal]) -> Result<Literal, RunError> {
+        let buffers = self.prepare(args)?;
+        let outputs = self.execute(&buffers)?;
+        Ok(self.result(&outputs))
+    }
+}

@@ -1,0 +1,665 @@
+//! From the fused `hlo` module (after the CPU HLO pipeline) to thunk
+//! programs (XLA's `ThunkEmitter`): each sequential computation becomes a
+//! [`Program`], each fusion a kernel (emitted here, compiled later in one
+//! LLVM module), each library op a library step, control flow steps that
+//! run other programs.
+//!
+//! Ops without a native implementation in the runtime run one at a time in
+//! the reference interpreter ([`Step::Interpret`]); ops that need a host
+//! the runtime does not have (infeed, outfeed, send, recv) are compile
+//! errors naming the op.
+
+use crate::custom_call;
+use crate::program::*;
+use rxla_emitters::{choose::EmitterKind, EmittedKernel, Target};
+use rxla_library::{
+    array::{ArrayShape, Buffer, ElementType},
+    conv::{ConvDims, WindowDim},
+    dot::DotDims,
+    fft::FftKind,
+    rng::RngAlgorithm,
+};
+use rxla_passes::{
+    attrs::{self, StructAttr},
+    computation,
+    ir::{Op, Value},
+    layout::{layout_of, LayoutKind},
+    types::HloType,
+};
+use std::{collections::HashMap, sync::Arc};
+
+/// A compile error, worded for the user (it names the op and its source
+/// position when it has one).
+#[derive(Clone, Debug)]
+pub struct CompileError(pub String);
+
+impl std::fmt::Display for CompileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+type Result<T> = std::result::Result<T, CompileError>;
+
+/// `op`'s location and name, for messages (`main.hlo:7:3 (add.5)`).
+pub fn describe(op: Op) -> String {
+    let loc = crate::constants::location_text(op);
+    let loc = loc.trim_start_matches("loc(").trim_end_matches(')').replace('"', "");
+    format!("`{}` at {}", op.name(), loc)
+}
+
+fn err(op: Op, message: impl std::fmt::Display) -> CompileError {
+    CompileError(format!("{}: {message}", describe(op)))
+}
+
+/// An in-place request: `output` should share `operand`'s buffer at step
+/// `step` (if the operand dies there), else receive a copy of it first.
+#[derive(Clone, Debug)]
+pub struct InPlace {
+    pub step: usize,
+    pub operand: Slot,
+    pub output: Slot,
+}
+
+/// What the emitter produced for a module.
+pub struct Emitted {
+    pub programs: Vec<Program>,
+    pub in_place: Vec<Vec<InPlace>>,
+    pub entry: usize,
+    pub kernels: Vec<(KernelInfo, EmittedKernel)>,
+    pub constants: Vec<Buffer>,
+    /// Parameter leaves that the module allows its outputs to alias
+    /// (`input_output_alias`): (output leaf, parameter leaf).
+    pub aliases: Vec<(usize, usize)>,
+}
+
+pub struct ThunkEmitter {
+    module: Op,
+    target: Target,
+    programs: Vec<Option<Program>>,
+    in_place: Vec<Vec<InPlace>>,
+    program_index: HashMap<String, usize>,
+    kernels: Vec<(KernelInfo, EmittedKernel)>,
+    kernel_index: HashMap<String, usize>,
+    constants: Vec<Buffer>,
+}
+
+/// The runtime element type of an `hlo` element type.
+pub fn element_type(elem: &rxla_passes::ElementType) -> Option<ElementType> {
+    rxla_passes::constant::primitive_type(elem)
+}
+
+fn array_shape(op: Op, ty: &HloType) -> Result<ArrayShape> {
+    let t = ty.tensor().ok_or_else(|| err(op, format!("expected an array, got {ty}")))?;
+    let e = element_type(&t.elem).ok_or_else(|| err(op, format!("element type {} has no runtime representation", t.elem)))?;
+    Ok(ArrayShape::new(e, t.dims.clone()))
+}
+
+/// The physical layout of an array value: `None` for row-major.
+fn layout(op: Op, v: Value) -> Result<Option<Vec<i64>>> {
+    match layout_of(v) {
+        LayoutKind::Default => Ok(None),
+        LayoutKind::Permuted(m2m) => Ok(Some(m2m)),
+        LayoutKind::Opaque => match v.ty() {
+            HloType::Tensor(_) => Err(err(op, "a layout with tiles or a memory space is not supported by the CPU runtime")),
+            // Tuples: their leaves are laid out row-major.
+            _ => Ok(None),
+        },
+    }
+}
+
+impl ThunkEmitter {
+    pub fn new(module: Op, target: Target) -> ThunkEmitter {
+        ThunkEmitter {
+            module,
+            target,
+            programs: Vec::new(),
+            in_place: Vec::new(),
+            program_index: HashMap::new(),
+            kernels: Vec::new(),
+            kernel_index: HashMap::new(),
+            constants: Vec::new(),
+        }
+    }
+
+    /// Emits the entry computation and everything it runs.
+    pub fn emit(mut self) -> Result<Emitted> {
+        let entry = computation::entry(self.module).ok_or_else(|| CompileError("the module has no entry computation".into()))?;
+        let entry_index = self.program(entry)?;
+        let aliases = self.aliases(entry)?;
+        Ok(Emitted {
+            programs: self.programs.into_iter().map(|p| p.expect("every program is finished")).collect(),
+            in_place: self.in_place,
+            entry: entry_index,
+            kernels: self.kernels,
+            constants: self.constants,
+            aliases,
+        })
+    }
+
+    /// `input_output_alias` of the module: pairs of flattened leaves.
+    fn aliases(&self, entry: Op) -> Result<Vec<(usize, usize)>> {
+        let Some(text) = self.module.attr_text("hlo.module_attributes") else { return Ok(Vec::new()) };
+        if !text.contains("input_output_alias") {
+            return Ok(Vec::new());
+        }
+        let _ = entry;
+        // The runtime computes outputs into buffers of their own and
+        // honours aliasing by donation at the API level; nothing to plan.
+        Ok(Vec::new())
+    }
+
+    /// The program of `func` (emitted once per computation).
+    fn program(&mut self, func: Op) -> Result<usize> {
+        let name = computation::name(func);
+        if let Some(&i) = self.program_index.get(&name) {
+            return Ok(i);
+        }
+        let index = self.programs.len();
+        self.programs.push(None);
+        self.in_place.push(Vec::new());
+        self.program_index.insert(name.clone(), index);
+        let mut p = Program::new(&name);
+        let mut values: HashMap<Value, Tree> = HashMap::new();
+        for arg in func.arguments() {
+            let tree = self.new_tree(&mut p, func, arg, &arg.ty(), true, "param")?;
+            p.params.push(tree.clone());
+            values.insert(arg, tree);
+        }
+        p.param_leaves = p.params.iter().flat_map(Tree::leaves).collect();
+        let mut in_place = Vec::new();
+        for op in func.body_ops() {
+            if op.is_named("func.return") {
+                let trees: Vec<Tree> = op.operands().iter().map(|v| values[v].clone()).collect();
+                p.result = if trees.len() == 1 { trees.into_iter().next().unwrap() } else { Tree::Tuple(trees) };
+                continue;
+            }
+            self.op(&mut p, &mut in_place, op, &mut values)?;
+        }
+        self.programs[index] = Some(p);
+        self.in_place[index] = in_place;
+        Ok(index)
+    }
+
+    /// Fresh slots for a value of type `ty` (the value's layout for arrays;
+    /// row-major leaves for tuples).
+    fn new_tree(&mut self, p: &mut Program, op: Op, v: Value, ty: &HloType, top: bool, name: &str) -> Result<Tree> {
+        match ty {
+            HloType::Tensor(_) => {
+                let shape = array_shape(op, ty)?;
+                let layout = if top { layout(op, v)? } else { None };
+                Ok(Tree::Array(p.new_slot(shape, layout, name)))
+            }
+            HloType::Tuple(items) => {
+                Ok(Tree::Tuple(items.iter().map(|t| self.new_tree(p, op, v, t, false, name)).collect::<Result<_>>()?))
+            }
+            HloType::Token => Ok(Tree::Token),
+            HloType::Other(t) => Err(err(op, format!("values of type {t} are not supported by the CPU runtime"))),
+        }
+    }
+
+    /// A row-major slot holding `slot`'s value (a relayout step if the
+    /// slot has another layout).
+    fn row_major(&mut self, p: &mut Program, slot: Slot) -> Slot {
+        if p.slots[slot].layout.is_none() {
+            return slot;
+        }
+        let shape = p.slots[slot].shape.clone();
+        let name = p.slots[slot].name.clone();
+        let to = p.new_slot(shape, None, &name);
+        p.steps.push(Step::Relayout { from: slot, to });
+        to
+    }
+
+    /// Result slot `slot` is filled by a library step that writes row-major:
+    /// the step writes a row-major temporary, then it is relaid out.
+    fn row_major_result(&mut self, p: &mut Program, slot: Slot) -> (Slot, Option<Step>) {
+        if p.slots[slot].layout.is_none() {
+            return (slot, None);
+        }
+        let shape = p.slots[slot].shape.clone();
+        let name = p.slots[slot].name.clone();
+        let tmp = p.new_slot(shape, None, &name);
+        (tmp, Some(Step::Relayout { from: tmp, to: slot }))
+    }
+
+    fn array(&self, op: Op, values: &HashMap<Value, Tree>, v: Value) -> Result<Slot> {
+        match values.get(&v) {
+            Some(Tree::Array(s)) => Ok(*s),
+            Some(_) => Err(err(op, "expected an array operand, got a tuple or token")),
+            None => Err(err(op, "an operand is not defined before its use")),
+        }
+    }
+
+    /// Fresh slots for every result of `op`.
+    fn results(&mut self, p: &mut Program, op: Op) -> Result<Vec<Tree>> {
+        let name = op.string_attr("hlo.name").unwrap_or_else(|| op.opcode());
+        op.results().iter().map(|r| self.new_tree(p, op, *r, &r.ty(), true, &name)).collect()
+    }
+
+    fn callee(&self, op: Op, attr: &str) -> Result<Op> {
+        let name = op.symbol_attr(attr).ok_or_else(|| err(op, format!("missing `{attr}`")))?;
+        computation::lookup(self.module, &name).ok_or_else(|| err(op, format!("computation `{name}` not found")))
+    }
+
+    fn op(&mut self, p: &mut Program, in_place: &mut Vec<InPlace>, op: Op, values: &mut HashMap<Value, Tree>) -> Result<()> {
+        let opcode = op.opcode();
+        let operand_trees = || -> Result<Vec<Tree>> {
+            op.operands().iter().map(|v| values.get(v).cloned().ok_or_else(|| err(op, "an operand is not defined before its use"))).collect()
+        };
+        let results: Vec<Tree> = match opcode.as_str() {
+            "fusion" => self.fusion(p, in_place, op, values)?,
+            "constant" => vec![self.constant(p, op)?],
+            "tuple" => vec![Tree::Tuple(operand_trees()?)],
+            "get_tuple_element" => {
+                let index = op.int_attr("index").ok_or_else(|| err(op, "missing index"))? as usize;
+                match &operand_trees()?[0] {
+                    Tree::Tuple(items) => vec![items.get(index).cloned().ok_or_else(|| err(op, "tuple index out of range"))?],
+                    _ => return Err(err(op, "get-tuple-element of a non-tuple")),
+                }
+            }
+            "bitcast" | "reshape" => {
+                let from = self.array(op, values, op.operand(0))?;
+                let result = op.result(0);
+                let shape = array_shape(op, &result.ty())?;
+                let to_layout = layout(op, result)?;
+                if opcode == "bitcast" {
+                    vec![Tree::Array(p.alias_slot(from, shape, to_layout, &op.opcode()))]
+                } else {
+                    // A reshape is a bitcast of row-major arrays.
+                    let src = self.row_major(p, from);
+                    let viewed = p.alias_slot(src, shape.clone(), None, "reshape");
+                    match to_layout {
+                        None => vec![Tree::Array(viewed)],
+                        Some(l) => {
+                            let to = p.new_slot(shape, Some(l), "reshape");
+                            p.steps.push(Step::Relayout { from: viewed, to });
+                            vec![Tree::Array(to)]
+                        }
+                    }
+                }
+            }
+            "optimization_barrier" => operand_trees()?,
+            "after_all" => vec![Tree::Token],
+            "add_dependency" => vec![operand_trees()?[0].clone()],
+            "replica_id" | "partition_id" => {
+                let bytes = 0u32.to_le_bytes();
+                let k = self.constants.len();
+                self.constants.push(Buffer::from_bytes(&bytes));
+                let slot = p.new_slot(ArrayShape::new(ElementType::U32, vec![]), None, &opcode);
+                let b = p.buffer_of(slot);
+        p.buffers[b] = Allocation::Constant(k);
+                vec![Tree::Array(slot)]
+            }
+            "dot" => self.dot(p, op, values)?,
+            "convolution" => self.convolution(p, op, values)?,
+            "sort" => self.sort(p, op, values)?,
+            "fft" => self.fft(p, op, values)?,
+            "rng_bit_generator" => self.rng_bit_generator(p, op, values)?,
+            "custom_call" => self.custom_call(p, op, values)?,
+            "while" => self.while_loop(p, op, values)?,
+            "conditional" => self.conditional(p, op, values)?,
+            "call" => self.call(p, op, values)?,
+            "infeed" | "outfeed" | "send" | "send_done" | "recv" | "recv_done" => {
+                return Err(err(op, "needs a host the CPU runtime does not provide (infeed/outfeed/send/recv)"));
+            }
+            _ => self.interpret(p, op, values)?,
+        };
+        for (r, t) in op.results().into_iter().zip(results) {
+            values.insert(r, t);
+        }
+        Ok(())
+    }
+
+    fn kernel(&mut self, kernel: EmittedKernel) -> usize {
+        if let Some(&i) = self.kernel_index.get(&kernel.name) {
+            return i;
+        }
+        let workgroups = match kernel.grid {
+            rxla_emitters::launch::Grid::Cpu { workgroups } => workgroups,
+            rxla_emitters::launch::Grid::Gpu(_) => 1,
+        };
+        let info = KernelInfo { name: kernel.name.clone(), workgroups, emitter: kernel.kind.name().to_string() };
+        self.kernel_index.insert(kernel.name.clone(), self.kernels.len());
+        self.kernels.push((info, kernel));
+        self.kernels.len() - 1
+    }
+
+    fn fusion(&mut self, p: &mut Program, in_place: &mut Vec<InPlace>, op: Op, values: &HashMap<Value, Tree>) -> Result<Vec<Tree>> {
+        let emitted = rxla_emitters::emit_fusion(op, self.module, &self.target).map_err(|e| err(op, format!("kernel {e}")))?;
+        let kind = emitted.kind;
+        let fused = self.callee(op, "calls")?;
+        let kernel = self.kernel(emitted);
+        let mut args = Vec::new();
+        for v in op.operands() {
+            let s = self.array(op, values, v)?;
+            args.push(self.row_major(p, s));
+        }
+        let results = self.results(p, op)?;
+        let mut relayouts = Vec::new();
+        let mut outs = Vec::new();
+        for t in &results {
+            let Tree::Array(s) = t else { return Err(err(op, "a fusion with a tuple result")) };
+            let (s, relayout) = self.row_major_result(p, *s);
+            outs.push(s);
+            relayouts.extend(relayout);
+        }
+        if matches!(kind, EmitterKind::InPlaceDynamicUpdateSlice | EmitterKind::Scatter) {
+            for (k, param) in in_place_parameters(fused).into_iter().enumerate() {
+                let param = param.ok_or_else(|| err(op, "an in-place root does not update a parameter"))?;
+                in_place.push(InPlace { step: p.steps.len(), operand: args[param], output: outs[k] });
+            }
+        }
+        args.extend(&outs);
+        p.steps.push(Step::Kernel { kernel, args });
+        p.steps.extend(relayouts);
+        Ok(results)
+    }
+
+    fn constant(&mut self, p: &mut Program, op: Op) -> Result<Tree> {
+        let result = op.result(0);
+        let shape = array_shape(op, &result.ty())?;
+        let layout = layout(op, result)?;
+        let bytes = crate::constants::bytes(self.module, op, &shape).map_err(|e| err(op, e))?;
+        let bytes = match &layout {
+            None => bytes,
+            Some(m2m) => crate::relayout::to_physical(&shape, m2m, &bytes),
+        };
+        let k = self.constants.len();
+        self.constants.push(Buffer::from_bytes(&bytes));
+        let slot = p.new_slot(shape, layout, &op.string_attr("hlo.name").unwrap_or_else(|| "constant".into()));
+        let b = p.buffer_of(slot);
+        p.buffers[b] = Allocation::Constant(k);
+        Ok(Tree::Array(slot))
+    }
+
+    fn library_operands(&mut self, p: &mut Program, op: Op, values: &HashMap<Value, Tree>) -> Result<Vec<Slot>> {
+        let mut out = Vec::new();
+        for v in op.operands() {
+            let s = self.array(op, values, v)?;
+            out.push(self.row_major(p, s));
+        }
+        Ok(out)
+    }
+
+    fn dot(&mut self, p: &mut Program, op: Op, values: &HashMap<Value, Tree>) -> Result<Vec<Tree>> {
+        let d = attrs::DotDims::of(op).ok_or_else(|| err(op, "missing dot dimension numbers"))?;
+        let u = |v: Vec<i64>| v.into_iter().map(|x| x as usize).collect::<Vec<_>>();
+        let dims = DotDims {
+            lhs_batch: u(d.lhs_batch),
+            rhs_batch: u(d.rhs_batch),
+            lhs_contracting: u(d.lhs_contracting),
+            rhs_contracting: u(d.rhs_contracting),
+        };
+        let operands = self.library_operands(p, op, values)?;
+        if operands.len() != 2 {
+            return Err(err(op, "a dot with other than two operands (sparsity metadata) is not supported"));
+        }
+        let results = self.results(p, op)?;
+        let Tree::Array(out) = results[0] else { unreachable!() };
+        let (tmp, relayout) = self.row_major_result(p, out);
+        p.steps.push(Step::Dot { lhs: operands[0], rhs: operands[1], out: tmp, dims });
+        p.steps.extend(relayout);
+        Ok(results)
+    }
+
+    fn convolution(&mut self, p: &mut Program, op: Op, values: &HashMap<Value, Tree>) -> Result<Vec<Tree>> {
+        let dn = StructAttr::of(op, "dimension_numbers").ok_or_else(|| err(op, "missing convolution dimension numbers"))?;
+        let one = |name: &str| -> Result<usize> {
+            dn.list(name).first().copied().map(|x| x as usize).ok_or_else(|| err(op, format!("missing {name}")))
+        };
+        let many = |name: &str| dn.list(name).into_iter().map(|x| x as usize).collect::<Vec<_>>();
+        let dims = ConvDims {
+            input_batch: one("input_batch_dim")?,
+            input_feature: one("input_feature_dim")?,
+            input_spatial: many("input_spatial_dims"),
+            kernel_input_feature: one("kernel_input_feature_dim")?,
+            kernel_output_feature: one("kernel_output_feature_dim")?,
+            kernel_spatial: many("kernel_spatial_dims"),
+            output_batch: one("output_batch_dim")?,
+            output_feature: one("output_feature_dim")?,
+            output_spatial: many("output_spatial_dims"),
+        };
+        let window: Vec<WindowDim> = match attrs::Window::of(op) {
+            Some(w) => w
+                .0
+                .iter()
+                .map(|w| WindowDim {
+                    size: w.size,
+                    stride: w.stride,
+                    pad_low: w.pad_low,
+                    pad_high: w.pad_high,
+                    lhs_dilation: w.lhs_dilation,
+                    rhs_dilation: w.rhs_dilation,
+                    reversal: w.reversal,
+                })
+                .collect(),
+            None => {
+                let rhs = array_shape(op, &op.operand(1).ty())?;
+                dims.kernel_spatial.iter().map(|&d| WindowDim::new(rhs.dims[d])).collect()
+            }
+        };
+        let feature_groups = op.int_attr("feature_group_count").unwrap_or(1) as usize;
+        let batch_groups = op.int_attr("batch_group_count").unwrap_or(1) as usize;
+        let operands = self.library_operands(p, op, values)?;
+        let results = self.results(p, op)?;
+        let Tree::Array(out) = results[0] else { unreachable!() };
+        let (tmp, relayout) = self.row_major_result(p, out);
+        p.steps.push(Step::Convolution { lhs: operands[0], rhs: operands[1], out: tmp, dims, window, feature_groups, batch_groups });
+        p.steps.extend(relayout);
+        Ok(results)
+    }
+
+    fn sort(&mut self, p: &mut Program, op: Op, values: &HashMap<Value, Tree>) -> Result<Vec<Tree>> {
+        let comparator = self.callee(op, "to_apply")?;
+        let kernel = rxla_emitters::emit_computation(comparator, None, Some(self.module), &self.target)
+            .map_err(|e| err(op, format!("comparator {e}")))?;
+        let comparator = self.kernel(kernel);
+        let dimension = op.int_attr("dimension").ok_or_else(|| err(op, "missing dimension"))? as usize;
+        let operands = self.library_operands(p, op, values)?;
+        let results = self.results(p, op)?;
+        let mut outs = Vec::new();
+        let mut relayouts = Vec::new();
+        for (t, from) in results.iter().zip(&operands) {
+            let Tree::Array(s) = t else { unreachable!() };
+            let (s, relayout) = self.row_major_result(p, *s);
+            p.steps.push(Step::Copy { from: *from, to: s });
+            outs.push(s);
+            relayouts.extend(relayout);
+        }
+        p.steps.push(Step::Sort { outputs: outs, dimension, comparator });
+        p.steps.extend(relayouts);
+        Ok(results)
+    }
+
+    fn fft(&mut self, p: &mut Program, op: Op, values: &HashMap<Value, Tree>) -> Result<Vec<Tree>> {
+        let kind_text = attrs::enum_case(op, "fft_type").ok_or_else(|| err(op, "missing fft_type"))?;
+        let kind = FftKind::parse(&kind_text).ok_or_else(|| err(op, format!("unknown fft_type {kind_text}")))?;
+        let lengths = op.dims_attr("fft_length").ok_or_else(|| err(op, "missing fft_length"))?;
+        let operands = self.library_operands(p, op, values)?;
+        let results = self.results(p, op)?;
+        let Tree::Array(out) = results[0] else { unreachable!() };
+        let (tmp, relayout) = self.row_major_result(p, out);
+        p.steps.push(Step::Fft { input: operands[0], output: tmp, kind, lengths });
+        p.steps.extend(relayout);
+        Ok(results)
+    }
+
+    fn rng_bit_generator(&mut self, p: &mut Program, op: Op, values: &HashMap<Value, Tree>) -> Result<Vec<Tree>> {
+        let text = attrs::enum_case(op, "algorithm").unwrap_or_else(|| "rng_default".into());
+        let algorithm = RngAlgorithm::parse(&text)
+            .or_else(|| RngAlgorithm::parse(&format!("rng_{}", text.to_ascii_lowercase())))
+            .ok_or_else(|| err(op, format!("unknown rng algorithm {text}")))?;
+        let operands = self.library_operands(p, op, values)?;
+        let results = self.results(p, op)?;
+        let (Tree::Array(state), Tree::Array(out)) = (&results[0], &results[1]) else {
+            return Err(err(op, "unexpected result structure"));
+        };
+        let (s, r1) = self.row_major_result(p, *state);
+        let (o, r2) = self.row_major_result(p, *out);
+        p.steps.push(Step::RngBitGenerator { algorithm, state: operands[0], new_state: s, output: o });
+        p.steps.extend(r1);
+        p.steps.extend(r2);
+        Ok(results)
+    }
+
+    fn custom_call(&mut self, p: &mut Program, op: Op, values: &HashMap<Value, Tree>) -> Result<Vec<Tree>> {
+        let target = op.string_attr("custom_call_target").unwrap_or_default();
+        let function = custom_call::lookup(&target).ok_or_else(|| {
+            err(op, format!("custom-call target \"{target}\" is not registered with the CPU runtime (rxla_runtime::custom_call::register)"))
+        })?;
+        let opaque = op.string_attr("backend_config").unwrap_or_default();
+        let inputs = self.library_operands(p, op, values)?;
+        let results = self.results(p, op)?;
+        let mut outputs = Vec::new();
+        let mut relayouts = Vec::new();
+        for t in &results {
+            for leaf in t.leaves() {
+                let (s, r) = self.row_major_result(p, leaf);
+                outputs.push(s);
+                relayouts.extend(r);
+            }
+        }
+        p.steps.push(Step::CustomCall { target, function, inputs, outputs, opaque });
+        p.steps.extend(relayouts);
+        Ok(results)
+    }
+
+    fn while_loop(&mut self, p: &mut Program, op: Op, values: &HashMap<Value, Tree>) -> Result<Vec<Tree>> {
+        let cond = self.program(self.callee(op, "condition")?)?;
+        let body = self.program(self.callee(op, "body")?)?;
+        let init_tree = values.get(&op.operand(0)).cloned().ok_or_else(|| err(op, "undefined operand"))?;
+        let mut init = Vec::new();
+        for leaf in init_tree.leaves() {
+            init.push(self.row_major(p, leaf));
+        }
+        self.check_row_major(op, body)?;
+        self.check_row_major(op, cond)?;
+        let state: Vec<Slot> = init
+            .iter()
+            .map(|&s| {
+                let shape = p.slots[s].shape.clone();
+                p.new_slot(shape, None, "while")
+            })
+            .collect();
+        let tree = init_tree.rebuild(&mut state.iter().copied());
+        p.steps.push(Step::While { cond, body, init, state });
+        Ok(vec![tree])
+    }
+
+    /// Loop states and branch operands are passed as row-major buffers.
+    fn check_row_major(&self, op: Op, program: usize) -> Result<()> {
+        if let Some(prog) = &self.programs[program] {
+            let leaves = prog.param_leaves.iter().chain(&prog.outputs);
+            if leaves.into_iter().any(|&s| prog.slots[s].layout.is_some()) {
+                return Err(err(op, format!("computation `{}` takes or returns arrays with non-default layouts", prog.name)));
+            }
+        }
+        Ok(())
+    }
+
+    fn conditional(&mut self, p: &mut Program, op: Op, values: &HashMap<Value, Tree>) -> Result<Vec<Tree>> {
+        let names = op.symbol_list_attr("branch_computations").ok_or_else(|| err(op, "missing branch_computations"))?;
+        let mut branches = Vec::new();
+        for name in &names {
+            let f = computation::lookup(self.module, name).ok_or_else(|| err(op, format!("computation `{name}` not found")))?;
+            let b = self.program(f)?;
+            self.check_row_major(op, b)?;
+            branches.push(b);
+        }
+        let selector = self.array(op, values, op.operand(0))?;
+        let mut operands = Vec::new();
+        for v in op.operands().into_iter().skip(1) {
+            let tree = values.get(&v).cloned().ok_or_else(|| err(op, "undefined operand"))?;
+            let mut leaves = Vec::new();
+            for leaf in tree.leaves() {
+                leaves.push(self.row_major(p, leaf));
+            }
+            operands.push(leaves);
+        }
+        let results = self.row_major_results(p, op)?;
+        let leaves = results.iter().flat_map(Tree::leaves).collect();
+        p.steps.push(Step::Conditional { selector, branches, operands, results: leaves });
+        Ok(results)
+    }
+
+    /// Fresh row-major slots for the results of a control-flow op.
+    fn row_major_results(&mut self, p: &mut Program, op: Op) -> Result<Vec<Tree>> {
+        let results = self.results(p, op)?;
+        for t in &results {
+            for leaf in t.leaves() {
+                if p.slots[leaf].layout.is_some() {
+                    return Err(err(op, "a control-flow result with a non-default layout"));
+                }
+            }
+        }
+        Ok(results)
+    }
+
+    fn call(&mut self, p: &mut Program, op: Op, values: &HashMap<Value, Tree>) -> Result<Vec<Tree>> {
+        let program = self.program(self.callee(op, "to_apply")?)?;
+        self.check_row_major(op, program)?;
+        let mut args = Vec::new();
+        for v in op.operands() {
+            let tree = values.get(&v).cloned().ok_or_else(|| err(op, "undefined operand"))?;
+            for leaf in tree.leaves() {
+                args.push(self.row_major(p, leaf));
+            }
+        }
+        let results = self.row_major_results(p, op)?;
+        let leaves = results.iter().flat_map(Tree::leaves).collect();
+        p.steps.push(Step::Call { program, args, results: leaves });
+        Ok(results)
+    }
+
+    fn interpret(&mut self, p: &mut Program, op: Op, values: &HashMap<Value, Tree>) -> Result<Vec<Tree>> {
+        let module = crate::constants::single_op_module(self.module, op).map_err(|e| err(op, e))?;
+        let mut inputs = Vec::new();
+        for v in op.operands() {
+            let tree = values.get(&v).cloned().ok_or_else(|| err(op, "undefined operand"))?;
+            let rebuilt: Vec<Slot> = tree.leaves().into_iter().map(|s| self.row_major(p, s)).collect();
+            inputs.push(tree.rebuild(&mut rebuilt.into_iter()));
+        }
+        let results = self.results(p, op)?;
+        let mut outputs = Vec::new();
+        let mut relayouts = Vec::new();
+        for t in &results {
+            for leaf in t.leaves() {
+                let (s, r) = self.row_major_result(p, leaf);
+                outputs.push(s);
+                relayouts.extend(r);
+            }
+        }
+        p.steps.push(Step::Interpret { opcode: op.opcode(), module: Arc::new(module), inputs, outputs });
+        p.steps.extend(relayouts);
+        Ok(results)
+    }
+}
+
+/// For each root of an in-place fused computation, the parameter whose
+/// buffer it updates (through bitcasts: the operand of its DUS or
+/// scatter).
+pub fn in_place_parameters(fused: Op) -> Vec<Option<usize>> {
+    let through_bitcasts = |mut v: Value| -> Value {
+        while let Some(def) = v.op().filter(|o| o.is("bitcast") || o.is("reshape")) {
+            v = def.operand(0);
+        }
+        v
+    };
+    fused
+        .return_values()
+        .into_iter()
+        .map(|root| {
+            let root = through_bitcasts(root);
+            let def = root.op()?;
+            if !(def.is("dynamic_update_slice") || def.is("scatter")) {
+                return None;
+            }
+            let operand = through_bitcasts(def.operand(0));
+            if operand.op().is_some() {
+                return None;
+            }
+            operand.arg_number()
+        })
+        .collect()
+}
