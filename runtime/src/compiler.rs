@@ -65,7 +65,27 @@ pub fn compile_hlo_text(text: &str, file: &str, options: &Options) -> Result<Exe
 }
 
 /// Compiles an `hlo` module of `context` (which has rxla's dialects).
-pub fn compile_module(context: &Context, mut module: Module, options: &Options) -> Result<Executable, CompileError> {
+/// MLIR's diagnostics during compilation become part of the error.
+pub fn compile_module(context: &Context, module: Module, options: &Options) -> Result<Executable, CompileError> {
+    let messages = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
+    let sink = messages.clone();
+    let id = context.attach_diagnostic_handler(move |d| {
+        sink.borrow_mut().push(format!("{} {}", d.location(), d));
+        true
+    });
+    let result = compile_module_inner(context, module, options);
+    context.detach_diagnostic_handler(id);
+    result.map_err(|e| {
+        let diagnostics = messages.borrow();
+        if diagnostics.is_empty() {
+            e
+        } else {
+            CompileError(format!("{e}\n{}", diagnostics.join("\n")))
+        }
+    })
+}
+
+fn compile_module_inner(context: &Context, mut module: Module, options: &Options) -> Result<Executable, CompileError> {
     register_passes();
     let mut times = CompileTimes::default();
     let start = Instant::now();

@@ -406,7 +406,9 @@ impl ThunkEmitter {
     fn convolution(&mut self, p: &mut Program, op: Op, values: &HashMap<Value, Tree>) -> Result<Vec<Tree>> {
         let dn = StructAttr::of(op, "dimension_numbers").ok_or_else(|| err(op, "missing convolution dimension numbers"))?;
         let one = |name: &str| -> Result<usize> {
-            dn.list(name).first().copied().map(|x| x as usize).ok_or_else(|| err(op, format!("missing {name}")))
+            dn.raw(name)
+                .and_then(|t| t.trim().parse::<usize>().ok())
+                .ok_or_else(|| err(op, format!("missing {name}")))
         };
         let many = |name: &str| dn.list(name).into_iter().map(|x| x as usize).collect::<Vec<_>>();
         let dims = ConvDims {

@@ -10,6 +10,7 @@
 //! - [`registry`]: the passes by name (`hlo-opt --passes=...`);
 //! - [`pipeline`]: the stages of the CPU and GPU lowering.
 
+pub mod expand_math;
 pub mod flatten_tensors;
 pub mod ir;
 pub mod lower_indexing;

@@ -200,8 +200,11 @@ fn innermost(l: &Loop, b: B, carried: Vec<Value>, ivs: &[Value]) -> Result<Vec<V
     operands.extend_from_slice(ivs);
     let results = apply(&b, &l.map, l.map.results().to_vec(), &operands);
     let mut ok = l.dims_ok;
+    // Ranges from the variables' bounds alone: the constraints are what is
+    // being checked.
+    let unconstrained = rxla_indexing::RangeEvaluator::new(&l.map, false);
     for (expr, bounds) in l.map.constraints() {
-        let range = l.map.expression_range(expr);
+        let range = unconstrained.range(expr);
         if range.lower >= bounds.lower && range.upper <= bounds.upper {
             continue;
         }

@@ -16,10 +16,6 @@ fn p(name: &'static str) -> Step {
     Step::Pass { name, options: "" }
 }
 
-fn with(name: &'static str, options: &'static str) -> Step {
-    Step::Pass { name, options }
-}
-
 /// Emitter IR to `scf` over flat tensors.
 pub fn scf_steps(_platform: Platform) -> Vec<Step> {
     vec![
@@ -45,8 +41,7 @@ pub fn llvm_steps(_platform: Platform) -> Vec<Step> {
         p("cse"),
         p("loop-invariant-code-motion"),
         p("convert-complex-to-standard"),
-        with("math-extend-to-supported-types", "target-type=f32"),
-        p("convert-math-to-libm"),
+        p("xla-expand-math"),
         p("convert-scf-to-cf"),
         p("convert-to-llvm"),
         p("reconcile-unrealized-casts"),

@@ -23,6 +23,7 @@ static REGISTRY: &[PassInfo] = &[
     pass!(crate::flatten_tensors::FlattenTensors),
     pass!(crate::lower_tensors::LowerTensors),
     pass!(crate::lower_indexing::LowerIndexing),
+    pass!(crate::expand_math::ExpandMath),
 ];
 
 /// Every lowering pass, in pipeline order.

@@ -1,0 +1,250 @@
+//! `xla-expand-math`: every `math` op becomes something LLVM can compile
+//! without surprises (XLA's `expand_float_ops` and its math library).
+//!
+//! - `f16` and `bf16` math is computed in `f32` and rounded back (as
+//!   XLA:CPU does; it is also what the interpreter does).
+//! - Ops LLVM implements exactly as instructions stay for
+//!   `convert-math-to-llvm`: `sqrt`, `absf`, `absi`, `ceil`, `floor`,
+//!   `trunc`, `round`, `roundeven`, `copysign`, `fma`, `ctlz`, `cttz`,
+//!   `ctpop`, `fpowi`.
+//! - Transcendental functions call the C library (`expf`, `tanh`, ...;
+//!   glibc's are correctly rounded or within one ulp), through a declared
+//!   `func.func`: the LLVM intrinsics would do the same for some and do
+//!   not exist for others, and `math-to-llvm`'s `expm1`/`log1p`
+//!   (`exp(x) - 1`, `log(1 + x)`) lose all precision near zero.
+//! - `rsqrt` is `1 / sqrt(x)`; `isnan`, `isinf`, `isfinite` compare the
+//!   absolute value; `ipowi` is exponentiation by squaring in a loop.
+
+use crate::ir::*;
+use melior::ir::OperationRef;
+use mlir_sys::*;
+use rxla_passes::framework::{HloPass, PassError, PassOptions};
+
+#[derive(Clone, Debug)]
+pub struct ExpandMath;
+
+impl HloPass for ExpandMath {
+    const NAME: &'static str = "xla-expand-math";
+    const DESCRIPTION: &'static str =
+        "Expand math ops: f16/bf16 math in f32, transcendental functions as C library calls, predicates and rsqrt in arith";
+
+    fn dependent_dialects() -> Vec<melior::dialect::DialectHandle> {
+        use melior::dialect::DialectHandle;
+        vec![DialectHandle::arith(), DialectHandle::func(), DialectHandle::scf()]
+    }
+
+    fn from_options(options: &PassOptions) -> std::result::Result<Self, PassError> {
+        options.expect_only(Self::NAME, &[])?;
+        Ok(ExpandMath)
+    }
+
+    fn run(&mut self, module: OperationRef<'_, '_>) -> std::result::Result<(), PassError> {
+        let root = Op::of(&module);
+        for op in walk(root) {
+            let name = op.name();
+            if let Some(math) = name.strip_prefix("math.") {
+                expand(op, math)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The C library function computing `op` (f32 name, f64 name).
+fn libm(op: &str) -> Option<(&'static str, &'static str)> {
+    Some(match op {
+        "exp" => ("expf", "exp"),
+        "exp2" => ("exp2f", "exp2"),
+        "expm1" => ("expm1f", "expm1"),
+        "log" => ("logf", "log"),
+        "log2" => ("log2f", "log2"),
+        "log10" => ("log10f", "log10"),
+        "log1p" => ("log1pf", "log1p"),
+        "sin" => ("sinf", "sin"),
+        "cos" => ("cosf", "cos"),
+        "tan" => ("tanf", "tan"),
+        "asin" => ("asinf", "asin"),
+        "acos" => ("acosf", "acos"),
+        "atan" => ("atanf", "atan"),
+        "atan2" => ("atan2f", "atan2"),
+        "sinh" => ("sinhf", "sinh"),
+        "cosh" => ("coshf", "cosh"),
+        "tanh" => ("tanhf", "tanh"),
+        "asinh" => ("asinhf", "asinh"),
+        "acosh" => ("acoshf", "acosh"),
+        "atanh" => ("atanhf", "atanh"),
+        "erf" => ("erff", "erf"),
+        "erfc" => ("erfcf", "erfc"),
+        "cbrt" => ("cbrtf", "cbrt"),
+        "powf" => ("powf", "pow"),
+        _ => return None,
+    })
+}
+
+/// Ops `convert-math-to-llvm` lowers to exact LLVM instructions.
+const EXACT: &[&str] = &[
+    "sqrt", "absf", "absi", "ceil", "floor", "trunc", "round", "roundeven", "copysign", "fma", "ctlz", "cttz", "ctpop", "fpowi",
+];
+
+fn float_name(ty: MlirType) -> String {
+    type_to_string(ty)
+}
+
+fn expand(op: Op, math: &str) -> Result<()> {
+    let operands = op.operands();
+    let Some(first) = operands.first() else { return Ok(()) };
+    let ty = first.raw_type();
+    if is_vector(ty) {
+        return Err(error(format!("`math.{math}` on vectors has no lowering yet")));
+    }
+    let b = B::before(op);
+    let fname = float_name(ty);
+    // Narrow floats: compute in f32.
+    if matches!(fname.as_str(), "f16" | "bf16") && !matches!(math, "copysign" | "absf" | "fpowi" | "isnan" | "isinf" | "isfinite") {
+        let f32t = b.ty("f32");
+        let wide: Vec<Value> = operands.iter().map(|v| b.val("arith.extf", &[*v], f32t, &[])).collect();
+        let result_ty = op.result(0).raw_type();
+        let wide_result_ty = if types_equal(result_ty, ty) { f32t } else { result_ty };
+        let attrs: Vec<(String, MlirAttribute)> = op_attrs(op);
+        let attr_refs: Vec<(&str, MlirAttribute)> = attrs.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        let wide_op = b.op(&op.name(), &wide, &[wide_result_ty], &attr_refs, vec![]);
+        let result = if types_equal(wide_result_ty, f32t) {
+            b.val("arith.truncf", &[wide_op.result(0)], result_ty, &[])
+        } else {
+            wide_op.result(0)
+        };
+        replace_op(op, &[result]);
+        return expand(wide_op, math);
+    }
+    match math {
+        "isnan" => {
+            let x = operands[0];
+            let r = cmpf(&b, "uno", x, x);
+            replace_op(op, &[r]);
+        }
+        "isinf" | "isfinite" => {
+            let x = operands[0];
+            let abs = b.val("math.absf", &[x], ty, &[]);
+            let inf = b.const_text(ty, &format!("0x{} : {fname}", inf_bits(&fname)?));
+            let r = if math == "isinf" { cmpf(&b, "oeq", abs, inf) } else { cmpf(&b, "olt", abs, inf) };
+            replace_op(op, &[r]);
+        }
+        "rsqrt" => {
+            let x = operands[0];
+            let s = b.val("math.sqrt", &[x], ty, &[]);
+            let one = b.const_text(ty, &format!("1.0 : {fname}"));
+            let r = b.val("arith.divf", &[one, s], ty, &[]);
+            replace_op(op, &[r]);
+        }
+        "ipowi" => {
+            let r = ipowi(&b, operands[0], operands[1]);
+            replace_op(op, &[r]);
+        }
+        _ if EXACT.contains(&math) => {}
+        _ => {
+            let (f32_name, f64_name) = libm(math).ok_or_else(|| error(format!("`math.{math}` has no CPU lowering")))?;
+            let callee = match fname.as_str() {
+                "f32" => f32_name,
+                "f64" => f64_name,
+                other => return Err(error(format!("`math.{math}` on {other} has no CPU lowering"))),
+            };
+            declare(op, callee, operands.len(), ty)?;
+            let call = b.op("func.call", &operands, &[ty], &[("callee", b.symbol_attr(callee))], vec![]);
+            replace_op(op, &call.results());
+        }
+    }
+    Ok(())
+}
+
+fn inf_bits(fname: &str) -> Result<&'static str> {
+    Ok(match fname {
+        "f32" => "7F800000",
+        "f64" => "7FF0000000000000",
+        "f16" => "7C00",
+        "bf16" => "7F80",
+        other => return Err(error(format!("no infinity for {other}"))),
+    })
+}
+
+/// `arith.cmpf` with a predicate by name.
+pub fn cmpf(b: &B, pred: &str, x: Value, y: Value) -> Value {
+    let code = match pred {
+        "false" => 0,
+        "oeq" => 1,
+        "ogt" => 2,
+        "oge" => 3,
+        "olt" => 4,
+        "ole" => 5,
+        "one" => 6,
+        "ord" => 7,
+        "ueq" => 8,
+        "ugt" => 9,
+        "uge" => 10,
+        "ult" => 11,
+        "ule" => 12,
+        "une" => 13,
+        "uno" => 14,
+        "true" => 15,
+        _ => panic!("bad cmpf predicate {pred}"),
+    };
+    b.val("arith.cmpf", &[x, y], b.int(1), &[("predicate", b.int_attr(b.int(64), code))])
+}
+
+/// Declares `name : (ty, ...) -> ty` (a C library function) in the
+/// module holding `op`, once.
+fn declare(op: Op, name: &str, arity: usize, ty: MlirType) -> Result<()> {
+    let module = op.parent_module().ok_or_else(|| bug("math op outside a module"))?;
+    let body = module.region_block(0).ok_or_else(|| bug("module without a body"))?;
+    let exists = block_ops(body).iter().any(|f| f.is_named("func.func") && f.string_attr("sym_name").as_deref() == Some(name));
+    if exists {
+        return Ok(());
+    }
+    let first = block_ops(body).into_iter().next().ok_or_else(|| bug("empty module"))?;
+    let b = B::before(first);
+    let fty = make_function_type(b.ctx, &vec![ty; arity], &[ty]);
+    let region = unsafe { mlirRegionCreate() };
+    b.op(
+        "func.func",
+        &[],
+        &[],
+        &[("sym_name", b.string_attr(name)), ("function_type", b.type_attr(fty)), ("sym_visibility", b.string_attr("private"))],
+        vec![region],
+    );
+    Ok(())
+}
+
+/// `x ** n` for integers by squaring (n < 0: 0 unless |x| is 1, as XLA).
+fn ipowi(b: &B, x: Value, n: Value) -> Value {
+    let ty = x.raw_type();
+    let zero = b.const_int(ty, 0);
+    let one = b.const_int(ty, 1);
+    // while (n > 0) { if (n & 1) acc *= x; x *= x; n >>= 1 }
+    let (before, before_block) = region_with_block(&[ty, ty, ty], b.loc);
+    let (after, after_block) = region_with_block(&[ty, ty, ty], b.loc);
+    let w = b.op("scf.while", &[one, x, n], &[ty, ty, ty], &[], vec![before, after]);
+    let bb = b.append(before_block);
+    let a = block_args(before_block);
+    let go = bb.cmpi("sgt", a[2], zero);
+    bb.op("scf.condition", &[go, a[0], a[1], a[2]], &[], &[], vec![]);
+    let ab = b.append(after_block);
+    let a = block_args(after_block);
+    let bit = ab.val("arith.andi", &[a[2], one], ty, &[]);
+    let odd = ab.cmpi("ne", bit, zero);
+    let times = ab.val("arith.muli", &[a[0], a[1]], ty, &[]);
+    let acc = ab.val("arith.select", &[odd, times, a[0]], ty, &[]);
+    let sq = ab.val("arith.muli", &[a[1], a[1]], ty, &[]);
+    let shifted = ab.val("arith.shrsi", &[a[2], one], ty, &[]);
+    ab.op("scf.yield", &[acc, sq, shifted], &[], &[], vec![]);
+    let positive = w.result(0);
+    // Negative exponents: 1 for x == 1, +-1 for x == -1, 0 otherwise.
+    let neg = b.cmpi("slt", n, zero);
+    let minus_one = b.const_int(ty, -1);
+    let is_one = b.cmpi("eq", x, one);
+    let is_minus_one = b.cmpi("eq", x, minus_one);
+    let n_odd_bit = b.val("arith.andi", &[n, one], ty, &[]);
+    let n_odd = b.cmpi("ne", n_odd_bit, zero);
+    let m1_result = b.val("arith.select", &[n_odd, minus_one, one], ty, &[]);
+    let r1 = b.val("arith.select", &[is_minus_one, m1_result, zero], ty, &[]);
+    let r2 = b.val("arith.select", &[is_one, one, r1], ty, &[]);
+    b.val("arith.select", &[neg, r2, positive], ty, &[])
+}
