@@ -303,20 +303,7 @@ impl Literal {
 /// Bits of `x` in a narrow float format (round to nearest even; NaN and
 /// overflow as the format allows).
 pub fn narrow_float_bits(format: &rxla_hlo_text::floats::FloatFormat, x: f64) -> u64 {
-    use rxla_hlo_text::floats::SpecialValues;
-    if x.is_nan() {
-        return format.nan(x.is_sign_negative(), 0).unwrap_or(0);
-    }
-    if x.is_infinite() {
-        return format
-            .infinity(x < 0.0)
-            .or_else(|| if format.kind == SpecialValues::FiniteOnly { format.encode(x.signum() * f64::MAX) } else { format.nan(x < 0.0, 0) })
-            .unwrap_or(0);
-    }
-    match format.encode(x) {
-        Some(bits) => bits,
-        None => format.infinity(x < 0.0).or_else(|| format.nan(x < 0.0, 0)).unwrap_or(0),
-    }
+    format.round_from_f64(x)
 }
 
 /// Static dimension sizes of a shape's dims (dynamic ones count as 0).

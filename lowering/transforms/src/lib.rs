@@ -11,7 +11,9 @@
 //! - [`pipeline`]: the stages of the CPU and GPU lowering.
 
 pub mod expand_math;
+pub mod expand_narrow_floats;
 pub mod flatten_tensors;
+pub mod inline;
 pub mod ir;
 pub mod lower_indexing;
 pub mod lower_loops;

@@ -42,17 +42,27 @@ impl HloPass for LowerTensors {
     fn run(&mut self, module: OperationRef<'_, '_>) -> std::result::Result<(), PassError> {
         let root = Op::of(&module);
         let mut constants = 0usize;
+        let mut atomics = Vec::new();
+        let mut tensor_constants = Vec::new();
         for op in walk(root) {
             match op.name().as_str() {
                 "tensor.extract" => lower_extract(op)?,
                 "tensor.insert" => lower_insert(op)?,
-                "xla.atomic_rmw" => lower_atomic(op)?,
-                "arith.constant" if is_tensor_constant(op) => lower_constant(op, &mut constants)?,
+                // Last: lowering one moves and erases ops of its region.
+                "xla.atomic_rmw" => atomics.push(op),
+                // After the accesses, which read the tensor type.
+                "arith.constant" if is_tensor_constant(op) => tensor_constants.push(op),
                 "tensor.empty" | "xla_gpu.allocate_shared" | "xla_gpu.sync_threads" | "xla_gpu.shuffle_reduce" => {
                     return Err(error(format!("`{}` has no CPU lowering", op.name())));
                 }
                 _ => {}
             }
+        }
+        for op in atomics {
+            lower_atomic(op)?;
+        }
+        for op in tensor_constants {
+            lower_constant(op, &mut constants)?;
         }
         for func in functions(root) {
             if func.has_attr("xla.entry") {

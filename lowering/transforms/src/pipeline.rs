@@ -19,8 +19,8 @@ fn p(name: &'static str) -> Step {
 /// Emitter IR to `scf` over flat tensors.
 pub fn scf_steps(_platform: Platform) -> Vec<Step> {
     vec![
-        // XLA's inlining rule for pure calls (the xla dialect's interface).
-        p("inline"),
+        // Subgraph functions into their callers (bounded growth).
+        p("xla-inline"),
         p("xla-simplify-indexing"),
         p("xla-lower-loops"),
         p("canonicalize"),
@@ -35,6 +35,7 @@ pub fn scf_steps(_platform: Platform) -> Vec<Step> {
 /// `scf` over tensors to the `llvm` dialect.
 pub fn llvm_steps(_platform: Platform) -> Vec<Step> {
     vec![
+        p("xla-expand-narrow-floats"),
         p("xla-lower-tensors"),
         p("xla-lower-indexing"),
         p("canonicalize"),

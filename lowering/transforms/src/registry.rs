@@ -19,8 +19,10 @@ macro_rules! pass {
 }
 
 static REGISTRY: &[PassInfo] = &[
+    pass!(crate::inline::Inline),
     pass!(crate::lower_loops::LowerLoops),
     pass!(crate::flatten_tensors::FlattenTensors),
+    pass!(crate::expand_narrow_floats::ExpandNarrowFloats),
     pass!(crate::lower_tensors::LowerTensors),
     pass!(crate::lower_indexing::LowerIndexing),
     pass!(crate::expand_math::ExpandMath),

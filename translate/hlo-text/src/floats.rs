@@ -144,6 +144,40 @@ impl FloatFormat {
 }
 
 impl FloatFormat {
+    /// The bits of `x` rounded to this format (to nearest, ties to even),
+    /// NaN and overflow as the format allows: infinity where it has one,
+    /// else NaN (or the largest value for the finite-only formats).
+    pub fn round_from_f64(&self, x: f64) -> u64 {
+        if x.is_nan() {
+            return self.nan(x.is_sign_negative(), 0).unwrap_or(0);
+        }
+        if x.is_infinite() {
+            return self
+                .infinity(x < 0.0)
+                .or_else(|| if self.kind == SpecialValues::FiniteOnly { self.encode(x.signum() * f64::MAX) } else { self.nan(x < 0.0, 0) })
+                .unwrap_or(0);
+        }
+        match self.encode(x) {
+            Some(bits) => bits,
+            None => self.infinity(x < 0.0).or_else(|| self.nan(x < 0.0, 0)).unwrap_or(0),
+        }
+    }
+
+    /// The value of `bits` (NaN and infinities included).
+    pub fn decode(&self, bits: u64) -> f64 {
+        match self.special_text(bits) {
+            Some(t) if t.ends_with("inf") => {
+                if t.starts_with('-') { f64::NEG_INFINITY } else { f64::INFINITY }
+            }
+            Some(t) => {
+                if t.starts_with('-') { -f64::NAN } else { f64::NAN }
+            }
+            None => self.finite_value(bits),
+        }
+    }
+}
+
+impl FloatFormat {
     /// Rounds a finite `value` to this format (nearest, ties to even) and
     /// returns its bits; None if it overflows to a value the format lacks.
     pub fn encode(&self, value: f64) -> Option<u64> {

@@ -1,0 +1,213 @@
+//! `xla-expand-narrow-floats`: conversions from and to the float formats
+//! LLVM has no type for (the f8, f6 and f4 formats) become integer code
+//! over their bits (XLA's `expand_float_ops` does the same with bit
+//! arithmetic; rxla uses tables, exact by construction):
+//!
+//! - `arith.extf` from a narrow format: the value of each of the 2^w bit
+//!   patterns, as `f32`, in a constant table indexed by the bits (then
+//!   converted exactly to the destination type);
+//! - `arith.truncf` to a narrow format: rounding (to nearest, ties to even,
+//!   overflow and NaN as the format allows) is a step function of the
+//!   source's bit pattern, monotonic on each sign; the steps are computed
+//!   at compile time from `FloatFormat::round_from_f64` (the definition the
+//!   interpreter uses) and looked up by a branchless binary search over the
+//!   step boundaries.
+//!
+//! Run before `xla-lower-tensors` (the tables are tensor constants).
+
+use crate::ir::*;
+use melior::ir::OperationRef;
+use mlir_sys::*;
+use rxla_hlo_text::{ast::PrimitiveType, floats::{float_format, FloatFormat}};
+use rxla_passes::framework::{HloPass, PassError, PassOptions};
+
+#[derive(Clone, Debug)]
+pub struct ExpandNarrowFloats;
+
+impl HloPass for ExpandNarrowFloats {
+    const NAME: &'static str = "xla-expand-narrow-floats";
+    const DESCRIPTION: &'static str = "Expand conversions from and to f8/f6/f4 formats into table lookups on their bits";
+
+    fn dependent_dialects() -> Vec<melior::dialect::DialectHandle> {
+        use melior::dialect::DialectHandle;
+        vec![DialectHandle::arith(), DialectHandle::tensor()]
+    }
+
+    fn from_options(options: &PassOptions) -> std::result::Result<Self, PassError> {
+        options.expect_only(Self::NAME, &[])?;
+        Ok(ExpandNarrowFloats)
+    }
+
+    fn run(&mut self, module: OperationRef<'_, '_>) -> std::result::Result<(), PassError> {
+        for op in walk(Op::of(&module)) {
+            let name = op.name();
+            if name == "arith.extf" || name == "arith.truncf" {
+                let from = op.operand(0).raw_type();
+                let to = op.result(0).raw_type();
+                if let Some(f) = narrow(from) {
+                    expand_ext(op, f, from, to)?;
+                } else if let Some(f) = narrow(to) {
+                    expand_trunc(op, f, from, to)?;
+                }
+            } else if name.starts_with("arith.") && op.operands().iter().chain(op.results().iter()).any(|v| narrow(v.raw_type()).is_some())
+                && !matches!(name.as_str(), "arith.bitcast" | "arith.constant" | "arith.select")
+            {
+                return Err(error(format!("`{name}` on {} has no CPU lowering (convert to f32 first)", type_to_string(op.operand(0).raw_type()))));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The format of a float type LLVM has no type for.
+fn narrow(ty: MlirType) -> Option<(PrimitiveType, FloatFormat)> {
+    if !is_float(ty) {
+        return None;
+    }
+    let name = type_to_string(ty).to_ascii_lowercase();
+    if matches!(name.as_str(), "f16" | "bf16" | "f32" | "f64") {
+        return None;
+    }
+    let t = PrimitiveType::from_name(&name)?;
+    Some((t, float_format(t)?))
+}
+
+/// A dense 1-D constant of `values` with element type `elem`.
+fn table(b: &B, elem: &str, values: &[String]) -> Value {
+    let ty = b.ty(&format!("tensor<{}x{elem}>", values.len()));
+    b.const_text(ty, &format!("dense<[{}]> : tensor<{}x{elem}>", values.join(", "), values.len()))
+}
+
+fn expand_ext(op: Op, (_, format): (PrimitiveType, FloatFormat), from: MlirType, to: MlirType) -> Result<()> {
+    let b = B::before(op);
+    let width = format.width();
+    let values: Vec<String> = (0..1u64 << width)
+        .map(|bits| {
+            let v = format.decode(bits) as f32;
+            format!("0x{:08X}", v.to_bits())
+        })
+        .collect();
+    let t = table(&b, "f32", &values);
+    let bits = b.val("arith.bitcast", &[op.operand(0)], b.int(width), &[]);
+    let _ = from;
+    let index = b.val("arith.index_castui", &[bits], b.index(), &[]);
+    let f32t = b.ty("f32");
+    let v = b.val("tensor.extract", &[t, index], f32t, &[]);
+    let name = type_to_string(to);
+    let result = match name.as_str() {
+        "f32" => v,
+        "f64" => b.val("arith.extf", &[v], to, &[]),
+        // Every narrow value is exact in f16 and bf16.
+        "f16" | "bf16" => b.val("arith.truncf", &[v], to, &[]),
+        _ => {
+            // Narrow to narrow: through f32 (exact), then rounded.
+            let t = b.val("arith.truncf", &[v], to, &[]);
+            replace_op(op, &[t]);
+            let inner = t.op().expect("just created");
+            let (_, f) = narrow(to).expect("narrow destination");
+            return expand_trunc(inner, (PrimitiveType::F32, f), f32t, to);
+        }
+    };
+    replace_op(op, &[result]);
+    Ok(())
+}
+
+/// The source formats a truncation reads bits of.
+fn source_format(ty: MlirType) -> Option<FloatFormat> {
+    let t = match type_to_string(ty).as_str() {
+        "f16" => PrimitiveType::F16,
+        "bf16" => PrimitiveType::Bf16,
+        "f32" => PrimitiveType::F32,
+        "f64" => PrimitiveType::F64,
+        _ => return None,
+    };
+    float_format(t)
+}
+
+/// The steps of `round(decode(bits))` over the source's bit patterns
+/// `[lo, hi]` (a monotonic run): `(first bits, code)` pairs.
+fn steps(source: &FloatFormat, target: &FloatFormat, lo: u64, hi: u64) -> Vec<(u64, u64)> {
+    let code = |bits: u64| target.round_from_f64(source.decode(bits));
+    let mut out = Vec::new();
+    let mut start = lo;
+    loop {
+        let c = code(start);
+        out.push((start, c));
+        if code(hi) == c {
+            break;
+        }
+        // The first bits in (start, hi] whose code differs.
+        let (mut a, mut z) = (start, hi);
+        while z - a > 1 {
+            let m = a + (z - a) / 2;
+            if code(m) == c { a = m } else { z = m }
+        }
+        start = z;
+    }
+    out
+}
+
+fn expand_trunc(op: Op, (_, target): (PrimitiveType, FloatFormat), from: MlirType, to: MlirType) -> Result<()> {
+    let b = B::before(op);
+    let source = source_format(from).ok_or_else(|| error(format!("conversion from {} to {} has no CPU lowering", type_to_string(from), type_to_string(to))))?;
+    let w = source.width();
+    let sign = 1u64 << (w - 1);
+    let inf = ((1u64 << source.exponent_bits) - 1) << source.mantissa_bits;
+    let positive = steps(&source, &target, 0, inf);
+    let negative = steps(&source, &target, sign, sign | inf);
+    let nan_pos = target.round_from_f64(f64::NAN);
+    let nan_neg = target.round_from_f64(-f64::NAN);
+    let int = b.int(w);
+    let bits = b.val("arith.bitcast", &[op.operand(0)], int, &[]);
+    let lookup = |steps: &[(u64, u64)], key: Value| -> Value {
+        let starts: Vec<String> = steps.iter().map(|(s, _)| (*s as i64).to_string()).collect();
+        let codes: Vec<String> = steps.iter().map(|(_, c)| (*c as i64).to_string()).collect();
+        let elem = format!("i{w}");
+        let starts_t = table(&b, &elem, &starts);
+        let codes_t = table(&b, "i8", &codes);
+        let n = steps.len() as i64;
+        // Largest k with starts[k] <= key (starts[0] is the run's first key).
+        let mut k = b.const_index(0);
+        let mut step = 1i64;
+        while step * 2 <= n {
+            step *= 2;
+        }
+        let last = b.const_index(n - 1);
+        while step >= 1 {
+            let s = b.const_index(step);
+            let candidate = b.val("arith.addi", &[k, s], b.index(), &[]);
+            let clamped = b.val("arith.minui", &[candidate, last], b.index(), &[]);
+            let start = b.val("tensor.extract", &[starts_t, clamped], int, &[]);
+            let in_range = b.cmpi("ult", candidate, b.const_index(n));
+            let le = b.cmpi("ule", start, key);
+            let take = b.and(in_range, le);
+            k = b.val("arith.select", &[take, candidate, k], b.index(), &[]);
+            step /= 2;
+        }
+        b.val("tensor.extract", &[codes_t, k], b.int(8), &[])
+    };
+    let sign_v = b.const_int(int, sign as i64);
+    let abs_mask = b.const_int(int, (sign - 1) as i64);
+    let abs = b.val("arith.andi", &[bits, abs_mask], int, &[]);
+    let negative_bit = b.val("arith.andi", &[bits, sign_v], int, &[]);
+    let zero = b.const_int(int, 0);
+    let is_negative = b.cmpi("ne", negative_bit, zero);
+    let code_pos = lookup(&positive, bits);
+    let code_neg = lookup(&negative, bits);
+    let code = b.val("arith.select", &[is_negative, code_neg, code_pos], b.int(8), &[]);
+    let inf_v = b.const_int(int, inf as i64);
+    let is_nan = b.cmpi("ugt", abs, inf_v);
+    let i8t = b.int(8);
+    let nan_code = {
+        let p = b.const_int(i8t, nan_pos as i64);
+        let n = b.const_int(i8t, nan_neg as i64);
+        b.val("arith.select", &[is_negative, n, p], i8t, &[])
+    };
+    let code = b.val("arith.select", &[is_nan, nan_code, code], i8t, &[]);
+    let width = target.width();
+    let narrowed = if width < 8 { b.val("arith.trunci", &[code], b.int(width), &[]) } else { code };
+    let result = b.val("arith.bitcast", &[narrowed], to, &[]);
+    replace_op(op, &[result]);
+    let _ = unsafe { mlirTypeIsAFloat(to) };
+    Ok(())
+}
