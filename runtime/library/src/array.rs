@@ -1,0 +1,393 @@
+//! The runtime's memory format, and typed views of raw buffers.
+//!
+//! Every array lives in one contiguous buffer, row-major (the default
+//! layout: layout normalization makes every array of a compiled module use
+//! it), elements little-endian:
+//!
+//! | type | bytes per element |
+//! |---|---|
+//! | `pred` | 1 (0 or 1) |
+//! | `s8 u8`, `s1 s2 s4 u1 u2 u4` (sign- or zero-extended), f8/f6/f4 (bits) | 1 |
+//! | `s16 u16 f16 bf16` | 2 |
+//! | `s32 u32 f32` | 4 |
+//! | `s64 u64 f64`, `c64` (real, imaginary) | 8 |
+//! | `c128` | 16 |
+//!
+//! Sub-byte types take a whole byte (like the interpreter's literals), so
+//! kernels address every element directly. Buffers are 64-byte aligned,
+//! so any view of a buffer is aligned for its element type.
+
+use half::{bf16, f16};
+use num_complex::{Complex32, Complex64};
+use rxla_interpreter::literal::{element_count, Data, Literal};
+use std::alloc::{alloc_zeroed, dealloc, Layout};
+
+pub use rxla_hlo_text::ast::PrimitiveType as ElementType;
+
+/// Alignment of every buffer (a cache line, and the widest vector).
+pub const ALIGNMENT: usize = 64;
+
+/// Bytes per element in the runtime's memory format (0 for tokens).
+pub fn byte_size(t: ElementType) -> usize {
+    use ElementType::*;
+    match t {
+        Pred | S1 | S2 | S4 | S8 | U1 | U2 | U4 | U8 => 1,
+        F4e2m1fn | F6e2m3fn | F6e3m2fn | F8e3m4 | F8e4m3 | F8e4m3fn | F8e4m3fnuz | F8e4m3b11fnuz | F8e5m2
+        | F8e5m2fnuz | F8e8m0fnu => 1,
+        S16 | U16 | F16 | Bf16 => 2,
+        S32 | U32 | F32 => 4,
+        S64 | U64 | F64 | C64 => 8,
+        C128 => 16,
+        Token | Opaque => 0,
+    }
+}
+
+/// The shape of an array: element type and dimensions (row-major).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ArrayShape {
+    pub ty: ElementType,
+    pub dims: Vec<i64>,
+}
+
+impl ArrayShape {
+    pub fn new(ty: ElementType, dims: Vec<i64>) -> Self {
+        Self { ty, dims }
+    }
+
+    pub fn elements(&self) -> usize {
+        element_count(&self.dims)
+    }
+
+    /// Size of the array in bytes.
+    pub fn bytes(&self) -> usize {
+        self.elements() * byte_size(self.ty)
+    }
+}
+
+impl std::fmt::Display for ArrayShape {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let dims: Vec<String> = self.dims.iter().map(|d| d.to_string()).collect();
+        write!(f, "{}[{}]", self.ty.name(), dims.join(","))
+    }
+}
+
+/// Element types with a Rust counterpart of the same memory format.
+///
+/// # Safety
+/// Implementors are plain data: every bit pattern of `size_of::<Self>()`
+/// bytes is a valid value.
+pub unsafe trait Element: Copy + Send + Sync + 'static {}
+
+macro_rules! element {
+    ($($t:ty),*) => { $(unsafe impl Element for $t {})* };
+}
+element!(u8, i8, u16, i16, u32, i32, u64, i64, f16, bf16, f32, f64, Complex32, Complex64);
+
+/// A read-only view of an array in a buffer.
+#[derive(Clone, Copy, Debug)]
+pub struct ArrayRef<'a> {
+    pub ty: ElementType,
+    pub dims: &'a [i64],
+    pub data: &'a [u8],
+}
+
+impl<'a> ArrayRef<'a> {
+    pub fn new(ty: ElementType, dims: &'a [i64], data: &'a [u8]) -> Self {
+        debug_assert_eq!(data.len(), element_count(dims) * byte_size(ty));
+        Self { ty, dims, data }
+    }
+
+    pub fn elements(&self) -> usize {
+        element_count(self.dims)
+    }
+
+    /// The elements as `T` (panics if `T`'s size is not the element size or
+    /// the data is misaligned; buffers are always aligned).
+    pub fn typed<T: Element>(&self) -> &'a [T] {
+        cast(self.data)
+    }
+}
+
+/// A mutable view of an array in a buffer.
+#[derive(Debug)]
+pub struct ArrayMut<'a> {
+    pub ty: ElementType,
+    pub dims: &'a [i64],
+    pub data: &'a mut [u8],
+}
+
+impl<'a> ArrayMut<'a> {
+    pub fn new(ty: ElementType, dims: &'a [i64], data: &'a mut [u8]) -> Self {
+        debug_assert_eq!(data.len(), element_count(dims) * byte_size(ty));
+        Self { ty, dims, data }
+    }
+
+    pub fn elements(&self) -> usize {
+        element_count(self.dims)
+    }
+
+    pub fn typed<T: Element>(&mut self) -> &mut [T] {
+        cast_mut(self.data)
+    }
+
+    pub fn as_ref(&self) -> ArrayRef<'_> {
+        ArrayRef { ty: self.ty, dims: self.dims, data: self.data }
+    }
+}
+
+/// `bytes` as a slice of `T`.
+pub fn cast<T: Element>(bytes: &[u8]) -> &[T] {
+    let size = std::mem::size_of::<T>();
+    assert!(bytes.len() % size == 0, "{} bytes are not a whole number of {size}-byte elements", bytes.len());
+    assert!(bytes.as_ptr() as usize % std::mem::align_of::<T>() == 0 || bytes.is_empty(), "misaligned buffer");
+    // SAFETY: `T: Element` is plain data; length and alignment checked.
+    unsafe { std::slice::from_raw_parts(bytes.as_ptr() as *const T, bytes.len() / size) }
+}
+
+/// `bytes` as a mutable slice of `T`.
+pub fn cast_mut<T: Element>(bytes: &mut [u8]) -> &mut [T] {
+    let size = std::mem::size_of::<T>();
+    assert!(bytes.len() % size == 0, "{} bytes are not a whole number of {size}-byte elements", bytes.len());
+    assert!(bytes.as_ptr() as usize % std::mem::align_of::<T>() == 0 || bytes.is_empty(), "misaligned buffer");
+    // SAFETY: as in `cast`, and the borrow is unique.
+    unsafe { std::slice::from_raw_parts_mut(bytes.as_mut_ptr() as *mut T, bytes.len() / size) }
+}
+
+/// An owned, zero-initialized, 64-byte aligned buffer.
+pub struct Buffer {
+    ptr: *mut u8,
+    len: usize,
+}
+
+// SAFETY: a Buffer owns its allocation exclusively; sharing follows Rust's
+// borrow rules through `as_slice` / `as_mut_slice`.
+unsafe impl Send for Buffer {}
+unsafe impl Sync for Buffer {}
+
+impl Buffer {
+    /// `len` zero bytes (large zeroed allocations come from the OS lazily,
+    /// so this costs no pass over the memory).
+    pub fn zeroed(len: usize) -> Buffer {
+        if len == 0 {
+            return Buffer { ptr: ALIGNMENT as *mut u8, len: 0 };
+        }
+        let layout = Layout::from_size_align(len, ALIGNMENT).expect("buffer size overflows");
+        // SAFETY: non-zero size.
+        let ptr = unsafe { alloc_zeroed(layout) };
+        if ptr.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Buffer { ptr, len }
+    }
+
+    /// A buffer holding a copy of `bytes`.
+    pub fn from_bytes(bytes: &[u8]) -> Buffer {
+        let mut b = Buffer::zeroed(bytes.len());
+        b.as_mut_slice().copy_from_slice(bytes);
+        b
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn as_ptr(&self) -> *const u8 {
+        self.ptr
+    }
+
+    pub fn as_mut_ptr(&mut self) -> *mut u8 {
+        self.ptr
+    }
+
+    pub fn as_slice(&self) -> &[u8] {
+        // SAFETY: `len` initialized bytes (zeroed at allocation).
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+
+    pub fn as_mut_slice(&mut self) -> &mut [u8] {
+        // SAFETY: as above, uniquely borrowed.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len) }
+    }
+}
+
+impl Drop for Buffer {
+    fn drop(&mut self) {
+        if self.len > 0 {
+            // SAFETY: allocated in `zeroed` with this layout.
+            unsafe { dealloc(self.ptr, Layout::from_size_align_unchecked(self.len, ALIGNMENT)) }
+        }
+    }
+}
+
+impl Clone for Buffer {
+    fn clone(&self) -> Buffer {
+        Buffer::from_bytes(self.as_slice())
+    }
+}
+
+impl std::fmt::Debug for Buffer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Buffer({} bytes)", self.len)
+    }
+}
+
+/// `bytes` as `&[T]`, borrowed when aligned (runtime buffers always are)
+/// and copied into an aligned vector otherwise, so kernels never fail on a
+/// caller's unaligned slice.
+pub fn typed_cow<T: Element>(bytes: &[u8]) -> std::borrow::Cow<'_, [T]> {
+    let size = std::mem::size_of::<T>();
+    if bytes.as_ptr() as usize % std::mem::align_of::<T>() == 0 && bytes.len() % size == 0 {
+        std::borrow::Cow::Borrowed(cast(bytes))
+    } else {
+        std::borrow::Cow::Owned(typed_vec(bytes))
+    }
+}
+
+/// The elements of `bytes` written over `out` (same byte length).
+pub fn write_typed<T: Element>(values: &[T], out: &mut [u8]) {
+    out.copy_from_slice(bytes_of(values));
+}
+
+/// Row-major strides (in elements) of `dims`.
+pub fn row_major_strides(dims: &[usize]) -> Vec<usize> {
+    let mut s = vec![1usize; dims.len()];
+    for i in (0..dims.len().saturating_sub(1)).rev() {
+        s[i] = s[i + 1] * dims[i + 1];
+    }
+    s
+}
+
+/// Checks that a view's buffer holds exactly its shape and returns its
+/// dims as `usize` (`op` and `what` name it in the error).
+pub fn checked_dims(op: &str, what: &str, ty: ElementType, dims: &[i64], len: usize) -> Result<Vec<usize>, String> {
+    if let Some(d) = dims.iter().find(|&&d| d < 0) {
+        return Err(format!("{op}: {what} has a negative dimension {d} in {dims:?}"));
+    }
+    let shape = ArrayShape::new(ty, dims.to_vec());
+    if matches!(ty, ElementType::Token | ElementType::Opaque) {
+        return Err(format!("{op}: {what} cannot be of type {}", ty.name()));
+    }
+    if shape.bytes() != len {
+        return Err(format!("{op}: {what} {shape} needs {} bytes but its buffer has {len}", shape.bytes()));
+    }
+    Ok(dims.iter().map(|&d| d as usize).collect())
+}
+
+fn bytes_of<T: Element>(v: &[T]) -> &[u8] {
+    // SAFETY: plain data viewed as bytes.
+    unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, std::mem::size_of_val(v)) }
+}
+
+/// The bytes of an array literal in the runtime's memory format.
+pub fn literal_bytes(literal: &Literal) -> Result<Vec<u8>, String> {
+    let Literal::Array { data, .. } = literal else {
+        return Err("a tuple or token has no array bytes".into());
+    };
+    Ok(match data {
+        Data::Pred(v) => v.iter().map(|&b| b as u8).collect(),
+        Data::S8(v) => bytes_of(v.as_slice()).to_vec(),
+        Data::S16(v) => bytes_of(v.as_slice()).to_vec(),
+        Data::S32(v) => bytes_of(v.as_slice()).to_vec(),
+        Data::S64(v) => bytes_of(v.as_slice()).to_vec(),
+        Data::U8(v) => v.clone(),
+        Data::U16(v) => bytes_of(v.as_slice()).to_vec(),
+        Data::U32(v) => bytes_of(v.as_slice()).to_vec(),
+        Data::U64(v) => bytes_of(v.as_slice()).to_vec(),
+        Data::F16(v) => bytes_of(v.as_slice()).to_vec(),
+        Data::Bf16(v) => bytes_of(v.as_slice()).to_vec(),
+        Data::F32(v) => bytes_of(v.as_slice()).to_vec(),
+        Data::F64(v) => bytes_of(v.as_slice()).to_vec(),
+        Data::C64(v) => bytes_of(v.as_slice()).to_vec(),
+        Data::C128(v) => bytes_of(v.as_slice()).to_vec(),
+        Data::Bits(_, v) => v.clone(),
+    })
+}
+
+/// Copies an array literal into `out` (exactly its size in bytes).
+pub fn write_literal(literal: &Literal, out: &mut [u8]) -> Result<(), String> {
+    let bytes = literal_bytes(literal)?;
+    if bytes.len() != out.len() {
+        return Err(format!("literal has {} bytes, buffer {}", bytes.len(), out.len()));
+    }
+    out.copy_from_slice(&bytes);
+    Ok(())
+}
+
+fn typed_vec<T: Element>(bytes: &[u8]) -> Vec<T> {
+    let size = std::mem::size_of::<T>();
+    let mut out = Vec::<T>::with_capacity(bytes.len() / size);
+    // SAFETY: plain data; `out` has room for len/size elements and we copy
+    // exactly that many bytes (the source need not be aligned).
+    unsafe {
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), out.as_mut_ptr() as *mut u8, bytes.len() / size * size);
+        out.set_len(bytes.len() / size);
+    }
+    out
+}
+
+/// The array literal of `shape` whose elements are `bytes`.
+pub fn bytes_literal(shape: &ArrayShape, bytes: &[u8]) -> Literal {
+    use ElementType::*;
+    debug_assert_eq!(bytes.len(), shape.bytes());
+    let data = match shape.ty {
+        Pred => Data::Pred(bytes.iter().map(|&b| b != 0).collect()),
+        S8 => Data::S8(typed_vec(bytes)),
+        S16 => Data::S16(typed_vec(bytes)),
+        S32 => Data::S32(typed_vec(bytes)),
+        S64 => Data::S64(typed_vec(bytes)),
+        U8 => Data::U8(bytes.to_vec()),
+        U16 => Data::U16(typed_vec(bytes)),
+        U32 => Data::U32(typed_vec(bytes)),
+        U64 => Data::U64(typed_vec(bytes)),
+        F16 => Data::F16(typed_vec(bytes)),
+        Bf16 => Data::Bf16(typed_vec(bytes)),
+        F32 => Data::F32(typed_vec(bytes)),
+        F64 => Data::F64(typed_vec(bytes)),
+        C64 => Data::C64(typed_vec(bytes)),
+        C128 => Data::C128(typed_vec(bytes)),
+        t => Data::Bits(t, bytes.to_vec()),
+    };
+    Literal::Array { dims: shape.dims.clone(), data }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_round_trip_through_bytes() {
+        let cases = vec![
+            Literal::array(vec![3], Data::Pred(vec![true, false, true])),
+            Literal::array(vec![2, 2], Data::F32(vec![1.0, -2.5, f32::NAN, 0.0])),
+            Literal::array(vec![2], Data::C64(vec![Complex32::new(1.0, 2.0), Complex32::new(-3.0, 0.5)])),
+            Literal::array(vec![2], Data::Bf16(vec![bf16::from_f32(1.5), bf16::from_f32(-0.25)])),
+            Literal::array(vec![3], Data::Bits(ElementType::S4, vec![0xf9, 3, 7])),
+            Literal::array(vec![0, 4], Data::S64(vec![])),
+        ];
+        for lit in cases {
+            let Literal::Array { dims, .. } = &lit else { unreachable!() };
+            let shape = ArrayShape::new(lit.element_type().unwrap(), dims.clone());
+            let bytes = literal_bytes(&lit).unwrap();
+            assert_eq!(bytes.len(), shape.bytes());
+            let back = bytes_literal(&shape, &bytes);
+            // NaN != NaN: compare the bytes again.
+            assert_eq!(literal_bytes(&back).unwrap(), bytes, "{shape}");
+        }
+    }
+
+    #[test]
+    fn buffers_are_aligned_and_zeroed() {
+        for len in [0usize, 1, 63, 64, 4097] {
+            let b = Buffer::zeroed(len);
+            assert_eq!(b.as_ptr() as usize % ALIGNMENT, 0);
+            assert!(b.as_slice().iter().all(|&x| x == 0));
+        }
+        let v = [1.0f32, 2.0, 3.0];
+        let b = Buffer::from_bytes(bytes_of(&v));
+        assert_eq!(cast::<f32>(b.as_slice()), &v);
+    }
+}
