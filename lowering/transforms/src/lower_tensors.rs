@@ -394,35 +394,21 @@ fn lower_atomic(op: Op) -> Result<()> {
     Ok(())
 }
 
-/// The CPU kernel ABI of the entry function (see the module comment).
+/// The CPU kernel ABI of the entry function (see the module comment): the
+/// kernel body becomes `@<name>_impl(ptr, ..., index)`, whose buffer
+/// arguments are 64-byte aligned and do not alias (unless the kernel
+/// updates a buffer in place), and `@<name>(ptr %buffers, index)` loads the
+/// pointers and calls it. After LLVM inlines the body, the `noalias`
+/// arguments become alias scopes: loads and stores of different buffers
+/// can be reordered and vectorized.
 fn lower_entry_abi(func: Op) -> Result<()> {
     let block = func.region_block(0).ok_or_else(|| bug("entry function without a body"))?;
+    let name = func.string_attr("sym_name").ok_or_else(|| bug("entry function without a name"))?;
     let b = B::before(func);
     let ptr = b.ptr();
     let index = b.index();
     let old_args = block_args(block);
-    let (buffers, workgroup) = unsafe {
-        let loc = func.location();
-        (Value(mlirBlockAddArgument(block, ptr, loc)), Value(mlirBlockAddArgument(block, index, loc)))
-    };
-    let first = block_ops(block).into_iter().next().ok_or_else(|| bug("empty entry function"))?;
-    let fb = B::before(first);
-    for (i, arg) in old_args.iter().enumerate() {
-        let slot = fb.val(
-            "llvm.getelementptr",
-            &[buffers],
-            ptr,
-            &[
-                ("elem_type", fb.type_attr(ptr)),
-                ("rawConstantIndices", fb.attr(&format!("array<i32: {i}>"))),
-            ],
-        );
-        let loaded = fb.val("llvm.load", &[slot], ptr, &[("ordering", fb.int_attr(fb.int(64), 0)), ("invariant", fb.unit_attr())]);
-        arg.replace_all_uses_with(loaded);
-    }
-    for _ in 0..old_args.len() {
-        unsafe { mlirBlockEraseArgument(block, 0) };
-    }
+    let workgroup = unsafe { Value(mlirBlockAddArgument(block, index, func.location())) };
     for op in walk(func) {
         if op.is_named("xla.workgroup_id") {
             replace_op(op, &[workgroup]);
@@ -432,7 +418,47 @@ fn lower_entry_abi(func: Op) -> Result<()> {
         B::before(ret).op("func.return", &[], &[], &[], vec![]);
         ret.erase();
     }
-    func.remove_attr("arg_attrs");
+    let in_place = func.has_attr("xla.in_place");
+    let buffer_attrs = if in_place { "{llvm.align = 64 : i64}" } else { "{llvm.noalias, llvm.align = 64 : i64}" };
+    let mut attrs: Vec<&str> = vec![buffer_attrs; old_args.len()];
+    attrs.push("{}");
+    func.set_attr_raw("arg_attrs", b.attr(&format!("[{}]", attrs.join(", "))));
     func.remove_attr("res_attrs");
+    func.remove_attr("xla.entry");
+    let impl_name = format!("{name}_impl");
+    func.set_attr_raw("sym_name", b.string_attr(&impl_name));
+    func.set_attr_raw("sym_visibility", b.string_attr("private"));
+
+    // The wrapper with the runtime's calling convention.
+    let (region, body) = region_with_block(&[ptr, index], func.location());
+    let wrapper_type = make_function_type(b.ctx, &[ptr, index], &[]);
+    let next = func.next();
+    let wb = match next {
+        Some(n) => B::before(n),
+        None => b.at_end(func.parent().and_then(|m| m.region_block(0)).ok_or_else(|| bug("function outside a module"))?),
+    };
+    let wrapper = wb.op(
+        "func.func",
+        &[],
+        &[],
+        &[("sym_name", b.string_attr(&name)), ("function_type", b.type_attr(wrapper_type)), ("xla.entry", b.unit_attr())],
+        vec![region],
+    );
+    let _ = wrapper;
+    let args = block_args(body);
+    let bb = b.append(body);
+    let mut call_args = Vec::new();
+    for i in 0..old_args.len() {
+        let slot = bb.val(
+            "llvm.getelementptr",
+            &[args[0]],
+            ptr,
+            &[("elem_type", bb.type_attr(ptr)), ("rawConstantIndices", bb.attr(&format!("array<i32: {i}>")))],
+        );
+        call_args.push(bb.val("llvm.load", &[slot], ptr, &[("ordering", bb.int_attr(bb.int(64), 0)), ("invariant", bb.unit_attr())]));
+    }
+    call_args.push(args[1]);
+    bb.op("func.call", &call_args, &[], &[("callee", bb.symbol_attr(&impl_name))], vec![]);
+    bb.op("func.return", &[], &[], &[], vec![]);
     Ok(())
 }
