@@ -45,9 +45,17 @@ pub struct Machine<'a> {
     /// Reusable arenas, one pool per program (so repeated runs do not
     /// fault in fresh pages).
     pub arenas: &'a [Mutex<Vec<Buffer>>],
+    /// When set, the time of every step of the entry program is recorded
+    /// here (what `hlo-run --profile` prints).
+    pub profile: Option<&'a Mutex<Vec<(String, std::time::Duration)>>>,
 }
 
 impl Machine<'_> {
+    /// The same machine without profiling (for nested programs).
+    fn unprofiled(&self) -> Machine<'_> {
+        Machine { profile: None, ..*self }
+    }
+
     /// Runs program `index` on parameter buffers `params` (one pointer per
     /// flattened parameter leaf); returns its output buffers.
     pub fn run(&self, index: usize, params: &[*mut u8]) -> Result<Vec<Buffer>> {
@@ -60,16 +68,48 @@ impl Machine<'_> {
             .unwrap_or_else(|e| e.into_inner())
             .pop()
             .filter(|a| a.len() >= p.arena_size)
-            .unwrap_or_else(|| Buffer::zeroed(p.arena_size));
-        let mut outputs: Vec<Buffer> = p.outputs.iter().map(|&s| Buffer::zeroed(p.slots[s].shape.bytes())).collect();
+            .unwrap_or_else(|| Buffer::for_output(p.arena_size));
+        let mut outputs: Vec<Buffer> = p.outputs.iter().map(|&s| Buffer::for_output(p.slots[s].shape.bytes())).collect();
         let result = {
             let arena_ptr = arena.as_mut_ptr();
             let output_ptrs: Vec<*mut u8> = outputs.iter_mut().map(|b| b.as_mut_ptr()).collect();
             let frame = Frame { p, params, arena: arena_ptr, outputs: &output_ptrs, constants: self.constants };
-            p.steps.iter().try_for_each(|step| self.step(&frame, step))
+            match self.profile {
+                None => p.steps.iter().try_for_each(|step| self.step(&frame, step)),
+                Some(sink) => p.steps.iter().try_for_each(|step| {
+                    let start = std::time::Instant::now();
+                    let r = self.step(&frame, step);
+                    let name = self.describe(p, step);
+                    sink.lock().unwrap_or_else(|e| e.into_inner()).push((name, start.elapsed()));
+                    r
+                }),
+            }
         };
         self.arenas[index].lock().unwrap_or_else(|e| e.into_inner()).push(arena);
         result.map(|()| outputs)
+    }
+
+    /// A step's one-line description for profiles.
+    pub fn describe(&self, p: &Program, step: &Step) -> String {
+        let shape = |s: &Slot| format!("{}", p.slots[*s].shape);
+        match step {
+            Step::Kernel { kernel, args } => {
+                let k = &self.kernels[*kernel];
+                format!("kernel {} ({}, {} workgroups) -> {}", k.name, k.emitter, k.workgroups, args.last().map(shape).unwrap_or_default())
+            }
+            Step::Copy { to, .. } => format!("copy {}", shape(to)),
+            Step::Relayout { to, .. } => format!("relayout {}", shape(to)),
+            Step::Dot { out, .. } => format!("dot -> {}", shape(out)),
+            Step::Convolution { out, .. } => format!("convolution -> {}", shape(out)),
+            Step::Sort { outputs, .. } => format!("sort {}", outputs.first().map(shape).unwrap_or_default()),
+            Step::Fft { output, .. } => format!("fft -> {}", shape(output)),
+            Step::RngBitGenerator { output, .. } => format!("rng-bit-generator -> {}", shape(output)),
+            Step::CustomCall { target, .. } => format!("custom-call {target}"),
+            Step::While { .. } => "while".into(),
+            Step::Conditional { .. } => "conditional".into(),
+            Step::Call { program, .. } => format!("call {}", self.programs[*program].name),
+            Step::Interpret { opcode, .. } => format!("{opcode} (interpreter)"),
+        }
     }
 
     fn step(&self, f: &Frame, step: &Step) -> Result<()> {
@@ -162,12 +202,13 @@ impl Machine<'_> {
                     copy(f.ptr(i), f.ptr(s), n);
                 }
                 let state_ptrs: Vec<*mut u8> = state.iter().map(|&s| f.ptr(s)).collect();
+                let inner = self.unprofiled();
                 loop {
-                    let go = self.run(*cond, &state_ptrs)?;
+                    let go = inner.run(*cond, &state_ptrs)?;
                     if go.first().and_then(|b| b.as_slice().first()).copied().unwrap_or(0) == 0 {
                         break;
                     }
-                    let next = self.run(*body, &state_ptrs)?;
+                    let next = inner.run(*body, &state_ptrs)?;
                     for (b, &s) in next.iter().zip(state) {
                         copy(b.as_ptr() as *mut u8, f.ptr(s), b.len());
                     }
@@ -182,14 +223,14 @@ impl Machine<'_> {
                     if i < 0 || i as usize >= branches.len() { branches.len() - 1 } else { i as usize }
                 };
                 let args: Vec<*mut u8> = operands[branch].iter().map(|&s| f.ptr(s)).collect();
-                let outs = self.run(branches[branch], &args)?;
+                let outs = self.unprofiled().run(branches[branch], &args)?;
                 for (b, &s) in outs.iter().zip(results) {
                     copy(b.as_ptr() as *mut u8, f.ptr(s), b.len());
                 }
             }
             Step::Call { program, args, results } => {
                 let ptrs: Vec<*mut u8> = args.iter().map(|&s| f.ptr(s)).collect();
-                let outs = self.run(*program, &ptrs)?;
+                let outs = self.unprofiled().run(*program, &ptrs)?;
                 for (b, &s) in outs.iter().zip(results) {
                     copy(b.as_ptr() as *mut u8, f.ptr(s), b.len());
                 }

@@ -75,7 +75,18 @@ impl Executable {
             functions: &self.functions,
             constants: &self.constants,
             arenas: &self.arenas,
+            profile: None,
         }
+    }
+
+    /// Runs on prepared arguments and returns the time of every step of
+    /// the entry program (one line each: what it is, and its time).
+    pub fn profile(&self, args: &[Buffer]) -> Result<Vec<(String, std::time::Duration)>, RunError> {
+        let _flush = pool::FlushDenormals::new();
+        let sink = Mutex::new(Vec::new());
+        let params: Vec<*mut u8> = args.iter().map(|b| b.as_ptr() as *mut u8).collect();
+        Machine { profile: Some(&sink), ..self.machine() }.run(self.entry, &params)?;
+        Ok(sink.into_inner().unwrap_or_else(|e| e.into_inner()))
     }
 
     /// The flattened parameter leaves.

@@ -473,7 +473,7 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
         let ins = self.comp.instrs[i].clone();
         let n = ins.operands.len() / 2;
         let reducer_name = self.comp.to_apply(i).ok_or_else(|| self.err(i, "no reducer"))?;
-        let reducer = self.kernel.scalar_fn(&reducer_name)?;
+        let reducer = self.kernel.reducer_fn(&reducer_name)?;
         let in_dims = self.comp.ty(ins.operands[0]).dims.clone();
         let reduced = ins.op.dims_attr("dimensions").unwrap_or_default();
         let mut inits = Vec::new();
@@ -532,7 +532,7 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
         let ins = self.comp.instrs[i].clone();
         let n = ins.operands.len() / 2;
         let reducer_name = self.comp.to_apply(i).ok_or_else(|| self.err(i, "no reducer"))?;
-        let reducer = self.kernel.scalar_fn(&reducer_name)?;
+        let reducer = self.kernel.reducer_fn(&reducer_name)?;
         let window = Window::of(ins.op).ok_or_else(|| self.err(i, "no window"))?;
         if window.0.iter().any(|w| w.reversal) {
             return Err(self.err(i, "window reversal is not supported"));

@@ -94,6 +94,19 @@ impl<'a> Kernel<'a> {
     /// The scalar function of computation `name` (a reducer), emitting it
     /// on first use.
     pub fn scalar_fn(&mut self, name: &str) -> Result<ScalarFn, EmitError> {
+        self.scalar_fn_with(name, false)
+    }
+
+    /// A reducer: like [`Kernel::scalar_fn`], but its float additions and
+    /// multiplications may be reassociated (`fastmath<reassoc>`). HLO
+    /// leaves the order of a reduction unspecified (the reducer must be
+    /// associative and commutative), and the flag is what lets LLVM
+    /// vectorize a reduction loop with several partial sums.
+    pub fn reducer_fn(&mut self, name: &str) -> Result<ScalarFn, EmitError> {
+        self.scalar_fn_with(name, true)
+    }
+
+    fn scalar_fn_with(&mut self, name: &str, reassociative: bool) -> Result<ScalarFn, EmitError> {
         if let Some(f) = self.scalar_fns.get(name) {
             return Ok(f.clone());
         }
@@ -124,11 +137,12 @@ impl<'a> Kernel<'a> {
             vals
         };
         let sig: Vec<String> = args.iter().zip(&arg_types).map(|(a, t)| format!("{a}: {t}")).collect();
+        let body = if reassociative { reassociative_body(fb.body()) } else { fb.body().to_string() };
         let text = format!(
             "  func.func private @\"{fname}\"({}) -> ({}) {{\n{}    return {} : {}\n  }}\n",
             sig.join(", "),
             result_types.join(", "),
-            fb.body(),
+            body,
             values.join(", "),
             result_types.join(", ")
         );
@@ -235,4 +249,18 @@ fn function_order(text: &str, part: &Partition) -> (usize, String) {
         Some(i) => (i, name),
         None => (usize::MAX, name),
     }
+}
+
+/// `body` with `fastmath<reassoc>` on every float addition and
+/// multiplication (see [`Kernel::reducer_fn`]).
+fn reassociative_body(body: &str) -> String {
+    body.lines()
+        .map(|line| {
+            let is_op = line.contains("= arith.addf ") || line.contains("= arith.mulf ");
+            match line.rfind(" : ") {
+                Some(at) if is_op && !line.contains("fastmath") => format!("{} fastmath<reassoc>{}\n", &line[..at], &line[at..]),
+                _ => format!("{line}\n"),
+            }
+        })
+        .collect()
 }

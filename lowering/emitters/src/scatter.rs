@@ -62,7 +62,7 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
         .and_then(|m| computation::lookup(m, &combiner_name))
         .and_then(|f| Computation::from_func(f).ok())
         .is_some_and(|c| returns_update(&c));
-    let combiner = kernel.scalar_fn(&combiner_name)?;
+    let combiner = kernel.reducer_fn(&combiner_name)?;
     let work = Work::new(&kernel.target, comp, update_dims.iter().product(), Some(1));
     kernel.entry_attrs.extend(work.grid.attrs());
     kernel.entry_attrs.push("xla.in_place".to_string());

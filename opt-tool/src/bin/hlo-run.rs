@@ -116,6 +116,11 @@ struct Args {
     #[arg(long = "timings-json", value_name = "FILE.json")]
     timings_json: Option<String>,
 
+    /// Print the time of every step of the entry computation (--platform=cpu),
+    /// measured on one extra run after the timed ones.
+    #[arg(long)]
+    profile: bool,
+
     /// Comma-separated passes the compiler skips (HLO or lowering passes).
     #[arg(long = "disable-passes", value_name = "PASSES", value_delimiter = ',')]
     disable_passes: Vec<String>,
@@ -368,6 +373,14 @@ fn run_cpu(
         outputs = Some(out);
     }
     let result = exe.result(&outputs.expect("at least one iteration"));
+    if args.profile {
+        let steps = exe.profile(&buffers).map_err(|e| Failure(format!("{file}: {e}")))?;
+        let total: Duration = steps.iter().map(|(_, d)| *d).sum();
+        eprintln!("profile ({} steps, {}):", steps.len(), ms(total));
+        for (what, d) in steps {
+            eprintln!("  {:>10}  {:5.1}%  {what}", ms(d), 100.0 * d.as_secs_f64() / total.as_secs_f64().max(1e-12));
+        }
+    }
     Ok((result, times, compile_times))
 }
 

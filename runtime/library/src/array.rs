@@ -154,9 +154,17 @@ pub fn cast_mut<T: Element>(bytes: &mut [u8]) -> &mut [T] {
 }
 
 /// An owned, zero-initialized, 64-byte aligned buffer.
+///
+/// Large buffers (1 MiB and up) are anonymous memory maps: the OS hands out
+/// zero pages lazily, so allocating costs nothing until the memory is
+/// written, and there is no pass that zeroes it (an aligned `alloc_zeroed`
+/// would `memset` it, doubling the cost of writing a fresh output). Maps of
+/// 2 MiB and more ask for transparent huge pages, which cuts the number of
+/// page faults a kernel takes when it first writes its output by 512x.
 pub struct Buffer {
     ptr: *mut u8,
     len: usize,
+    mapped: bool,
 }
 
 // SAFETY: a Buffer owns its allocation exclusively; sharing follows Rust's
@@ -164,12 +172,19 @@ pub struct Buffer {
 unsafe impl Send for Buffer {}
 unsafe impl Sync for Buffer {}
 
+/// Buffers at least this big are memory maps.
+const MAP_THRESHOLD: usize = 1 << 20;
+
 impl Buffer {
-    /// `len` zero bytes (large zeroed allocations come from the OS lazily,
-    /// so this costs no pass over the memory).
+    /// `len` zero bytes.
     pub fn zeroed(len: usize) -> Buffer {
         if len == 0 {
-            return Buffer { ptr: ALIGNMENT as *mut u8, len: 0 };
+            return Buffer { ptr: ALIGNMENT as *mut u8, len: 0, mapped: false };
+        }
+        if len >= MAP_THRESHOLD {
+            if let Some(ptr) = map_zeroed(len) {
+                return Buffer { ptr, len, mapped: true };
+            }
         }
         let layout = Layout::from_size_align(len, ALIGNMENT).expect("buffer size overflows");
         // SAFETY: non-zero size.
@@ -177,7 +192,22 @@ impl Buffer {
         if ptr.is_null() {
             std::alloc::handle_alloc_error(layout);
         }
-        Buffer { ptr, len }
+        Buffer { ptr, len, mapped: false }
+    }
+
+    /// A buffer whose contents are unspecified (zeros or bytes of an earlier
+    /// buffer), for memory that is written completely before it is read:
+    /// the outputs and arenas of an execution. Large ones come from the
+    /// pool of recently freed maps, so a program run again does not take
+    /// page faults for its outputs each time (XLA's allocators keep freed
+    /// memory for the same reason).
+    pub fn for_output(len: usize) -> Buffer {
+        if len >= MAP_THRESHOLD {
+            if let Some(ptr) = pool::take(len) {
+                return Buffer { ptr, len, mapped: true };
+            }
+        }
+        Buffer::zeroed(len)
     }
 
     /// A buffer holding a copy of `bytes`.
@@ -214,9 +244,71 @@ impl Buffer {
     }
 }
 
+/// Freed large maps kept for [`Buffer::for_output`]: at most a few, of at
+/// most [`pool::LIMIT`] bytes together.
+mod pool {
+    use std::sync::Mutex;
+
+    pub const LIMIT: usize = 1 << 30;
+    const MAX_BUFFERS: usize = 16;
+
+    struct Maps(Vec<(usize, usize)>);
+    static POOL: Mutex<Maps> = Mutex::new(Maps(Vec::new()));
+
+    /// A kept map of exactly `len` bytes.
+    pub fn take(len: usize) -> Option<*mut u8> {
+        let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
+        let i = pool.0.iter().rposition(|&(l, _)| l == len)?;
+        Some(pool.0.remove(i).1 as *mut u8)
+    }
+
+    /// Keeps a map; false if the pool is full (the caller unmaps it).
+    pub fn put(len: usize, ptr: *mut u8) -> bool {
+        let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
+        let total: usize = pool.0.iter().map(|&(l, _)| l).sum();
+        if total + len > LIMIT || pool.0.len() >= MAX_BUFFERS {
+            return false;
+        }
+        pool.0.push((len, ptr as usize));
+        true
+    }
+}
+
+/// An anonymous private map of `len` zero bytes (page-aligned), with
+/// transparent huge pages requested for big ones.
+fn map_zeroed(len: usize) -> Option<*mut u8> {
+    // SAFETY: a fresh anonymous mapping; no existing memory is touched.
+    unsafe {
+        let ptr = libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        );
+        if ptr == libc::MAP_FAILED {
+            return None;
+        }
+        if len >= 2 << 20 {
+            // Advice only: without THP the map works with small pages.
+            libc::madvise(ptr, len, libc::MADV_HUGEPAGE);
+        }
+        Some(ptr as *mut u8)
+    }
+}
+
 impl Drop for Buffer {
     fn drop(&mut self) {
-        if self.len > 0 {
+        if self.len == 0 {
+            return;
+        }
+        if self.mapped {
+            if !pool::put(self.len, self.ptr) {
+                // SAFETY: mapped in `map_zeroed` with this length.
+                unsafe { libc::munmap(self.ptr as *mut libc::c_void, self.len) };
+            }
+        } else {
             // SAFETY: allocated in `zeroed` with this layout.
             unsafe { dealloc(self.ptr, Layout::from_size_align_unchecked(self.len, ALIGNMENT)) }
         }
