@@ -251,7 +251,14 @@ fn list_stages() -> String {
     }
     let _ = writeln!(out, "  emitter  the hlo stage, then each fusion to kernel IR (--gpu-target=sm_80|sm_90);");
     let _ = writeln!(out, "           a header-less `fusion {{ ... }}` HLO file goes straight to the emitters");
-    let _ = writeln!(out, "Later stages (llvm, asm/ptx) come with the backends.");
+    let cpu = rxla_passes::pipeline::Platform::Cpu;
+    let names = |steps: Vec<rxla_passes::pipeline::Step>| steps.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ");
+    let _ = writeln!(out, "  scf  the emitter stage, then (cpu): {}", names(rxla_lowering::pipeline::scf_steps(cpu)));
+    let _ = writeln!(out, "  llvm-mlir  the scf stage, then (cpu): {}", names(rxla_lowering::pipeline::llvm_steps(cpu)));
+    let _ = writeln!(out, "  llvm-before-optimizations  the llvm-mlir stage translated to LLVM IR (kernels merged, host attributes)");
+    let _ = writeln!(out, "  llvm  LLVM IR after LLVM's default<O3> for the host CPU");
+    let _ = writeln!(out, "  asm  the host CPU's assembly");
+    let _ = writeln!(out, "The stages after emitter are available for --platform=cpu.");
     out
 }
 

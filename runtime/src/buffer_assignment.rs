@@ -37,20 +37,35 @@ pub struct Stats {
     pub in_place_copied: usize,
 }
 
-/// Assigns memory to every buffer of `p`.
-pub fn assign(p: &mut Program, in_place: &[InPlace]) -> Stats {
+/// Assigns memory to every buffer of `p`. `aliases` are the (output leaf,
+/// parameter leaf) pairs whose parameter buffer is donated to the output
+/// (`input_output_alias`); `Program::output_params` says which outputs
+/// ended up in their parameter's buffer.
+pub fn assign(p: &mut Program, in_place: &[InPlace], aliases: &[(usize, usize)]) -> Stats {
     let mut stats = Stats::default();
     for (i, &leaf) in p.param_leaves.clone().iter().enumerate() {
         let b = p.buffer_of(leaf);
         p.buffers[b] = Allocation::Parameter(i);
     }
+    let result_leaves = p.result.leaves();
+    let donated_to = |param: usize| -> Option<usize> { aliases.iter().find(|&&(_, i)| i == param).map(|&(o, _)| o) };
     // 2. In-place requests, in step order (before outputs are fixed, so a
     //    result computed in place lands in its output buffer directly).
     let mut copies: BTreeMap<usize, Vec<Step>> = BTreeMap::new();
     for r in in_place {
         let (a, o) = (p.buffer_of(r.operand), p.buffer_of(r.output));
         let dies_here = last_use(p, a) == Some(r.step) && !is_result_buffer(p, a);
-        if dies_here && p.buffers[a] == Allocation::Unassigned && p.buffers[o] == Allocation::Unassigned && a != o {
+        // A donated parameter may be updated in place by the output it is
+        // aliased to.
+        let donated = match p.buffers[a] {
+            Allocation::Parameter(i) => {
+                last_use(p, a) == Some(r.step)
+                    && donated_to(i).is_some_and(|k| p.buffer_of(result_leaves[k]) == o)
+                    && result_leaves.iter().filter(|&&s| p.buffer_of(s) == a).count() == 0
+            }
+            _ => false,
+        };
+        if (dies_here && p.buffers[a] == Allocation::Unassigned || donated) && p.buffers[o] == Allocation::Unassigned && a != o {
             merge(p, o, a);
             stats.in_place_shared += 1;
         } else if a != o {
@@ -70,9 +85,33 @@ pub fn assign(p: &mut Program, in_place: &[InPlace]) -> Stats {
     // 1. Outputs.
     let leaves = p.result.leaves();
     let mut outputs = Vec::new();
-    for leaf in leaves {
+    let mut output_params = vec![None; leaves.len()];
+    let mut claimed = std::collections::HashSet::new();
+    for (k, &leaf) in leaves.iter().enumerate() {
         let b = p.buffer_of(leaf);
-        let slot = if p.buffers[b] == Allocation::Unassigned {
+        if let Some(&(_, i)) = aliases.iter().find(|&&(o, _)| o == k) {
+            let param_buffer = p.buffer_of(p.param_leaves[i]);
+            // Already in the parameter's buffer (returned as is, or
+            // updated in place).
+            let in_param = b == param_buffer && !claimed.contains(&b);
+            // Or written after the parameter's last use, and nothing else
+            // returns the parameter.
+            let later = p.buffers[b] == Allocation::Unassigned
+                && !claimed.contains(&b)
+                && last_use(p, param_buffer).is_none_or(|l| first_use(p, b).is_some_and(|f| l < f))
+                && !leaves.iter().enumerate().any(|(j, &s)| j != k && p.buffer_of(s) == param_buffer);
+            if in_param || later {
+                if later {
+                    merge(p, b, param_buffer);
+                }
+                claimed.insert(param_buffer);
+                output_params[k] = Some(i);
+                outputs.push(leaf);
+                continue;
+            }
+        }
+        let b = p.buffer_of(leaf);
+        let slot = if p.buffers[b] == Allocation::Unassigned && !claimed.contains(&b) {
             leaf
         } else {
             let shape = p.slots[leaf].shape.clone();
@@ -83,11 +122,13 @@ pub fn assign(p: &mut Program, in_place: &[InPlace]) -> Stats {
             to
         };
         let b = p.buffer_of(slot);
-        p.buffers[b] = Allocation::Output(outputs.len());
+        p.buffers[b] = Allocation::Output(outputs.len() - output_params.iter().take(outputs.len()).filter(|x| x.is_some()).count());
+        claimed.insert(b);
         outputs.push(slot);
     }
     p.result = p.result.rebuild(&mut outputs.clone().into_iter());
     p.outputs = outputs;
+    p.output_params = output_params;
     // 3. Temporaries.
     let ranges = live_ranges(p);
     let mut order: Vec<(usize, usize, usize)> = Vec::new(); // (first, last, buffer)
@@ -157,6 +198,14 @@ fn last_use(p: &Program, b: BufferId) -> Option<usize> {
     last
 }
 
+/// The first step that reads or writes buffer `b`.
+fn first_use(p: &Program, b: BufferId) -> Option<usize> {
+    p.steps.iter().position(|step| {
+        let (r, w) = step.reads_writes();
+        r.iter().chain(&w).any(|&s| p.buffer_of(s) == b)
+    })
+}
+
 /// First and last step touching each buffer.
 fn live_ranges(p: &Program) -> Vec<Option<(usize, usize)>> {
     let mut ranges: Vec<Option<(usize, usize)>> = vec![None; p.buffers.len()];
@@ -206,7 +255,7 @@ mod tests {
             p.steps.push(Step::Copy { from, to });
         }
         p.result = Tree::Array(out);
-        let stats = assign(&mut p, &[]);
+        let stats = assign(&mut p, &[], &[]);
         let offset = |s: Slot| match p.buffers[p.buffer_of(s)] {
             Allocation::Temp { offset, .. } => offset,
             other => panic!("{other:?}"),
@@ -233,7 +282,7 @@ mod tests {
         p.steps.push(Step::Kernel { kernel: 0, args: vec![p0, v] });
         p.result = Tree::Tuple(vec![Tree::Array(u), Tree::Array(v)]);
         let requests = [InPlace { step: 1, operand: t, output: u }, InPlace { step: 2, operand: p0, output: v }];
-        let stats = assign(&mut p, &requests);
+        let stats = assign(&mut p, &requests, &[]);
         assert_eq!(stats.in_place_shared, 1);
         assert_eq!(stats.in_place_copied, 1);
         assert_eq!(p.buffer_of(t), p.buffer_of(u));
@@ -248,9 +297,37 @@ mod tests {
         p.params = vec![Tree::Array(p0)];
         p.param_leaves = vec![p0];
         p.result = Tree::Tuple(vec![Tree::Array(p0), Tree::Array(p0)]);
-        assign(&mut p, &[]);
+        assign(&mut p, &[], &[]);
         assert_eq!(p.steps.len(), 2);
         assert_eq!(p.outputs.len(), 2);
         assert_ne!(p.buffer_of(p.outputs[0]), p.buffer_of(p.outputs[1]));
+    }
+
+    #[test]
+    fn donated_parameters_hold_their_aliased_outputs() {
+        // out0 = dus(p0) in place (p0 donated to out0): no copy, the output
+        // is p0's buffer. out1 = f(g(p1)), written after p1's last read:
+        // p1's buffer. p2 is donated but still read after out2 is written: a
+        // fresh output.
+        let mut p = Program::new("donation");
+        let params: Vec<Slot> = (0..3).map(|i| p.new_slot(f32s(16), None, &format!("p{i}"))).collect();
+        p.params = params.iter().map(|&s| Tree::Array(s)).collect();
+        p.param_leaves = params.clone();
+        let (o0, o1, o2, t) = (p.new_slot(f32s(16), None, "o0"), p.new_slot(f32s(16), None, "o1"), p.new_slot(f32s(16), None, "o2"), p.new_slot(f32s(16), None, "t"));
+        let t1 = p.new_slot(f32s(16), None, "t1");
+        p.steps.push(Step::Kernel { kernel: 0, args: vec![params[0], o0] });
+        p.steps.push(Step::Copy { from: params[1], to: t1 });
+        p.steps.push(Step::Kernel { kernel: 0, args: vec![t1, o1] });
+        p.steps.push(Step::Copy { from: params[2], to: o2 });
+        p.steps.push(Step::Copy { from: params[2], to: t });
+        p.steps.push(Step::Kernel { kernel: 0, args: vec![t, o2] });
+        p.result = Tree::Tuple(vec![Tree::Array(o0), Tree::Array(o1), Tree::Array(o2)]);
+        let requests = [InPlace { step: 0, operand: params[0], output: o0 }];
+        let stats = assign(&mut p, &requests, &[(0, 0), (1, 1), (2, 2)]);
+        assert_eq!(stats.in_place_shared, 1);
+        assert_eq!(p.output_params, vec![Some(0), Some(1), None]);
+        assert_eq!(p.buffers[p.buffer_of(o0)], Allocation::Parameter(0));
+        assert_eq!(p.buffers[p.buffer_of(o1)], Allocation::Parameter(1));
+        assert_eq!(p.buffers[p.buffer_of(o2)], Allocation::Output(0));
     }
 }

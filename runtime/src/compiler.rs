@@ -22,9 +22,24 @@ use std::{
     time::{Duration, Instant},
 };
 
+/// Which layouts the entry computation's parameters and results have.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EntryLayouts {
+    /// The module's (`entry_computation_layout`): what XLA's HLO runner
+    /// uses.
+    #[default]
+    Module,
+    /// Row-major, whatever the module says: what a JAX or PJRT client gets
+    /// when it compiles without layout annotations (StableHLO carries no
+    /// layouts), so the module's layouts only describe its internals.
+    Default,
+}
+
 /// Compiler options.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
+    /// The entry computation's layouts.
+    pub entry_layouts: EntryLayouts,
     /// HLO or lowering passes to skip (`--disable-passes`).
     pub disabled_passes: Vec<String>,
     /// Verify the IR after every pass (slower; for debugging).
@@ -49,6 +64,60 @@ fn host() -> Result<HostTarget, CompileError> {
 fn register_passes() {
     static ONCE: OnceLock<()> = OnceLock::new();
     ONCE.get_or_init(melior::utility::register_all_passes);
+}
+
+/// Drops the layouts of the entry computation's parameters and of the
+/// values it returns: they become row-major. Layouts are physical only
+/// (HLO values are logical arrays), so this changes no result.
+fn default_entry_layouts(module: Op) {
+    let Some(entry) = rxla_passes::computation::entry(module) else { return };
+    entry.remove_attr("arg_attrs_layouts");
+    if let Some(text) = entry.attr_text("arg_attrs") {
+        if text.contains("hlo.layout") {
+            let cleaned = strip_layouts(&text);
+            let _ = entry.set_attr("arg_attrs", &cleaned);
+        }
+    }
+    let mut todo = entry.return_values();
+    while let Some(v) = todo.pop() {
+        if let Some(op) = v.op() {
+            if op.is("tuple") {
+                todo.extend(op.operands());
+            } else if op.num_results() == 1 {
+                op.remove_attr("hlo.layout");
+            }
+        }
+    }
+}
+
+/// An argument attribute list without its `hlo.layout` entries.
+fn strip_layouts(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("hlo.layout = ") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i..];
+        // The attribute runs to its closing '>' at depth 0.
+        let mut depth = 0;
+        let mut end = after.len();
+        for (j, ch) in after.char_indices() {
+            match ch {
+                '<' => depth += 1,
+                '>' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = j + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        rest = &after[end..];
+        rest = rest.strip_prefix(", ").unwrap_or(rest);
+    }
+    out.push_str(rest);
+    out.replace(", }", "}").replace("{, ", "{")
 }
 
 /// Compiles HLO text (`file` names it in messages).
@@ -90,6 +159,9 @@ fn compile_module_inner(context: &Context, mut module: Module, options: &Options
     let mut times = CompileTimes::default();
     let start = Instant::now();
     let disabled: Vec<&str> = options.disabled_passes.iter().map(String::as_str).collect();
+    if options.entry_layouts == EntryLayouts::Default {
+        default_entry_layouts(Op::of(&module.as_operation()));
+    }
     let mut run_options = RunOptions { disabled: &disabled, verify_each: options.verify_each, timings: None };
     rxla_passes::pipeline::run(context, &mut module, &hlo_pipeline(Platform::Cpu), &mut run_options)
         .map_err(|e| CompileError(format!("HLO pipeline: {e}")))?;
@@ -146,8 +218,9 @@ fn compile_module_inner(context: &Context, mut module: Module, options: &Options
     };
 
     let mut stats = Vec::new();
-    for (p, requests) in emitted.programs.iter_mut().zip(&emitted.in_place) {
-        stats.push(buffer_assignment::assign(p, requests));
+    for (i, (p, requests)) in emitted.programs.iter_mut().zip(&emitted.in_place).enumerate() {
+        let aliases: &[(usize, usize)] = if i == emitted.entry { &emitted.aliases } else { &[] };
+        stats.push(buffer_assignment::assign(p, requests, aliases));
     }
     let arenas = emitted.programs.iter().map(|_| Mutex::new(Vec::new())).collect();
     times.total = start.elapsed();

@@ -69,7 +69,14 @@ impl Machine<'_> {
             .pop()
             .filter(|a| a.len() >= p.arena_size)
             .unwrap_or_else(|| Buffer::for_output(p.arena_size));
-        let mut outputs: Vec<Buffer> = p.outputs.iter().map(|&s| Buffer::for_output(p.slots[s].shape.bytes())).collect();
+        // Outputs in donated parameters need no buffer of their own.
+        let mut outputs: Vec<Buffer> = p
+            .outputs
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| p.output_params.get(*k).copied().flatten().is_none())
+            .map(|(_, &s)| Buffer::for_output(p.slots[s].shape.bytes()))
+            .collect();
         let result = {
             let arena_ptr = arena.as_mut_ptr();
             let output_ptrs: Vec<*mut u8> = outputs.iter_mut().map(|b| b.as_mut_ptr()).collect();

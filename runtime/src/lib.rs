@@ -30,7 +30,7 @@ pub mod program;
 pub mod relayout;
 pub mod thunk_emitter;
 
-pub use compiler::{compile_hlo_text, compile_module, CompileTimes, Options};
+pub use compiler::{compile_hlo_text, compile_module, CompileTimes, EntryLayouts, Options};
 pub use executor::RunError;
 pub use thunk_emitter::CompileError;
 
@@ -133,11 +133,55 @@ impl Executable {
     }
 
     /// Runs on prepared arguments; returns the output buffers (physical
-    /// layouts, one per result leaf).
+    /// layouts, one per result leaf). Arguments the module donates to its
+    /// outputs (`input_output_alias`) are copied first, so `args` stay
+    /// unchanged; [`Executable::execute_donated`] avoids the copies.
     pub fn execute(&self, args: &[Buffer]) -> Result<Vec<Buffer>, RunError> {
+        let owned = self.donated_parameters(args.len());
+        let donated: Vec<Buffer> = owned.iter().map(|&i| args[i].clone()).collect();
+        let mut params: Vec<*mut u8> = args.iter().map(|b| b.as_ptr() as *mut u8).collect();
+        for (&i, b) in owned.iter().zip(&donated) {
+            params[i] = b.as_ptr() as *mut u8;
+        }
+        self.run_entry(&params, donated, &owned)
+    }
+
+    /// Runs, taking the arguments: an argument the module aliases to an
+    /// output (`input_output_alias`) may be updated in place and returned
+    /// as that output, without a copy (JAX's buffer donation).
+    pub fn execute_donated(&self, mut args: Vec<Buffer>) -> Result<Vec<Buffer>, RunError> {
+        let owned = self.donated_parameters(args.len());
+        // Moving a Buffer does not move its memory: the pointers stay valid.
+        let params: Vec<*mut u8> = args.iter_mut().map(|b| b.as_mut_ptr()).collect();
+        let donated: Vec<Buffer> = owned.iter().map(|&i| std::mem::replace(&mut args[i], Buffer::zeroed(0))).collect();
+        self.run_entry(&params, donated, &owned)
+    }
+
+    /// The parameters whose buffers hold outputs.
+    fn donated_parameters(&self, n: usize) -> Vec<usize> {
+        let p = self.entry();
+        (0..n).filter(|i| p.output_params.contains(&Some(*i))).collect()
+    }
+
+    /// Runs the entry program; `donated[j]` is the buffer of parameter
+    /// `owned[j]`, which outputs may live in.
+    fn run_entry(&self, params: &[*mut u8], donated: Vec<Buffer>, owned: &[usize]) -> Result<Vec<Buffer>, RunError> {
         let _flush = pool::FlushDenormals::new();
-        let params: Vec<*mut u8> = args.iter().map(|b| b.as_ptr() as *mut u8).collect();
-        self.machine().run(self.entry, &params)
+        let fresh = self.machine().run(self.entry, params)?;
+        let p = self.entry();
+        let mut donated: Vec<Option<Buffer>> = donated.into_iter().map(Some).collect();
+        let mut fresh = fresh.into_iter();
+        let mut out = Vec::with_capacity(p.outputs.len());
+        for k in 0..p.outputs.len() {
+            match p.output_params.get(k).copied().flatten() {
+                Some(i) => {
+                    let j = owned.iter().position(|&x| x == i).expect("a donated parameter");
+                    out.push(donated[j].take().expect("one output per donated parameter"));
+                }
+                None => out.push(fresh.next().expect("one buffer per output")),
+            }
+        }
+        Ok(out)
     }
 
     /// The result literal (logical layouts) of output buffers.

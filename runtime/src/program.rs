@@ -176,6 +176,9 @@ pub struct Program {
     pub outputs: Vec<Slot>,
     /// Flattened parameter leaves, in order.
     pub param_leaves: Vec<Slot>,
+    /// Per output leaf: the donated parameter leaf whose buffer holds it
+    /// (`input_output_alias`), or `None` for an `Output` buffer.
+    pub output_params: Vec<Option<usize>>,
 }
 
 impl Program {
@@ -190,6 +193,7 @@ impl Program {
             arena_size: 0,
             outputs: Vec::new(),
             param_leaves: Vec::new(),
+            output_params: Vec::new(),
         }
     }
 

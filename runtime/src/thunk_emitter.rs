@@ -44,7 +44,15 @@ type Result<T> = std::result::Result<T, CompileError>;
 /// `op`'s location and name, for messages (`main.hlo:7:3 (add.5)`).
 pub fn describe(op: Op) -> String {
     let loc = crate::constants::location_text(op);
-    let loc = loc.trim_start_matches("loc(").trim_end_matches(')').replace('"', "");
+    let loc = loc.strip_prefix("loc(").and_then(|l| l.strip_suffix(')')).unwrap_or(&loc).replace('"', "");
+    // A named location `name(file:line:col)` reads better as
+    // `file:line:col (name)`.
+    let loc = match loc.split_once('(') {
+        Some((name, inner)) if inner.ends_with(')') && !name.is_empty() && !name.contains(' ') => {
+            format!("{} ({name})", &inner[..inner.len() - 1])
+        }
+        _ => loc,
+    };
     format!("`{}` at {}", op.name(), loc)
 }
 
@@ -59,6 +67,16 @@ pub struct InPlace {
     pub step: usize,
     pub operand: Slot,
     pub output: Slot,
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn parses_input_output_aliases() {
+        assert_eq!(super::parse_aliases("{ {0}: (1, {}, may-alias), {1, 2}: (0, {1}) }").unwrap(), vec![(vec![0], 1, vec![]), (vec![1, 2], 0, vec![1])]);
+        assert_eq!(super::parse_aliases("{ {}: (0, {}) }").unwrap(), vec![(vec![], 0, vec![])]);
+        assert!(super::parse_aliases("{ {0}: 1 }").is_err());
+    }
 }
 
 /// What the emitter produced for a module.
@@ -126,7 +144,7 @@ impl ThunkEmitter {
     pub fn emit(mut self) -> Result<Emitted> {
         let entry = computation::entry(self.module).ok_or_else(|| CompileError("the module has no entry computation".into()))?;
         let entry_index = self.program(entry)?;
-        let aliases = self.aliases(entry)?;
+        let aliases = self.aliases(entry_index)?;
         Ok(Emitted {
             programs: self.programs.into_iter().map(|p| p.expect("every program is finished")).collect(),
             in_place: self.in_place,
@@ -137,16 +155,42 @@ impl ThunkEmitter {
         })
     }
 
-    /// `input_output_alias` of the module: pairs of flattened leaves.
-    fn aliases(&self, entry: Op) -> Result<Vec<(usize, usize)>> {
-        let Some(text) = self.module.attr_text("hlo.module_attributes") else { return Ok(Vec::new()) };
-        if !text.contains("input_output_alias") {
-            return Ok(Vec::new());
+    /// `input_output_alias` of the module as (output leaf, parameter leaf)
+    /// pairs of the entry program's flattened result and parameters.
+    fn aliases(&self, entry: usize) -> Result<Vec<(usize, usize)>> {
+        let Some(dict) = self.module.attr_text("hlo.module_attributes") else { return Ok(Vec::new()) };
+        let Some(start) = dict.find("input_output_alias = \"") else { return Ok(Vec::new()) };
+        let rest = &dict[start + "input_output_alias = \"".len()..];
+        let text = &rest[..rest.find('"').unwrap_or(rest.len())];
+        let p = self.programs[entry].as_ref().expect("the entry program is finished");
+        let pairs = parse_aliases(text).map_err(|e| CompileError(format!("input_output_alias `{text}`: {e}")))?;
+        let leaf_index = |tree: &Tree, path: &[usize], all: &[Slot]| -> Option<usize> {
+            let mut t = tree;
+            for &i in path {
+                t = match t {
+                    Tree::Tuple(items) => items.get(i)?,
+                    _ => return None,
+                };
+            }
+            match t {
+                Tree::Array(s) => all.iter().position(|x| x == s),
+                _ => None,
+            }
+        };
+        let result_leaves = p.result.leaves();
+        let mut out = Vec::new();
+        for (output, param, param_path) in pairs {
+            let o = leaf_index(&p.result, &output, &result_leaves);
+            let i = p.params.get(param).and_then(|t| {
+                let offset: usize = p.params[..param].iter().map(|t| t.leaves().len()).sum();
+                leaf_index(t, &param_path, &t.leaves()).map(|k| offset + k)
+            });
+            match (o, i) {
+                (Some(o), Some(i)) => out.push((o, i)),
+                _ => return Err(CompileError(format!("input_output_alias `{text}` names an output or parameter that is not an array"))),
+            }
         }
-        let _ = entry;
-        // The runtime computes outputs into buffers of their own and
-        // honours aliasing by donation at the API level; nothing to plan.
-        Ok(Vec::new())
+        Ok(out)
     }
 
     /// The program of `func` (emitted once per computation).
@@ -201,12 +245,18 @@ impl ThunkEmitter {
     /// A row-major slot holding `slot`'s value (a relayout step if the
     /// slot has another layout).
     fn row_major(&mut self, p: &mut Program, slot: Slot) -> Slot {
-        if p.slots[slot].layout.is_none() {
+        self.in_layout(p, slot, None)
+    }
+
+    /// A slot holding `slot`'s value in layout `want` (a relayout step if
+    /// the slot has another one).
+    fn in_layout(&mut self, p: &mut Program, slot: Slot, want: Option<Vec<i64>>) -> Slot {
+        if p.slots[slot].layout == want {
             return slot;
         }
         let shape = p.slots[slot].shape.clone();
         let name = p.slots[slot].name.clone();
-        let to = p.new_slot(shape, None, &name);
+        let to = p.new_slot(shape, want, &name);
         p.steps.push(Step::Relayout { from: slot, to });
         to
     }
@@ -330,10 +380,18 @@ impl ThunkEmitter {
         let kind = emitted.kind;
         let fused = self.callee(op, "calls")?;
         let kernel = self.kernel(emitted);
+        // A kernel reads each operand in the layout of its fused
+        // computation's parameter (a fusion may read a column-major
+        // parameter through a bitcast of its bytes).
         let mut args = Vec::new();
-        for v in op.operands() {
+        let params = fused.arguments();
+        for (i, v) in op.operands().into_iter().enumerate() {
             let s = self.array(op, values, v)?;
-            args.push(self.row_major(p, s));
+            let want = match params.get(i) {
+                Some(a) => layout(op, *a)?,
+                None => None,
+            };
+            args.push(self.in_layout(p, s, want));
         }
         let results = self.results(p, op)?;
         let mut relayouts = Vec::new();
@@ -636,6 +694,34 @@ impl ThunkEmitter {
         p.steps.extend(relayouts);
         Ok(results)
     }
+}
+
+/// `{ {0}: (1, {}, may-alias), {1, 2}: (0, {1}) }` as (output index path,
+/// parameter, parameter index path) triples.
+fn parse_aliases(text: &str) -> std::result::Result<Vec<(Vec<usize>, usize, Vec<usize>)>, String> {
+    let path = |t: &str| -> std::result::Result<Vec<usize>, String> {
+        let inner = t.trim().strip_prefix('{').and_then(|t| t.strip_suffix('}')).ok_or("expected {...}")?;
+        inner.split(',').map(str::trim).filter(|x| !x.is_empty()).map(|x| x.parse().map_err(|_| format!("bad index {x}"))).collect()
+    };
+    let body = text.trim().strip_prefix('{').and_then(|t| t.strip_suffix('}')).ok_or("expected {...}")?;
+    let mut out = Vec::new();
+    let mut rest = body.trim();
+    while !rest.is_empty() {
+        let close = rest.find('}').ok_or("unclosed output index")?;
+        let output = path(&rest[..=close])?;
+        rest = rest[close + 1..].trim_start().strip_prefix(':').ok_or("expected ':'")?.trim_start();
+        let end = rest.find(')').ok_or("unclosed parameter")?;
+        let inside = rest.strip_prefix('(').ok_or("expected '('")?;
+        let inside = &inside[..end - 1];
+        let (param, tail) = inside.split_once(',').ok_or("expected a parameter index path")?;
+        let param: usize = param.trim().parse().map_err(|_| format!("bad parameter {param}"))?;
+        let tail = tail.trim();
+        let close = tail.find('}').ok_or("unclosed parameter index")?;
+        out.push((output, param, path(&tail[..=close])?));
+        rest = rest[end + 1..].trim_start();
+        rest = rest.strip_prefix(',').unwrap_or(rest).trim_start();
+    }
+    Ok(out)
 }
 
 /// For each root of an in-place fused computation, the parameter whose

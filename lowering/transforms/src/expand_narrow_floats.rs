@@ -52,7 +52,7 @@ impl HloPass for ExpandNarrowFloats {
             } else if name.starts_with("arith.") && op.operands().iter().chain(op.results().iter()).any(|v| narrow(v.raw_type()).is_some())
                 && !matches!(name.as_str(), "arith.bitcast" | "arith.constant" | "arith.select")
             {
-                return Err(error(format!("`{name}` on {} has no CPU lowering (convert to f32 first)", type_to_string(op.operand(0).raw_type()))));
+                return Err(op_error(op, format!("`{name}` on {} has no CPU lowering (convert to f32 first)", type_to_string(op.operand(0).raw_type()))));
             }
         }
         Ok(())
@@ -149,7 +149,7 @@ fn steps(source: &FloatFormat, target: &FloatFormat, lo: u64, hi: u64) -> Vec<(u
 
 fn expand_trunc(op: Op, (_, target): (PrimitiveType, FloatFormat), from: MlirType, to: MlirType) -> Result<()> {
     let b = B::before(op);
-    let source = source_format(from).ok_or_else(|| error(format!("conversion from {} to {} has no CPU lowering", type_to_string(from), type_to_string(to))))?;
+    let source = source_format(from).ok_or_else(|| op_error(op, format!("conversion from {} to {} has no CPU lowering", type_to_string(from), type_to_string(to))))?;
     let w = source.width();
     let sign = 1u64 << (w - 1);
     let inf = ((1u64 << source.exponent_bits) - 1) << source.mantissa_bits;

@@ -26,6 +26,16 @@ pub fn error(what: impl Into<String>) -> PassError {
     PassError(what.into())
 }
 
+/// An error about `op`: reported at the op's location (so the message
+/// names the file, line and column of the source), and returned.
+pub fn op_error(op: Op, what: impl Into<String>) -> PassError {
+    let what = what.into();
+    // SAFETY: the op is live; its location outlives the call.
+    let location = unsafe { melior::ir::Location::from_raw(op.location()) };
+    rxla_passes::framework::emit_error(location, &what);
+    PassError(what)
+}
+
 /// Where new ops go.
 #[derive(Clone, Copy, Debug)]
 pub enum At {

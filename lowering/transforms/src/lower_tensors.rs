@@ -408,6 +408,9 @@ fn lower_entry_abi(func: Op) -> Result<()> {
     let ptr = b.ptr();
     let index = b.index();
     let old_args = block_args(block);
+    if let Some(a) = old_args.iter().find(|a| !is_ranked_tensor(a.raw_type())) {
+        return Err(error(format!("kernel @{name}: entry argument of type {} (the CPU kernel ABI passes only buffers)", type_to_string(a.raw_type()))));
+    }
     let workgroup = unsafe { Value(mlirBlockAddArgument(block, index, func.location())) };
     for op in walk(func) {
         if op.is_named("xla.workgroup_id") {

@@ -70,6 +70,12 @@ impl FromStr for Platform {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum EntryLayoutsArg {
+    Module,
+    Default,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 enum InputFormat {
     /// By file extension: `.mlir` is the hlo dialect, anything else HLO text.
     Auto,
@@ -120,6 +126,12 @@ struct Args {
     /// measured on one extra run after the timed ones.
     #[arg(long)]
     profile: bool,
+
+    /// The entry computation's parameter and result layouts on `cpu`: the
+    /// module's (`module`, like XLA's HLO runner) or row-major (`default`,
+    /// like a JAX/PJRT client compiling without layouts).
+    #[arg(long = "entry-layouts", value_enum, default_value_t = EntryLayoutsArg::Module)]
+    entry_layouts: EntryLayoutsArg,
 
     /// Comma-separated passes the compiler skips (HLO or lowering passes).
     #[arg(long = "disable-passes", value_name = "PASSES", value_delimiter = ',')]
@@ -335,7 +347,11 @@ fn run_cpu(
     arguments: &[Literal],
     args: &Args,
 ) -> Result<(Literal, Vec<Duration>, Vec<Duration>), Failure> {
-    let options = rxla_runtime::Options { disabled_passes: args.disable_passes.clone(), verify_each: false };
+    let entry_layouts = match args.entry_layouts {
+        EntryLayoutsArg::Module => rxla_runtime::EntryLayouts::Module,
+        EntryLayoutsArg::Default => rxla_runtime::EntryLayouts::Default,
+    };
+    let options = rxla_runtime::Options { disabled_passes: args.disable_passes.clone(), verify_each: false, entry_layouts };
     let compile = || -> Result<rxla_runtime::Executable, Failure> {
         let result = if is_mlir {
             let context = rxla_dialects::create_context();

@@ -1,0 +1,162 @@
+//! Every case of the oracle corpus (`../shared/oracle`) compiled for the
+//! host CPU, run on the case's inputs and compared with XLA:CPU's outputs
+//! under check.py's rules (`rxla_interpreter::compare`: exact integers and
+//! preds; `|got - want| <= atol + rtol * |want|` for floats, NaN == NaN,
+//! infinities exact, -0 == +0; complex parts against the modulus) and the
+//! case's tolerances from `index.json`.
+//!
+//! The bar is 95% of the public cases; rxla passes all of them, so
+//! the test holds it to `RXLA_ORACLE_MIN_PASS` (default 1.0: every case).
+//! Environment: `RXLA_ORACLE_FILTER=<substring>`, `RXLA_ORACLE_MIN_PASS`,
+//! `RXLA_ORACLE_DIR`. Cases run two at a time, each on its own thread with
+//! a panic caught as a failure.
+
+use rxla_hlo_text::ast::Shape;
+use rxla_interpreter::{compare::first_mismatch, npy, Literal};
+use serde_json::Value;
+use std::{
+    collections::BTreeMap,
+    path::{Path, PathBuf},
+    sync::{Arc, Mutex},
+};
+
+struct Case {
+    name: String,
+    category: String,
+    rtol: f64,
+    atol: f64,
+}
+
+fn corpus_dir() -> PathBuf {
+    match std::env::var("RXLA_ORACLE_DIR") {
+        Ok(d) if !d.is_empty() => PathBuf::from(d),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/oracle"),
+    }
+}
+
+fn leaves(shape: &Shape, out: &mut Vec<Shape>) {
+    match shape {
+        Shape::Tuple(items) => items.iter().for_each(|s| leaves(s, out)),
+        Shape::Token => {}
+        s => out.push(s.clone()),
+    }
+}
+
+fn flatten(l: Literal, out: &mut Vec<Literal>) {
+    match l {
+        Literal::Tuple(items) => items.into_iter().for_each(|i| flatten(i, out)),
+        Literal::Token => {}
+        a => out.push(a),
+    }
+}
+
+/// Compiles and runs one case; `Err` is why it fails.
+fn run_case(dir: &Path, case: &Case) -> Result<(), String> {
+    let case_dir = dir.join("cases").join(&case.name);
+    let text = std::fs::read_to_string(case_dir.join("module.hlo")).map_err(|e| format!("module.hlo: {e}"))?;
+    let ast = rxla_hlo_text::parse_module(&text).map_err(|e| format!("module.hlo: {}", e.message))?;
+    let entry = &ast.computations[ast.entry];
+    let params = npy::parameter_shapes(entry);
+    let args = npy::read_args(case_dir.join("inputs.npz"), &params).map_err(|e| e.to_string())?;
+    let exe = rxla_runtime::compile_hlo_text(&text, "module.hlo", &Default::default()).map_err(|e| format!("compile: {e}"))?;
+    let result = exe.run(&args).map_err(|e| format!("run: {e}"))?;
+    let mut got = Vec::new();
+    flatten(result, &mut got);
+    let root = entry.instructions.iter().find(|i| i.is_root).map(|i| i.shape.clone()).ok_or("no root")?;
+    let mut shapes = Vec::new();
+    leaves(&root, &mut shapes);
+    let expected = npy::read_npz_raw(case_dir.join("expected.npz")).map_err(|e| e.to_string())?;
+    if expected.len() != got.len() {
+        return Err(format!("{} outputs, XLA has {}", got.len(), expected.len()));
+    }
+    for (i, (g, shape)) in got.iter().zip(&shapes).enumerate() {
+        let key = format!("out{i}");
+        let raw = &expected.iter().find(|(k, _)| *k == key).ok_or(format!("expected.npz has no {key}"))?.1;
+        let want = npy::conform(raw, shape, &key)?;
+        if let Some(m) = first_mismatch(g, &want, case.atol, case.rtol) {
+            return Err(format!("{key}: {m}"));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn oracle_on_cpu() {
+    let dir = corpus_dir();
+    let Ok(index) = std::fs::read_to_string(dir.join("index.json")) else {
+        println!("oracle corpus not found at {} (set RXLA_ORACLE_DIR); skipping", dir.display());
+        return;
+    };
+    let index: Value = serde_json::from_str(&index).expect("index.json");
+    let filter = std::env::var("RXLA_ORACLE_FILTER").unwrap_or_default();
+    let min_pass = std::env::var("RXLA_ORACLE_MIN_PASS")
+        .ok()
+        .and_then(|s| s.trim().trim_end_matches('%').parse::<f64>().ok())
+        .map(|x| if x > 1.0 { x / 100.0 } else { x })
+        .unwrap_or(1.0);
+    let cases: Vec<Case> = index
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|e| Case {
+            name: e["name"].as_str().unwrap_or_default().to_string(),
+            category: e["category"].as_str().unwrap_or("?").to_string(),
+            rtol: e["rtol"].as_f64().unwrap_or(0.0),
+            atol: e["atol"].as_f64().unwrap_or(0.0),
+        })
+        .filter(|c| filter.is_empty() || c.name.contains(&filter) || c.category.contains(&filter))
+        .collect();
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let queue = Arc::new(Mutex::new(cases.into_iter().collect::<Vec<_>>()));
+    let results = Arc::new(Mutex::new(Vec::<(String, String, Result<(), String>)>::new()));
+    let workers: Vec<_> = (0..2)
+        .map(|_| {
+            let (queue, results, dir) = (queue.clone(), results.clone(), dir.clone());
+            std::thread::Builder::new()
+                .stack_size(256 << 20)
+                .spawn(move || loop {
+                    let Some(case) = queue.lock().unwrap().pop() else { break };
+                    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_case(&dir, &case)))
+                        .unwrap_or_else(|p| {
+                            Err(format!(
+                                "panic: {}",
+                                p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default()
+                            ))
+                        });
+                    results.lock().unwrap().push((case.name, case.category, outcome));
+                })
+                .expect("a worker thread")
+        })
+        .collect();
+    for w in workers {
+        w.join().expect("workers do not panic");
+    }
+    std::panic::set_hook(default_hook);
+    let mut results = Arc::try_unwrap(results).ok().unwrap().into_inner().unwrap();
+    results.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut per_category: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut failed = Vec::new();
+    for (name, category, outcome) in &results {
+        let e = per_category.entry(category.clone()).or_default();
+        match outcome {
+            Ok(()) => e.0 += 1,
+            Err(reason) => {
+                e.1 += 1;
+                failed.push(format!("{name}: {}", reason.chars().take(400).collect::<String>()));
+            }
+        }
+    }
+    for f in &failed {
+        println!("FAIL {f}");
+    }
+    println!("{:20} {:>5} {:>5}", "category", "pass", "fail");
+    for (c, (p, f)) in &per_category {
+        println!("{c:20} {p:5} {f:5}");
+    }
+    let total = results.len();
+    let passed = total - failed.len();
+    println!("{passed} passed, {} failed", failed.len());
+    let rate = if total == 0 { 1.0 } else { passed as f64 / total as f64 };
+    assert!(rate + 1e-12 >= min_pass, "pass rate {:.1}% ({passed}/{total}) below {:.1}%:\n{}", rate * 100.0, min_pass * 100.0, failed.join("\n"));
+}

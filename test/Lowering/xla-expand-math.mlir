@@ -1,0 +1,59 @@
+// RUN: hlo-opt %s --split-input-file --passes=xla-expand-math | FileCheck %s
+
+// f64 transcendental functions call the C library (declared once per
+// module); exact operations stay for LLVM's instructions.
+// CHECK-LABEL: module
+// CHECK:         func.func private @tanh(f64) -> f64
+// CHECK-LABEL:   func.func @f64_functions
+// CHECK:           %[[T:.*]] = call @tanh(%arg0) : (f64) -> f64
+// CHECK:           %[[U:.*]] = call @tanh(%[[T]]) : (f64) -> f64
+// CHECK:           math.sqrt %[[U]] : f64
+func.func @f64_functions(%x: f64) -> f64 {
+  %t = math.tanh %x : f64
+  %u = math.tanh %t : f64
+  %s = math.sqrt %u : f64
+  return %s : f64
+}
+
+// -----
+
+// Half-precision math is computed in f32 and rounded back.
+// CHECK-LABEL: func.func @half
+// CHECK:         %[[W:.*]] = arith.extf %arg0 : f16 to f32
+// CHECK:         %[[S:.*]] = math.sqrt %[[W]] : f32
+// CHECK:         arith.truncf %[[S]] : f32 to f16
+func.func @half(%x: f16) -> f16 {
+  %s = math.sqrt %x : f16
+  return %s : f16
+}
+
+// -----
+
+// Predicates compare the magnitude; rsqrt is a division of a square root.
+// CHECK-LABEL: func.func @predicates
+// CHECK:         %[[A:.*]] = math.absf %arg0 : f32
+// CHECK:         %[[INF:.*]] = arith.constant 0x7F800000 : f32
+// CHECK:         %[[FIN:.*]] = arith.cmpf olt, %[[A]], %[[INF]] : f32
+// CHECK:         %[[NAN:.*]] = arith.cmpf uno, %arg0, %arg0 : f32
+// CHECK:         %[[S:.*]] = math.sqrt %arg0 : f32
+// CHECK:         %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK:         arith.divf %[[ONE]], %[[S]] : f32
+func.func @predicates(%x: f32) -> (i1, i1, f32) {
+  %f = math.isfinite %x : f32
+  %n = math.isnan %x : f32
+  %r = math.rsqrt %x : f32
+  return %f, %n, %r : i1, i1, f32
+}
+
+// -----
+
+// Integer powers by squaring, in a loop.
+// CHECK-LABEL: func.func @ipowi
+// CHECK:         scf.while
+// CHECK:           arith.muli
+// CHECK:           arith.shrsi
+// CHECK-NOT:     math.ipowi
+func.func @ipowi(%x: i32, %n: i32) -> i32 {
+  %p = math.ipowi %x, %n : i32
+  return %p : i32
+}

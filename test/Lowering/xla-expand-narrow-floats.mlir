@@ -1,0 +1,42 @@
+// RUN: not hlo-opt %s --split-input-file --passes=xla-expand-narrow-floats 2>%t.err | FileCheck %s
+// RUN: FileCheck %s --check-prefix=ERR < %t.err
+
+// Widening an f8 value reads a table of the 256 values by its bits:
+// f8E4M3FN's 0x38 is 1.0, 0x7F is NaN.
+// CHECK-LABEL: func.func @extend
+// CHECK:         %[[T:.*]] = arith.constant dense<"0x{{[0-9A-F]+}}"> : tensor<256xf32>
+// CHECK:         %[[B:.*]] = arith.bitcast %arg0 : f8E4M3FN to i8
+// CHECK:         %[[I:.*]] = arith.index_castui %[[B]] : i8 to index
+// CHECK:         %[[V:.*]] = tensor.extract %[[T]][%[[I]]] : tensor<256xf32>
+// CHECK:         return %[[V]]
+func.func @extend(%x: f8E4M3FN) -> f32 {
+  %y = arith.extf %x : f8E4M3FN to f32
+  return %y : f32
+}
+
+// -----
+
+// Narrowing finds the rounding step of the source's bits with a binary
+// search over step boundaries (one table per sign), then bitcasts the code.
+// CHECK-LABEL: func.func @truncate
+// CHECK:         %[[B:.*]] = arith.bitcast %arg0 : f32 to i32
+// CHECK:         tensor.extract {{.*}} : tensor<{{[0-9]+}}xi32>
+// CHECK:         arith.cmpi ule
+// CHECK:         arith.select
+// CHECK:         tensor.extract {{.*}} : tensor<{{[0-9]+}}xi8>
+// CHECK:         arith.cmpi ugt
+// CHECK:         %[[R:.*]] = arith.bitcast %{{.*}} : i8 to f8E5M2
+// CHECK:         return %[[R]]
+func.func @truncate(%x: f32) -> f8E5M2 {
+  %y = arith.truncf %x : f32 to f8E5M2
+  return %y : f8E5M2
+}
+
+// -----
+
+// Arithmetic in a narrow format is an error at the op.
+// ERR: xla-expand-narrow-floats.mlir:[[@LINE+2]]:{{[0-9]+}}: error: `arith.addf` on f8E5M2 has no CPU lowering (convert to f32 first)
+func.func @arith(%x: f8E5M2) -> f8E5M2 {
+  %y = arith.addf %x, %x : f8E5M2
+  return %y : f8E5M2
+}

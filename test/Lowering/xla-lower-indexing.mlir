@@ -1,0 +1,32 @@
+// RUN: hlo-opt %s --split-input-file --passes=xla-lower-indexing | FileCheck %s
+
+// Index arithmetic with what the map's bounds promise: non-negative values
+// divide and take remainders unsigned, additions and multiplications that
+// stay in range carry no-wrap flags.
+// CHECK-LABEL: func.func @nonnegative
+// CHECK:         %[[C8:.*]] = arith.constant 8 : index
+// CHECK:         %[[M:.*]] = arith.muli %arg0, %[[C8]] overflow<nsw, nuw> : index
+// CHECK:         %[[A:.*]] = arith.addi %[[M]], %arg1 overflow<nsw, nuw> : index
+// CHECK:         %[[C5:.*]] = arith.constant 5 : index
+// CHECK:         %[[D:.*]] = arith.divui %[[A]], %[[C5]] : index
+// CHECK:         %[[R:.*]] = arith.remui %[[A]], %[[C5]] : index
+// CHECK:         return %[[D]], %[[R]]
+#map = #xla.indexing_map<"(d0, d1) -> ((d0 * 8 + d1) floordiv 5, (d0 * 8 + d1) mod 5), domain: d0 in [0, 18], d1 in [0, 7]">
+func.func @nonnegative(%a: index, %b: index) -> (index, index) {
+  %r:2 = xla.apply_indexing #map(%a, %b)
+  return %r#0, %r#1 : index, index
+}
+
+// -----
+
+// A possibly negative value: floor division and a Euclidean remainder.
+// CHECK-LABEL: func.func @signed
+// CHECK:         arith.addi %arg0, %{{.*}} : index
+// CHECK:         arith.floordivsi
+// CHECK:         arith.remsi
+// CHECK:         arith.select
+#map = #xla.indexing_map<"(d0) -> ((d0 - 4) floordiv 3, (d0 - 4) mod 3), domain: d0 in [0, 9]">
+func.func @signed(%a: index) -> (index, index) {
+  %r:2 = xla.apply_indexing #map(%a)
+  return %r#0, %r#1 : index, index
+}

@@ -1,0 +1,70 @@
+// RUN: hlo-opt %s --split-input-file --passes=xla-lower-tensors | FileCheck %s
+
+// The CPU kernel ABI: the body takes one noalias, 64-byte aligned pointer
+// per buffer and the workgroup id; the entry loads the pointers from the
+// buffer array and calls it. Accesses become getelementptr + load/store,
+// pred elements are bytes, tensor constants are globals.
+// CHECK:       llvm.mlir.global internal constant @kernel_cst0(dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>) {addr_space = 0 : i32, alignment = 64 : i64} : !llvm.array<2 x f32>
+// CHECK-LABEL: func.func private @kernel_impl
+// CHECK-SAME:    (%[[IN:.*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.noalias}, %[[FLAGS:.*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.noalias}, %[[OUT:.*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.noalias}, %[[WG:.*]]: index)
+// CHECK:         %[[G:.*]] = llvm.mlir.addressof @kernel_cst0 : !llvm.ptr
+// CHECK:         %[[I:.*]] = arith.index_cast %[[WG]] : index to i64
+// CHECK:         %[[P:.*]] = llvm.getelementptr %[[IN]][%[[I]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK:         %[[X:.*]] = llvm.load %[[P]] : !llvm.ptr -> f32
+// CHECK:         %[[B:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i8
+// CHECK:         %[[F:.*]] = arith.trunci %[[B]] : i8 to i1
+// CHECK:         llvm.getelementptr %[[G]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK:         %[[Q:.*]] = llvm.getelementptr %[[OUT]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK:         llvm.store %{{.*}}, %[[Q]] : f32, !llvm.ptr
+// CHECK:         return
+// CHECK-LABEL: func.func @kernel(%arg0: !llvm.ptr, %arg1: index) attributes {xla.entry}
+// CHECK:         %[[A0:.*]] = llvm.getelementptr %arg0[0] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+// CHECK:         %[[S0:.*]] = llvm.load %[[A0]] invariant : !llvm.ptr -> !llvm.ptr
+// CHECK:         %[[A1:.*]] = llvm.getelementptr %arg0[1] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+// CHECK:         %[[S1:.*]] = llvm.load %[[A1]] invariant
+// CHECK:         %[[A2:.*]] = llvm.getelementptr %arg0[2] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+// CHECK:         %[[S2:.*]] = llvm.load %[[A2]] invariant
+// CHECK:         call @kernel_impl(%[[S0]], %[[S1]], %[[S2]], %arg1)
+func.func @kernel(%in: tensor<8xf32>, %flags: tensor<8xi1>, %out: tensor<8xf32>) -> tensor<8xf32> attributes {xla.entry} {
+  %wg = xla.workgroup_id x {xla.range = [0 : index, 7 : index]}
+  %cst = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %x = tensor.extract %in[%wg] : tensor<8xf32>
+  %f = tensor.extract %flags[%wg] : tensor<8xi1>
+  %c1 = arith.constant 1 : index
+  %k = tensor.extract %cst[%c1] : tensor<2xf32>
+  %y = arith.addf %x, %k : f32
+  %z = arith.select %f, %y, %x : f32
+  %t = tensor.insert %z into %out[%wg] : tensor<8xf32>
+  return %t : tensor<8xf32>
+}
+
+// -----
+
+// A kernel that updates a buffer in place gets no noalias (its output is
+// its operand's buffer). An atomic float addition is llvm.atomicrmw; any
+// other combiner a compare-and-swap loop.
+// CHECK-LABEL: func.func private @scatter_impl
+// CHECK-SAME:    !llvm.ptr {llvm.align = 64 : i64}
+// CHECK-NOT:     llvm.noalias
+// CHECK:         %[[V:.*]] = llvm.load %{{.*}} : !llvm.ptr -> f32
+// CHECK:         llvm.atomicrmw fadd %{{.*}}, %[[V]] monotonic : !llvm.ptr, f32
+// CHECK:         scf.while
+// CHECK:           arith.maximumf
+// CHECK:           llvm.cmpxchg %{{.*}} acq_rel monotonic : !llvm.ptr, i32
+// CHECK:           scf.condition
+func.func @scatter(%update: tensor<1xf32>, %out: tensor<8xf32>) -> tensor<8xf32> attributes {xla.entry, xla.in_place} {
+  %c0 = arith.constant 0 : index
+  %i = arith.constant 3 : index
+  %v = tensor.extract %update[%c0] : tensor<1xf32>
+  %a = xla.atomic_rmw %out[%i] : tensor<8xf32> {
+  ^bb0(%cur: f32):
+    %s = arith.addf %cur, %v : f32
+    xla.yield %s : f32
+  }
+  %b = xla.atomic_rmw %a[%i] : tensor<8xf32> {
+  ^bb0(%cur: f32):
+    %m = arith.maximumf %cur, %v : f32
+    xla.yield %m : f32
+  }
+  return %b : tensor<8xf32>
+}
