@@ -27,6 +27,7 @@ use crate::{
     scalar_ops,
     EmitError,
 };
+use crate::target::Target;
 use rxla_indexing::{output_to_input_indexing, Expr};
 use rxla_passes::{attrs::Window, types::ElementType};
 use std::collections::HashMap;
@@ -585,6 +586,26 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
             }
             let accs: Vec<String> = inits.iter().map(|(v, _)| v.clone()).collect();
             let cond = if conds.is_empty() { None } else { Some(fb.and_all(&conds)) };
+            if let (Some(c), Target::Cpu(_)) = (&cond, &self.kernel.target) {
+                // Branch free on CPUs: read at the index clamped into the
+                // input (always valid), reduce, and keep the old
+                // accumulator where the position is padding. Every output
+                // element then runs the same straight-line code, which
+                // LLVM vectorizes across adjacent outputs.
+                let clamped: Vec<Expr> =
+                    idx.iter().zip(in_dims).map(|(e, &n)| fb.simplify(&e.maximum(&Expr::zero()).minimum(&Expr::constant(n - 1)))).collect();
+                let mut args = accs.clone();
+                for v in inputs {
+                    args.push(self.value(fb, *v, &clamped)?);
+                }
+                let new = kernel_ops::call(fb, &reducer.name, &args, &reducer.arg_types, &reducer.result_types);
+                return Ok(new
+                    .iter()
+                    .zip(&accs)
+                    .zip(&types)
+                    .map(|((n, o), t)| fb.assign("sel", &format!("arith.select {c}, {n}, {o} : {t}")))
+                    .collect());
+            }
             return fb.if_then(cond.as_deref(), &accs, &types, &mut |fb| {
                 let mut args = accs.clone();
                 for v in inputs {
