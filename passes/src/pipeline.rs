@@ -74,7 +74,6 @@ pub fn hlo_pipeline(platform: Platform) -> Vec<Step> {
         p("comparison-expander"),
         p("rng-expander"),
         p("rng-bit-generator-expander"),
-        p("stable-sort-expander"),
         p("select_and_scatter_expander"),
         p("operand_upcaster"),
         p("result_caster"),
@@ -87,6 +86,12 @@ pub fn hlo_pipeline(platform: Platform) -> Vec<Step> {
         p("while-loop-trip-count-annotator"),
         p("flatten-call-graph"),
     ];
+    if platform == Platform::Gpu {
+        // The CPU runtime's sort is stable; a GPU sort needs the tie
+        // breaker.
+        let at = steps.iter().position(|s| s == &p("rng-bit-generator-expander")).map_or(0, |i| i + 1);
+        steps.insert(at, p("stable-sort-expander"));
+    }
     if platform == Platform::Gpu {
         steps.push(p("reduce-window-rewriter"));
     }

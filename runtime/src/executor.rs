@@ -109,6 +109,7 @@ impl Machine<'_> {
             Step::Dot { out, .. } => format!("dot -> {}", shape(out)),
             Step::Convolution { out, .. } => format!("convolution -> {}", shape(out)),
             Step::Sort { outputs, .. } => format!("sort {}", outputs.first().map(shape).unwrap_or_default()),
+            Step::SortByKeys { outputs, .. } => format!("sort by keys {}", outputs.first().map(shape).unwrap_or_default()),
             Step::Fft { output, .. } => format!("fft -> {}", shape(output)),
             Step::RngBitGenerator { output, .. } => format!("rng-bit-generator -> {}", shape(output)),
             Step::CustomCall { target, .. } => format!("custom-call {target}"),
@@ -170,25 +171,39 @@ impl Machine<'_> {
                 let n = outputs.len();
                 let less = move |elements: &[*const u8]| -> bool {
                     let mut result: u8 = 0;
-                    let mut args = [std::ptr::null_mut::<u8>(); 65];
-                    let mut heap;
-                    let slots: &mut [*mut u8] = if 2 * n < args.len() {
-                        &mut args[..2 * n + 1]
+                    // The kernel's buffer array: the 2N element pointers,
+                    // then the pred output. Uninitialized storage: this runs
+                    // for every comparison.
+                    const INLINE: usize = 65;
+                    let mut inline = [std::mem::MaybeUninit::<*mut u8>::uninit(); INLINE];
+                    let mut heap = Vec::new();
+                    let slots: *mut *mut u8 = if 2 * n < INLINE {
+                        inline.as_mut_ptr() as *mut *mut u8
                     } else {
-                        heap = vec![std::ptr::null_mut::<u8>(); 2 * n + 1];
-                        &mut heap
+                        heap.resize(2 * n + 1, std::ptr::null_mut::<u8>());
+                        heap.as_mut_ptr()
                     };
-                    for (a, e) in slots.iter_mut().zip(elements) {
-                        *a = *e as *mut u8;
+                    // SAFETY: `slots` has room for 2N + 1 pointers.
+                    unsafe {
+                        for (i, e) in elements.iter().take(2 * n).enumerate() {
+                            *slots.add(i) = *e as *mut u8;
+                        }
+                        *slots.add(2 * n) = &mut result;
+                        // The comparator reads one element of each operand
+                        // and writes one pred.
+                        function(slots, 0);
                     }
-                    slots[2 * n] = &mut result;
-                    // SAFETY: the comparator reads one element of each
-                    // operand and writes one pred.
-                    unsafe { function(slots.as_ptr(), 0) };
                     result != 0
                 };
                 let mut arrays: Vec<ArrayMut> = outputs.iter().map(|&s| f.array_mut(s)).collect();
                 pool::pool().install(|| rxla_library::sort::sort(&mut arrays, *dimension, &less)).map_err(RunError)?;
+            }
+            Step::SortByKeys { keys, outputs, dimension, order, descending } => {
+                let k = f.array(*keys);
+                let mut arrays: Vec<ArrayMut> = outputs.iter().map(|&s| f.array_mut(s)).collect();
+                pool::pool()
+                    .install(|| rxla_library::key_sort::sort_by_keys(k, &mut arrays, *dimension, *order, *descending))
+                    .map_err(RunError)?;
             }
             Step::Fft { input, output, kind, lengths } => {
                 let (i, o) = (f.array(*input), f.array_mut(*output));

@@ -28,6 +28,7 @@ pub mod executor;
 pub mod pool;
 pub mod program;
 pub mod relayout;
+pub mod sort_keys;
 pub mod thunk_emitter;
 
 pub use compiler::{compile_hlo_text, compile_module, CompileTimes, EntryLayouts, Options};

@@ -98,6 +98,9 @@ pub enum Step {
     /// Sorts `outputs` (which hold copies of the inputs) along `dimension`
     /// with the compiled comparator kernel.
     Sort { outputs: Vec<Slot>, dimension: usize, comparator: usize },
+    /// Sorts `outputs` (copies of the inputs) along `dimension` by the
+    /// precomputed `keys` (see `crate::sort_keys`).
+    SortByKeys { keys: Slot, outputs: Vec<Slot>, dimension: usize, order: rxla_library::key_sort::KeyOrder, descending: bool },
     Fft { input: Slot, output: Slot, kind: FftKind, lengths: Vec<i64> },
     RngBitGenerator { algorithm: RngAlgorithm, state: Slot, new_state: Slot, output: Slot },
     CustomCall { target: String, function: CustomCallFn, inputs: Vec<Slot>, outputs: Vec<Slot>, opaque: String },
@@ -124,6 +127,11 @@ impl Step {
             Step::Copy { from, to } | Step::Relayout { from, to } => (vec![*from], vec![*to]),
             Step::Dot { lhs, rhs, out, .. } | Step::Convolution { lhs, rhs, out, .. } => (vec![*lhs, *rhs], vec![*out]),
             Step::Sort { outputs, .. } => (outputs.clone(), outputs.clone()),
+            Step::SortByKeys { keys, outputs, .. } => {
+                let mut reads = outputs.clone();
+                reads.push(*keys);
+                (reads, outputs.clone())
+            }
             Step::Fft { input, output, .. } => (vec![*input], vec![*output]),
             Step::RngBitGenerator { state, new_state, output, .. } => (vec![*state], vec![*new_state, *output]),
             Step::CustomCall { inputs, outputs, .. } => (inputs.clone(), outputs.clone()),

@@ -512,6 +512,9 @@ impl ThunkEmitter {
 
     fn sort(&mut self, p: &mut Program, op: Op, values: &HashMap<Value, Tree>) -> Result<Vec<Tree>> {
         let comparator = self.callee(op, "to_apply")?;
+        if let Some(keys) = crate::sort_keys::analyze(comparator) {
+            return self.sort_by_keys(p, op, values, &keys);
+        }
         let kernel = rxla_emitters::emit_computation(comparator, None, Some(self.module), &self.target)
             .map_err(|e| err(op, format!("comparator {e}")))?;
         let comparator = self.kernel(kernel);
@@ -528,6 +531,34 @@ impl ThunkEmitter {
             relayouts.extend(relayout);
         }
         p.steps.push(Step::Sort { outputs: outs, dimension, comparator });
+        p.steps.extend(relayouts);
+        Ok(results)
+    }
+
+    /// A sort whose comparator compares one key per element: a kernel
+    /// computes the keys, the runtime sorts by them.
+    fn sort_by_keys(&mut self, p: &mut Program, op: Op, values: &HashMap<Value, Tree>, keys: &crate::sort_keys::KeyComparator) -> Result<Vec<Tree>> {
+        let dimension = op.int_attr("dimension").ok_or_else(|| err(op, "missing dimension"))? as usize;
+        let operand_type = op.operand(0).ty().tensor().cloned().ok_or_else(|| err(op, "sort of a non-array"))?;
+        let func = crate::sort_keys::key_function(self.module, keys, &operand_type, "sort_keys").map_err(|e| err(op, e))?;
+        let kernel = rxla_emitters::emit_computation(func, None, Some(self.module), &self.target).map_err(|e| err(op, format!("sort keys {e}")))?;
+        let kernel = self.kernel(kernel);
+        let operands = self.library_operands(p, op, values)?;
+        let key_elem = keys.key.ty().tensor().expect("an array key").elem.clone();
+        let key_type = element_type(&key_elem).ok_or_else(|| err(op, "a sort key of an unsupported type"))?;
+        let key_slot = p.new_slot(ArrayShape::new(key_type, operand_type.dims.clone()), None, "sort_keys");
+        p.steps.push(Step::Kernel { kernel, args: vec![operands[0], key_slot] });
+        let results = self.results(p, op)?;
+        let mut outs = Vec::new();
+        let mut relayouts = Vec::new();
+        for (t, from) in results.iter().zip(&operands) {
+            let Tree::Array(s) = t else { unreachable!() };
+            let (s, relayout) = self.row_major_result(p, *s);
+            p.steps.push(Step::Copy { from: *from, to: s });
+            outs.push(s);
+            relayouts.extend(relayout);
+        }
+        p.steps.push(Step::SortByKeys { keys: key_slot, outputs: outs, dimension, order: keys.order, descending: keys.descending });
         p.steps.extend(relayouts);
         Ok(results)
     }

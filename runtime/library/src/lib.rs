@@ -11,6 +11,8 @@
 //! - [`conv`]: convolution as blocked im2col + the same matrix kernel.
 //! - [`sort`]: stable multi-operand sort with a compiled comparator
 //!   (branch-free merge sort over packed records, parallel).
+//! - [`key_sort`]: stable sort by precomputed keys (the fast path for
+//!   comparators that compare one key per element).
 //! - [`fft`]: FFT, IFFT, RFFT, IRFFT over the innermost axes (rustfft, f64).
 //! - [`rng`]: rng-bit-generator (Threefry, Philox), bit-exact with XLA.
 //! - `convert` (internal): operand/result conversions of dot and conv.
@@ -21,6 +23,7 @@ pub mod conv;
 mod convert;
 pub mod dot;
 pub mod fft;
+pub mod key_sort;
 mod matmul;
 pub mod rng;
 pub mod sort;
