@@ -8,8 +8,11 @@
 #   bash scripts/setup.sh
 #
 # Needs: LLVM/MLIR 22 (headers, CMake config, tblgen, FileCheck, lit), CMake,
-# Ninja and the compression libraries LLVM links against. The Rust toolchain
-# (cargo) is expected to be preinstalled.
+# Ninja and the compression libraries LLVM links against; and, for the GPU
+# backend, the CUDA compiler wheel from PyPI (libdevice for the math
+# functions, ptxas for the PTX checks), unpacked into .cuda/ of the checkout
+# (no CUDA driver or GPU is needed). The Rust toolchain (cargo) is expected to
+# be preinstalled.
 set -euo pipefail
 
 PACKAGES=(
@@ -72,6 +75,33 @@ for f in \
   "$LLVM_PREFIX/lib/cmake/llvm/LLVMConfig.cmake"; do
   [[ -e "$f" ]] || die "$f is missing after installing ${PACKAGES[*]}"
 done
+
+# The CUDA compiler wheel: downloaded with pip and unpacked (a wheel is a zip
+# file), so no Python environment is modified.
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+NVCC_WHEEL="nvidia-cuda-nvcc-cu12==12.9.86"
+NVCC_DIR="$ROOT/.cuda/nvidia/cuda_nvcc"
+if [[ ! -x "$NVCC_DIR/bin/ptxas" || ! -f "$NVCC_DIR/nvvm/libdevice/libdevice.10.bc" ]]; then
+  if ! python3 -m pip --version >/dev/null 2>&1; then
+    [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1 ||
+      die "python3 -m pip is needed to fetch $NVCC_WHEEL (install python3-pip)"
+    echo "setup.sh: installing python3-pip"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q && apt-get install -y -q python3-pip || die "apt-get install python3-pip failed"
+  fi
+  echo "setup.sh: fetching $NVCC_WHEEL into .cuda/"
+  download="$(mktemp -d)"
+  python3 -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
+    --dest "$download" "$NVCC_WHEEL" || die "could not download $NVCC_WHEEL from PyPI"
+  rm -rf "$ROOT/.cuda"
+  mkdir -p "$ROOT/.cuda"
+  python3 -m zipfile -e "$download"/nvidia_cuda_nvcc_cu12-*.whl "$ROOT/.cuda" || die "could not unpack $NVCC_WHEEL"
+  rm -rf "$download"
+  chmod +x "$NVCC_DIR"/bin/*
+  [[ -x "$NVCC_DIR/bin/ptxas" && -f "$NVCC_DIR/nvvm/libdevice/libdevice.10.bc" ]] ||
+    die "$NVCC_WHEEL has no bin/ptxas or nvvm/libdevice/libdevice.10.bc"
+  missing+=("$NVCC_WHEEL")
+fi
 
 if ((${#missing[@]} > 0)); then
   echo "setup.sh: done"

@@ -22,9 +22,31 @@ pub fn target(gpu: bool, gpu_target: &str) -> Result<Target, String> {
     if !gpu {
         return Ok(Target::default_cpu());
     }
-    GpuTarget::by_name(gpu_target)
-        .map(Target::Gpu)
-        .ok_or_else(|| format!("--gpu-target: unknown target '{gpu_target}' (sm_80 or sm_90)"))
+    gpu_device(gpu_target).map(Target::Gpu)
+}
+
+/// `--gpu-target`: a name (`sm_90`, `h100`, ...) or a target-description
+/// file.
+pub fn gpu_device(gpu_target: &str) -> Result<GpuTarget, String> {
+    if let Some(t) = GpuTarget::by_name(gpu_target) {
+        return Ok(t);
+    }
+    let path = std::path::Path::new(gpu_target);
+    if path.is_file() {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("--gpu-target: cannot read '{gpu_target}': {e}"))?;
+        return GpuTarget::from_spec(&text).map_err(|e| format!("--gpu-target: {gpu_target}: {e}"));
+    }
+    Err(format!("--gpu-target: unknown target '{gpu_target}' (sm_80, sm_90, or a target-description file)"))
+}
+
+/// The SM and PTX version of `--gpu-target` and `--ptx-version`.
+pub fn ptx_target(gpu_target: &str, ptx_version: Option<&str>) -> Result<rxla_codegen::gpu::PtxTarget, String> {
+    let device = gpu_device(gpu_target)?;
+    match ptx_version {
+        Some(v) => rxla_codegen::gpu::PtxTarget::with_ptx_version(device.name, v),
+        None => rxla_codegen::gpu::PtxTarget::for_sm(device.name),
+    }
+    .map_err(|e| format!("--ptx-version: {e}"))
 }
 
 /// Emits and prints the kernels of `module`; errors are one line each.

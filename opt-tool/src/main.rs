@@ -59,9 +59,16 @@ struct Args {
     #[arg(long, value_enum)]
     platform: Option<PlatformArg>,
 
-    /// The GPU --stage=emitter emits for (--platform=gpu): sm_80 or sm_90.
+    /// The GPU of --platform=gpu: `sm_80`, `sm_90` (also `a100`, `h100`,
+    /// `h200`), or a target-description file in the text format of XLA's
+    /// --xla_gpu_target_config_filename (`gpu_device_info { ... }`).
     #[arg(long = "gpu-target", default_value = "sm_90")]
     gpu_target: String,
+
+    /// The PTX ISA version of --stage=ptx (`MAJOR.MINOR`); defaults to the
+    /// oldest version that supports the SM (see docs/gpu-backend.md).
+    #[arg(long = "ptx-version", value_name = "X.Y")]
+    ptx_version: Option<String>,
 
     /// List the stages --stage accepts, with the passes of each, and exit.
     #[arg(long = "list-stages")]
@@ -166,6 +173,12 @@ enum Stage {
     Llvm,
     /// Assembly for the host CPU (--platform=cpu).
     Asm,
+    /// PTX for the GPU (--platform=gpu).
+    Ptx,
+    /// The GPU thunk sequence (--platform=gpu): kernel launches with their
+    /// dimensions, library calls, copies, host steps and control flow,
+    /// with the buffer slices each reads and writes.
+    Thunks,
 }
 
 impl Stage {
@@ -251,14 +264,22 @@ fn list_stages() -> String {
     }
     let _ = writeln!(out, "  emitter  the hlo stage, then each fusion to kernel IR (--gpu-target=sm_80|sm_90);");
     let _ = writeln!(out, "           a header-less `fusion {{ ... }}` HLO file goes straight to the emitters");
-    let cpu = rxla_passes::pipeline::Platform::Cpu;
     let names = |steps: Vec<rxla_passes::pipeline::Step>| steps.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ");
-    let _ = writeln!(out, "  scf  the emitter stage, then (cpu): {}", names(rxla_lowering::pipeline::scf_steps(cpu)));
-    let _ = writeln!(out, "  llvm-mlir  the scf stage, then (cpu): {}", names(rxla_lowering::pipeline::llvm_steps(cpu)));
-    let _ = writeln!(out, "  llvm-before-optimizations  the llvm-mlir stage translated to LLVM IR (kernels merged, host attributes)");
-    let _ = writeln!(out, "  llvm  LLVM IR after LLVM's default<O3> for the host CPU");
-    let _ = writeln!(out, "  asm  the host CPU's assembly");
-    let _ = writeln!(out, "The stages after emitter are available for --platform=cpu.");
+    for (stage, steps) in [("scf", "the emitter stage"), ("llvm-mlir", "the scf stage")] {
+        let _ = writeln!(out, "  {stage}  {steps}, then:");
+        for platform in [Platform::Cpu, Platform::Gpu] {
+            let list = match stage {
+                "scf" => rxla_lowering::pipeline::scf_steps(platform),
+                _ => rxla_lowering::pipeline::llvm_steps(platform),
+            };
+            let _ = writeln!(out, "       {}: {}", platform.name(), names(list));
+        }
+    }
+    let _ = writeln!(out, "  llvm-before-optimizations  the llvm-mlir stage translated to LLVM IR (kernels merged; cpu: host attributes; gpu: nvptx64 triple)");
+    let _ = writeln!(out, "  llvm  LLVM IR after LLVM's default<O3> (cpu: for the host CPU; gpu: libdevice linked, for the SM)");
+    let _ = writeln!(out, "  asm  (cpu) the host CPU's assembly");
+    let _ = writeln!(out, "  ptx  (gpu) PTX for --gpu-target and --ptx-version");
+    let _ = writeln!(out, "  thunks  (gpu) the thunk sequence: launches (blocks, threads), cuBLAS gemms, copies, host steps, control flow, buffer slices");
     out
 }
 
@@ -414,6 +435,9 @@ fn process_chunk(
             }
         },
     };
+    if args.stage == Some(Stage::Thunks) {
+        return thunks(args, context, module, options.file);
+    }
     let emitter = args.stage.is_some_and(|s| s != Stage::Hlo);
     let headerless = emitter && options.input == Format::Hlo && emitter_stage::is_headerless(&chunk.text);
     if !items.is_empty() && !headerless {
@@ -479,8 +503,11 @@ fn process_chunk(
 /// LLVM.
 fn lower_kernels(args: &Args, context: &Context, kernels: &str, stage: Stage, file: &str) -> Result<String, ChunkError> {
     let platform = args.platform.expect("clap requires --platform with --stage").platform();
-    if platform == rxla_passes::pipeline::Platform::Gpu {
-        return Err(ChunkError::Tool(anyhow::anyhow!("--stage={stage:?} is not available for --platform=gpu yet")));
+    let gpu = platform == rxla_passes::pipeline::Platform::Gpu;
+    match stage {
+        Stage::Asm if gpu => return Err(ChunkError::Tool(anyhow::anyhow!("--stage=asm is for --platform=cpu (the GPU's is --stage=ptx)"))),
+        Stage::Ptx if !gpu => return Err(ChunkError::Tool(anyhow::anyhow!("--stage=ptx is for --platform=gpu (the CPU's is --stage=asm)"))),
+        _ => {}
     }
     let mut module = Module::parse(context, kernels).ok_or(ChunkError::Diagnosed)?;
     let steps = match stage {
@@ -520,16 +547,41 @@ fn lower_kernels(args: &Args, context: &Context, kernels: &str, stage: Stage, fi
     }
     rxla_codegen::translate::merge_kernel_modules(&module);
     rxla_codegen::translate::register_translations(context);
-    let target = rxla_codegen::cpu::HostTarget::new().map_err(|e| ChunkError::Tool(anyhow::anyhow!(e)))?;
-    let (before, after, asm) = rxla_codegen::cpu::stages(&module, &target).map_err(|e| {
+    let report = |e: String| {
         eprintln!("{file}: error: {e}");
         ChunkError::Reported
-    })?;
+    };
+    let (before, after, asm) = if gpu {
+        let target = emitter_stage::ptx_target(&args.gpu_target, args.ptx_version.as_deref()).map_err(|e| ChunkError::Tool(anyhow::anyhow!(e)))?;
+        let nvptx = rxla_codegen::gpu::NvptxTarget::new(target, rxla_codegen::gpu::libdevice_path()).map_err(|e| ChunkError::Tool(anyhow::anyhow!(e)))?;
+        rxla_codegen::gpu::stages(&module, &nvptx).map_err(report)?
+    } else {
+        let target = rxla_codegen::cpu::HostTarget::new().map_err(|e| ChunkError::Tool(anyhow::anyhow!(e)))?;
+        rxla_codegen::cpu::stages(&module, &target).map_err(report)?
+    };
     Ok(match stage {
         Stage::LlvmBeforeOptimizations => before,
         Stage::Llvm => after,
         _ => asm,
     })
+}
+
+/// `--stage=thunks`: the whole GPU compilation, then the thunk sequence.
+fn thunks(args: &Args, context: &Context, module: Module, file: &str) -> Result<String, ChunkError> {
+    if args.platform != Some(PlatformArg::Gpu) {
+        return Err(ChunkError::Tool(anyhow::anyhow!("--stage=thunks is for --platform=gpu")));
+    }
+    let tool = |e: String| ChunkError::Tool(anyhow::anyhow!(e));
+    let device = emitter_stage::gpu_device(&args.gpu_target).map_err(tool)?;
+    let ptx = emitter_stage::ptx_target(&args.gpu_target, args.ptx_version.as_deref()).map_err(tool)?;
+    let mut options = rxla_runtime::gpu::GpuOptions { device, ptx, ..Default::default() };
+    options.common.disabled_passes = args.disable_passes.clone();
+    options.common.verify_each = args.verify_each;
+    let exe = rxla_runtime::gpu::compile_module(context, module, &options).map_err(|e| {
+        eprintln!("{file}: error: {e}");
+        ChunkError::Reported
+    })?;
+    Ok(exe.describe())
 }
 
 /// The interpreter check of --run-after-each-pass: arguments and the input

@@ -57,11 +57,11 @@ pub struct CompileTimes {
     pub total: Duration,
 }
 
-fn host() -> Result<HostTarget, CompileError> {
+pub(crate) fn host() -> Result<HostTarget, CompileError> {
     HostTarget::new().map_err(|e| CompileError(format!("host target: {e}")))
 }
 
-fn register_passes() {
+pub(crate) fn register_passes() {
     static ONCE: OnceLock<()> = OnceLock::new();
     ONCE.get_or_init(melior::utility::register_all_passes);
 }
@@ -69,7 +69,7 @@ fn register_passes() {
 /// Drops the layouts of the entry computation's parameters and of the
 /// values it returns: they become row-major. Layouts are physical only
 /// (HLO values are logical arrays), so this changes no result.
-fn default_entry_layouts(module: Op) {
+pub(crate) fn default_entry_layouts(module: Op) {
     let Some(entry) = rxla_passes::computation::entry(module) else { return };
     entry.remove_attr("arg_attrs_layouts");
     if let Some(text) = entry.attr_text("arg_attrs") {
@@ -154,6 +154,34 @@ pub fn compile_module(context: &Context, module: Module, options: &Options) -> R
     })
 }
 
+/// The emitted `kernels` in one module, through `platform`'s lowering
+/// pipeline (minus the `disabled` passes) to the `llvm` dialect.
+pub(crate) fn lower_kernels<'c>(
+    context: &'c Context,
+    kernels: &[&rxla_emitters::EmittedKernel],
+    platform: Platform,
+    disabled: &[&str],
+    verify_each: bool,
+) -> Result<Module<'c>, CompileError> {
+    let mut text = String::from("module {\n");
+    for k in kernels {
+        text.push_str(&k.text);
+        text.push('\n');
+    }
+    text.push_str("}\n");
+    let mut module =
+        Module::parse(context, &text).ok_or_else(|| CompileError("internal error: the emitted kernels do not parse".into()))?;
+    let steps: Vec<_> = rxla_lowering::pipeline::lowering_steps(platform)
+        .into_iter()
+        .filter(|s| !matches!(s, rxla_lowering::pipeline::Step::Pass { name, .. } if disabled.contains(name)))
+        .collect();
+    rxla_lowering::pipeline::run(context, &mut module, &steps, verify_each).map_err(|e| CompileError(format!("kernel lowering: {e}")))?;
+    if !module.as_operation().verify() {
+        return Err(CompileError("internal error: the lowered kernels do not verify".into()));
+    }
+    Ok(module)
+}
+
 fn compile_module_inner(context: &Context, mut module: Module, options: &Options) -> Result<Executable, CompileError> {
     register_passes();
     let mut times = CompileTimes::default();
@@ -180,38 +208,23 @@ fn compile_module_inner(context: &Context, mut module: Module, options: &Options
     let jit = if names.is_empty() {
         None
     } else {
-        let mut text = String::from("module {\n");
-        for (_, k) in &emitted.kernels {
-            text.push_str(&k.text);
-            text.push('\n');
-        }
-        text.push_str("}\n");
-        let mut kernels = Module::parse(context, &text)
-            .ok_or_else(|| CompileError("internal error: the emitted kernels do not parse".into()))?;
-        let steps: Vec<_> = rxla_lowering::pipeline::lowering_steps(Platform::Cpu)
-            .into_iter()
-            .filter(|s| !matches!(s, rxla_lowering::pipeline::Step::Pass { name, .. } if disabled.contains(name)))
-            .collect();
-        rxla_lowering::pipeline::run(context, &mut kernels, &steps, options.verify_each)
-            .map_err(|e| CompileError(format!("kernel lowering: {e}")))?;
-        if !kernels.as_operation().verify() {
-            return Err(CompileError("internal error: the lowered kernels do not verify".into()));
-        }
+        let kernels: Vec<&rxla_emitters::EmittedKernel> = emitted.kernels.iter().map(|(_, k)| k).collect();
+        let lowered = lower_kernels(context, &kernels, Platform::Cpu, &disabled, options.verify_each)?;
         times.lower = t.elapsed();
         let t = Instant::now();
-        rxla_codegen::translate::merge_kernel_modules(&kernels);
+        rxla_codegen::translate::merge_kernel_modules(&lowered);
         rxla_codegen::translate::register_translations(context);
-        let jit = Jit::compile(&kernels, &host()?, &names).map_err(|e| CompileError(format!("LLVM: {e}")))?;
+        let jit = Jit::compile(&lowered, &host()?, &names).map_err(|e| CompileError(format!("LLVM: {e}")))?;
         times.llvm = t.elapsed();
         Some(jit)
     };
-    let functions: Vec<KernelFn> = match &jit {
+    let functions: Vec<Option<KernelFn>> = match &jit {
         Some(jit) => names
             .iter()
             .map(|n| {
                 let address = jit.address(n).expect("every kernel was looked up");
                 // SAFETY: the JIT compiled `n` with the CPU kernel ABI.
-                unsafe { std::mem::transmute::<usize, KernelFn>(address) }
+                Some(unsafe { std::mem::transmute::<usize, KernelFn>(address) })
             })
             .collect(),
         None => Vec::new(),

@@ -40,7 +40,8 @@ unsafe impl Sync for Ptrs {}
 pub struct Machine<'a> {
     pub programs: &'a [Program],
     pub kernels: &'a [KernelInfo],
-    pub functions: &'a [KernelFn],
+    /// The host entry point of each kernel (`None` for GPU kernels).
+    pub functions: &'a [Option<KernelFn>],
     pub constants: &'a [Buffer],
     /// Reusable arenas, one pool per program (so repeated runs do not
     /// fault in fresh pages).
@@ -80,7 +81,7 @@ impl Machine<'_> {
         let result = {
             let arena_ptr = arena.as_mut_ptr();
             let output_ptrs: Vec<*mut u8> = outputs.iter_mut().map(|b| b.as_mut_ptr()).collect();
-            let frame = Frame { p, params, arena: arena_ptr, outputs: &output_ptrs, constants: self.constants };
+            let frame = Frame { p, params, arena: arena_ptr, outputs: &output_ptrs, constants: self.constants, staged: None };
             match self.profile {
                 None => p.steps.iter().try_for_each(|step| self.step(&frame, step)),
                 Some(sink) => p.steps.iter().try_for_each(|step| {
@@ -120,11 +121,29 @@ impl Machine<'_> {
         }
     }
 
+    /// Runs one step of `p` on host memory: `staged` gives the host copy
+    /// of every buffer the step reads or writes (how the GPU runtime runs
+    /// the steps it has no device implementation for). Steps that run
+    /// other programs are not allowed.
+    pub fn run_staged_step(&self, p: &Program, step: &Step, staged: &std::collections::HashMap<BufferId, *mut u8>) -> Result<()> {
+        if matches!(step, Step::While { .. } | Step::Conditional { .. } | Step::Call { .. }) {
+            return Err(RunError(format!("internal error: {} cannot run staged", self.describe(p, step))));
+        }
+        let frame = Frame { p, params: &[], arena: std::ptr::null_mut(), outputs: &[], constants: self.constants, staged: Some(staged) };
+        self.step(&frame, step)
+    }
+
+    fn function(&self, kernel: usize) -> Result<KernelFn> {
+        self.functions.get(kernel).copied().flatten().ok_or_else(|| {
+            RunError(format!("internal error: kernel {} has no host code", self.kernels[kernel].name))
+        })
+    }
+
     fn step(&self, f: &Frame, step: &Step) -> Result<()> {
         match step {
             Step::Kernel { kernel, args } => {
                 let ptrs: Vec<*mut u8> = args.iter().map(|&s| f.ptr(s)).collect();
-                let function = self.functions[*kernel];
+                let function = self.function(*kernel)?;
                 let workgroups = self.kernels[*kernel].workgroups.max(1);
                 let raw = Ptrs(ptrs.as_ptr());
                 if workgroups == 1 {
@@ -167,7 +186,7 @@ impl Machine<'_> {
                     .map_err(RunError)?;
             }
             Step::Sort { outputs, dimension, comparator } => {
-                let function = self.functions[*comparator];
+                let function = self.function(*comparator)?;
                 let n = outputs.len();
                 let less = move |elements: &[*const u8]| -> bool {
                     let mut result: u8 = 0;
@@ -313,11 +332,17 @@ struct Frame<'a> {
     arena: *mut u8,
     outputs: &'a [*mut u8],
     constants: &'a [Buffer],
+    /// Host copies of buffers (see [`Machine::run_staged_step`]).
+    staged: Option<&'a std::collections::HashMap<BufferId, *mut u8>>,
 }
 
 impl Frame<'_> {
     fn ptr(&self, slot: Slot) -> *mut u8 {
-        match self.p.buffers[self.p.buffer_of(slot)] {
+        let buffer = self.p.buffer_of(slot);
+        if let Some(staged) = self.staged {
+            return *staged.get(&buffer).unwrap_or_else(|| panic!("slot {} ({}) of {} is not staged", slot, self.p.slots[slot].name, self.p.name));
+        }
+        match self.p.buffers[buffer] {
             Allocation::Parameter(i) => self.params[i],
             Allocation::Constant(k) => self.constants[k].as_ptr() as *mut u8,
             // SAFETY: offsets lie within the arena (buffer assignment).

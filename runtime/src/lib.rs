@@ -1,4 +1,5 @@
-//! rxla's CPU backend: compiles an HLO module to native code and runs it.
+//! rxla's CPU and GPU backends: compile an HLO module to native code (or
+//! PTX, [`gpu`]) and run it.
 //!
 //! - [`compiler`]: the driver (HLO pipeline, emitters, lowering, LLVM,
 //!   JIT) producing an [`Executable`];
@@ -25,6 +26,7 @@ pub mod compiler;
 pub mod constants;
 pub mod custom_call;
 pub mod executor;
+pub mod gpu;
 pub mod pool;
 pub mod program;
 pub mod relayout;
@@ -46,7 +48,7 @@ pub struct Executable {
     pub(crate) programs: Vec<Program>,
     pub(crate) entry: usize,
     pub(crate) kernels: Vec<KernelInfo>,
-    pub(crate) functions: Vec<KernelFn>,
+    pub(crate) functions: Vec<Option<KernelFn>>,
     pub(crate) constants: Vec<Buffer>,
     pub(crate) arenas: Vec<Mutex<Vec<Buffer>>>,
     /// Keeps the kernels' code mapped.
@@ -92,8 +94,7 @@ impl Executable {
 
     /// The flattened parameter leaves.
     pub fn parameters(&self) -> Vec<ParameterSpec> {
-        let p = self.entry();
-        p.param_leaves.iter().map(|&s| ParameterSpec { shape: p.slots[s].shape.clone(), layout: p.slots[s].layout.clone() }).collect()
+        parameter_specs(self.entry())
     }
 
     /// The compiled kernels (name, workgroups, emitter).
@@ -104,33 +105,7 @@ impl Executable {
     /// Argument buffers (physical layouts) for `args`, one literal per
     /// parameter (tuples are flattened).
     pub fn prepare(&self, args: &[Literal]) -> Result<Vec<Buffer>, RunError> {
-        let p = self.entry();
-        if args.len() != p.params.len() {
-            return Err(RunError(format!("{} arguments for {} parameters", args.len(), p.params.len())));
-        }
-        let leaves: Vec<&Literal> = args.iter().flat_map(executor::flatten).collect();
-        let specs = self.parameters();
-        if leaves.len() != specs.len() {
-            return Err(RunError(format!("{} argument arrays for {} parameter arrays", leaves.len(), specs.len())));
-        }
-        let mut out = Vec::new();
-        for (i, (lit, spec)) in leaves.iter().zip(&specs).enumerate() {
-            if lit.dims() != spec.shape.dims.as_slice() || lit.element_type() != Some(spec.shape.ty) {
-                return Err(RunError(format!(
-                    "argument {i}: expected {}, got {}[{}]",
-                    spec.shape,
-                    lit.element_type().map(|t| t.name()).unwrap_or("?"),
-                    lit.dims().iter().map(|d| d.to_string()).collect::<Vec<_>>().join(",")
-                )));
-            }
-            let bytes = literal_bytes(lit).map_err(RunError)?;
-            let bytes = match &spec.layout {
-                None => bytes,
-                Some(m2m) => relayout::to_physical(&spec.shape, m2m, &bytes),
-            };
-            out.push(Buffer::from_bytes(&bytes));
-        }
-        Ok(out)
+        argument_buffers(self.entry(), args)
     }
 
     /// Runs on prepared arguments; returns the output buffers (physical
@@ -187,22 +162,8 @@ impl Executable {
 
     /// The result literal (logical layouts) of output buffers.
     pub fn result(&self, outputs: &[Buffer]) -> Literal {
-        let p = self.entry();
-        let mut leaves = p.outputs.iter().zip(outputs).map(|(&s, b)| {
-            let info = &p.slots[s];
-            match &info.layout {
-                None => literal_of(&info.shape, b.as_slice()),
-                Some(m2m) => literal_of(&info.shape, &relayout::to_logical(&info.shape, m2m, b.as_slice())),
-            }
-        });
-        fn build(t: &Tree, leaves: &mut dyn Iterator<Item = Literal>) -> Literal {
-            match t {
-                Tree::Array(_) => leaves.next().expect("one literal per output"),
-                Tree::Tuple(items) => Literal::Tuple(items.iter().map(|t| build(t, leaves)).collect()),
-                Tree::Token => Literal::Token,
-            }
-        }
-        build(&p.result, &mut leaves)
+        let bytes: Vec<&[u8]> = outputs.iter().map(|b| b.as_slice()).collect();
+        result_literal(self.entry(), &bytes)
     }
 
     /// Prepares, executes and converts the result.
@@ -211,4 +172,59 @@ impl Executable {
         let outputs = self.execute(&buffers)?;
         Ok(self.result(&outputs))
     }
+}
+
+/// The flattened parameter leaves of a program.
+pub(crate) fn parameter_specs(p: &Program) -> Vec<ParameterSpec> {
+    p.param_leaves.iter().map(|&s| ParameterSpec { shape: p.slots[s].shape.clone(), layout: p.slots[s].layout.clone() }).collect()
+}
+
+/// Argument buffers (physical layouts) for `args`, one literal per
+/// parameter (tuples are flattened).
+pub(crate) fn argument_buffers(p: &Program, args: &[Literal]) -> Result<Vec<Buffer>, RunError> {
+    if args.len() != p.params.len() {
+        return Err(RunError(format!("{} arguments for {} parameters", args.len(), p.params.len())));
+    }
+    let leaves: Vec<&Literal> = args.iter().flat_map(executor::flatten).collect();
+    let specs = parameter_specs(p);
+    if leaves.len() != specs.len() {
+        return Err(RunError(format!("{} argument arrays for {} parameter arrays", leaves.len(), specs.len())));
+    }
+    let mut out = Vec::new();
+    for (i, (lit, spec)) in leaves.iter().zip(&specs).enumerate() {
+        if lit.dims() != spec.shape.dims.as_slice() || lit.element_type() != Some(spec.shape.ty) {
+            return Err(RunError(format!(
+                "argument {i}: expected {}, got {}[{}]",
+                spec.shape,
+                lit.element_type().map(|t| t.name()).unwrap_or("?"),
+                lit.dims().iter().map(|d| d.to_string()).collect::<Vec<_>>().join(",")
+            )));
+        }
+        let bytes = literal_bytes(lit).map_err(RunError)?;
+        let bytes = match &spec.layout {
+            None => bytes,
+            Some(m2m) => relayout::to_physical(&spec.shape, m2m, &bytes),
+        };
+        out.push(Buffer::from_bytes(&bytes));
+    }
+    Ok(out)
+}
+
+/// The result literal (logical layouts) of a program's output bytes.
+pub(crate) fn result_literal(p: &Program, outputs: &[&[u8]]) -> Literal {
+    let mut leaves = p.outputs.iter().zip(outputs).map(|(&s, b)| {
+        let info = &p.slots[s];
+        match &info.layout {
+            None => literal_of(&info.shape, b),
+            Some(m2m) => literal_of(&info.shape, &relayout::to_logical(&info.shape, m2m, b)),
+        }
+    });
+    fn build(t: &Tree, leaves: &mut dyn Iterator<Item = Literal>) -> Literal {
+        match t {
+            Tree::Array(_) => leaves.next().expect("one literal per output"),
+            Tree::Tuple(items) => Literal::Tuple(items.iter().map(|t| build(t, leaves)).collect()),
+            Tree::Token => Literal::Token,
+        }
+    }
+    build(&p.result, &mut leaves)
 }

@@ -69,12 +69,17 @@ pub struct SlotInfo {
     pub name: String,
 }
 
-/// A compiled kernel: the JIT-ed entry point of one fusion (or scalar
-/// computation, such as a sort comparator).
+/// A compiled kernel: the entry point of one fusion (or scalar
+/// computation, such as a sort comparator), JIT-ed for the host or in PTX.
 #[derive(Clone, Debug)]
 pub struct KernelInfo {
     pub name: String,
+    /// CPU workgroups (1 for GPU kernels).
     pub workgroups: i64,
+    /// Blocks and threads of a GPU kernel; `None` for host kernels.
+    pub launch: Option<rxla_emitters::launch::LaunchDims>,
+    /// How many of its buffer arguments (the last ones) are outputs.
+    pub outputs: usize,
     /// Which emitter made it (for profiles and messages).
     pub emitter: String,
 }

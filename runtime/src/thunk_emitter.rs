@@ -93,7 +93,11 @@ pub struct Emitted {
 
 pub struct ThunkEmitter {
     module: Op,
+    /// Where fusions run.
     target: Target,
+    /// Where the scalar functions that library steps call (sort
+    /// comparators) run: the host.
+    host_target: Target,
     programs: Vec<Option<Program>>,
     in_place: Vec<Vec<InPlace>>,
     program_index: HashMap<String, usize>,
@@ -127,10 +131,12 @@ fn layout(op: Op, v: Value) -> Result<Option<Vec<i64>>> {
 }
 
 impl ThunkEmitter {
+    /// Fusions for `target`; comparators for the host CPU.
     pub fn new(module: Op, target: Target) -> ThunkEmitter {
         ThunkEmitter {
             module,
             target,
+            host_target: Target::default_cpu(),
             programs: Vec::new(),
             in_place: Vec::new(),
             program_index: HashMap::new(),
@@ -361,15 +367,16 @@ impl ThunkEmitter {
         Ok(())
     }
 
-    fn kernel(&mut self, kernel: EmittedKernel) -> usize {
+    /// Registers a kernel (once per name) with `outputs` output buffers.
+    fn kernel(&mut self, kernel: EmittedKernel, outputs: usize) -> usize {
         if let Some(&i) = self.kernel_index.get(&kernel.name) {
             return i;
         }
-        let workgroups = match kernel.grid {
-            rxla_emitters::launch::Grid::Cpu { workgroups } => workgroups,
-            rxla_emitters::launch::Grid::Gpu(_) => 1,
+        let (workgroups, launch) = match &kernel.grid {
+            rxla_emitters::launch::Grid::Cpu { workgroups } => (*workgroups, None),
+            rxla_emitters::launch::Grid::Gpu(l) => (1, Some(l.clone())),
         };
-        let info = KernelInfo { name: kernel.name.clone(), workgroups, emitter: kernel.kind.name().to_string() };
+        let info = KernelInfo { name: kernel.name.clone(), workgroups, launch, outputs, emitter: kernel.kind.name().to_string() };
         self.kernel_index.insert(kernel.name.clone(), self.kernels.len());
         self.kernels.push((info, kernel));
         self.kernels.len() - 1
@@ -379,7 +386,8 @@ impl ThunkEmitter {
         let emitted = rxla_emitters::emit_fusion(op, self.module, &self.target).map_err(|e| err(op, format!("kernel {e}")))?;
         let kind = emitted.kind;
         let fused = self.callee(op, "calls")?;
-        let kernel = self.kernel(emitted);
+        let outputs = op.results().len();
+        let kernel = self.kernel(emitted, outputs);
         // A kernel reads each operand in the layout of its fused
         // computation's parameter (a fusion may read a column-major
         // parameter through a bitcast of its bytes).
@@ -515,9 +523,10 @@ impl ThunkEmitter {
         if let Some(keys) = crate::sort_keys::analyze(comparator) {
             return self.sort_by_keys(p, op, values, &keys);
         }
-        let kernel = rxla_emitters::emit_computation(comparator, None, Some(self.module), &self.target)
+        // The runtime's sort calls the comparator on the host.
+        let kernel = rxla_emitters::emit_computation(comparator, None, Some(self.module), &self.host_target)
             .map_err(|e| err(op, format!("comparator {e}")))?;
-        let comparator = self.kernel(kernel);
+        let comparator = self.kernel(kernel, 1);
         let dimension = op.int_attr("dimension").ok_or_else(|| err(op, "missing dimension"))? as usize;
         let operands = self.library_operands(p, op, values)?;
         let results = self.results(p, op)?;
@@ -542,7 +551,7 @@ impl ThunkEmitter {
         let operand_type = op.operand(0).ty().tensor().cloned().ok_or_else(|| err(op, "sort of a non-array"))?;
         let func = crate::sort_keys::key_function(self.module, keys, &operand_type, "sort_keys").map_err(|e| err(op, e))?;
         let kernel = rxla_emitters::emit_computation(func, None, Some(self.module), &self.target).map_err(|e| err(op, format!("sort keys {e}")))?;
-        let kernel = self.kernel(kernel);
+        let kernel = self.kernel(kernel, 1);
         let operands = self.library_operands(p, op, values)?;
         let key_elem = keys.key.ty().tensor().expect("an array key").elem.clone();
         let key_type = element_type(&key_elem).ok_or_else(|| err(op, "a sort key of an unsupported type"))?;

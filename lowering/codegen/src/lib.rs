@@ -1,12 +1,17 @@
 //! rxla's code generation: a module in the `llvm` dialect (what
 //! `rxla-lowering` produces) becomes LLVM IR, is optimized by LLVM's new
-//! pass manager and compiled to native code for the host CPU, in memory.
+//! pass manager and compiled to native code for the host CPU, in memory, or to PTX for
+//! NVIDIA GPUs.
 //!
 //! - [`translate`]: kernel modules merged into one module, MLIR's
 //!   translation to LLVM IR (stage `llvm-before-optimizations`);
 //! - [`cpu`]: the host target machine, LLVM's `default<O3>` pipeline
 //!   (stage `llvm`), assembly (stage `asm`) and the JIT that maps kernels
-//!   into memory.
+//!   into memory;
+//! - [`gpu`]: the NVPTX target (SM and PTX version), libdevice, LLVM's
+//!   `default<O3>` for the GPU (stage `llvm`), PTX (stage `ptx`) and the
+//!   `ptxas` check.
 
 pub mod cpu;
+pub mod gpu;
 pub mod translate;

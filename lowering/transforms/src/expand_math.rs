@@ -12,6 +12,7 @@
 //!   `func.func`: the LLVM intrinsics would do the same for some and do
 //!   not exist for others, and `math-to-llvm`'s `expm1`/`log1p`
 //!   (`exp(x) - 1`, `log(1 + x)`) lose all precision near zero.
+//!   On the GPU (`target=gpu`) they call libdevice (`__nv_expf`, ...).
 //! - `rsqrt` is `1 / sqrt(x)`; `isnan`, `isinf`, `isfinite` compare the
 //!   absolute value; `ipowi` is exponentiation by squaring in a loop.
 
@@ -21,12 +22,14 @@ use mlir_sys::*;
 use rxla_passes::framework::{HloPass, PassError, PassOptions};
 
 #[derive(Clone, Debug)]
-pub struct ExpandMath;
+pub struct ExpandMath {
+    pub target: crate::lower_tensors::Target,
+}
 
 impl HloPass for ExpandMath {
     const NAME: &'static str = "xla-expand-math";
     const DESCRIPTION: &'static str =
-        "Expand math ops: f16/bf16 math in f32, transcendental functions as C library calls, predicates and rsqrt in arith";
+        "Expand math ops: f16/bf16 math in f32, transcendental functions as C library calls (target=gpu: libdevice calls), predicates and rsqrt in arith";
 
     fn dependent_dialects() -> Vec<melior::dialect::DialectHandle> {
         use melior::dialect::DialectHandle;
@@ -34,16 +37,17 @@ impl HloPass for ExpandMath {
     }
 
     fn from_options(options: &PassOptions) -> std::result::Result<Self, PassError> {
-        options.expect_only(Self::NAME, &[])?;
-        Ok(ExpandMath)
+        options.expect_only(Self::NAME, &["target"])?;
+        Ok(ExpandMath { target: crate::lower_tensors::Target::from_options(Self::NAME, options)? })
     }
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> std::result::Result<(), PassError> {
         let root = Op::of(&module);
+        let gpu = self.target == crate::lower_tensors::Target::Gpu;
         for op in walk(root) {
             let name = op.name();
             if let Some(math) = name.strip_prefix("math.") {
-                expand(op, math)?;
+                expand(op, math, gpu)?;
             }
         }
         Ok(())
@@ -90,12 +94,12 @@ fn float_name(ty: MlirType) -> String {
     type_to_string(ty)
 }
 
-fn expand(op: Op, math: &str) -> Result<()> {
+fn expand(op: Op, math: &str, gpu: bool) -> Result<()> {
     let operands = op.operands();
     let Some(first) = operands.first() else { return Ok(()) };
     let ty = first.raw_type();
     if is_vector(ty) {
-        return Err(error(format!("`math.{math}` on vectors has no lowering yet")));
+        return Err(op_error(op, format!("`math.{math}` on vectors has no lowering yet")));
     }
     let b = B::before(op);
     let fname = float_name(ty);
@@ -114,7 +118,7 @@ fn expand(op: Op, math: &str) -> Result<()> {
             wide_op.result(0)
         };
         replace_op(op, &[result]);
-        return expand(wide_op, math);
+        return expand(wide_op, math, gpu);
     }
     match math {
         "isnan" => {
@@ -140,13 +144,51 @@ fn expand(op: Op, math: &str) -> Result<()> {
             let r = ipowi(&b, operands[0], operands[1]);
             replace_op(op, &[r]);
         }
+        // PTX has no `powi` instruction and no C library: libdevice's.
+        "fpowi" if gpu => {
+            let (x, n) = (operands[0], operands[1]);
+            let i32t = b.int(32);
+            let callee = if fname == "f64" { "__nv_powi" } else { "__nv_powif" };
+            let n32 = match bit_width(n.raw_type()) {
+                32 => n,
+                w if w < 32 => b.val("arith.extsi", &[n], i32t, &[]),
+                // Exponents beyond i32 overflow or underflow anyway, except
+                // for |x| = 1, where only their parity matters.
+                _ => {
+                    let big = b.const_int(n.raw_type(), i32::MAX as i64 - 1);
+                    let small = b.const_int(n.raw_type(), i32::MIN as i64);
+                    let parity = b.const_int(n.raw_type(), 1);
+                    let odd = b.val("arith.andi", &[n, parity], n.raw_type(), &[]);
+                    let clamped = b.val("arith.maxsi", &[n, small], n.raw_type(), &[]);
+                    let clamped = b.val("arith.minsi", &[clamped, big], n.raw_type(), &[]);
+                    let even = b.val("arith.andi", &[clamped, b.const_int(n.raw_type(), -2)], n.raw_type(), &[]);
+                    let kept = b.val("arith.ori", &[even, odd], n.raw_type(), &[]);
+                    b.val("arith.trunci", &[kept], i32t, &[])
+                }
+            };
+            declare_fn(op, callee, &[ty, i32t], ty)?;
+            let call = b.op("func.call", &[x, n32], &[ty], &[("callee", b.symbol_attr(callee))], vec![]);
+            replace_op(op, &call.results());
+        }
         _ if EXACT.contains(&math) => {}
+        _ if gpu => {
+            // libdevice: `__nv_expf` (f32), `__nv_exp` (f64).
+            let (f32_name, f64_name) = libm(math).ok_or_else(|| op_error(op, format!("`math.{math}` has no GPU lowering")))?;
+            let callee = match fname.as_str() {
+                "f32" => format!("__nv_{f32_name}"),
+                "f64" => format!("__nv_{f64_name}"),
+                other => return Err(op_error(op, format!("`math.{math}` on {other} has no GPU lowering"))),
+            };
+            declare(op, &callee, operands.len(), ty)?;
+            let call = b.op("func.call", &operands, &[ty], &[("callee", b.symbol_attr(&callee))], vec![]);
+            replace_op(op, &call.results());
+        }
         _ => {
-            let (f32_name, f64_name) = libm(math).ok_or_else(|| error(format!("`math.{math}` has no CPU lowering")))?;
+            let (f32_name, f64_name) = libm(math).ok_or_else(|| op_error(op, format!("`math.{math}` has no CPU lowering")))?;
             let callee = match fname.as_str() {
                 "f32" => f32_name,
                 "f64" => f64_name,
-                other => return Err(error(format!("`math.{math}` on {other} has no CPU lowering"))),
+                other => return Err(op_error(op, format!("`math.{math}` on {other} has no CPU lowering"))),
             };
             declare(op, callee, operands.len(), ty)?;
             let call = b.op("func.call", &operands, &[ty], &[("callee", b.symbol_attr(callee))], vec![]);
@@ -193,6 +235,11 @@ pub fn cmpf(b: &B, pred: &str, x: Value, y: Value) -> Value {
 /// Declares `name : (ty, ...) -> ty` (a C library function) in the
 /// module holding `op`, once.
 fn declare(op: Op, name: &str, arity: usize, ty: MlirType) -> Result<()> {
+    declare_fn(op, name, &vec![ty; arity], ty)
+}
+
+/// Declares `name : (args...) -> result` in the module holding `op`, once.
+fn declare_fn(op: Op, name: &str, args: &[MlirType], result: MlirType) -> Result<()> {
     let module = op.parent_module().ok_or_else(|| bug("math op outside a module"))?;
     let body = module.region_block(0).ok_or_else(|| bug("module without a body"))?;
     let exists = block_ops(body).iter().any(|f| f.is_named("func.func") && f.string_attr("sym_name").as_deref() == Some(name));
@@ -201,7 +248,7 @@ fn declare(op: Op, name: &str, arity: usize, ty: MlirType) -> Result<()> {
     }
     let first = block_ops(body).into_iter().next().ok_or_else(|| bug("empty module"))?;
     let b = B::before(first);
-    let fty = make_function_type(b.ctx, &vec![ty; arity], &[ty]);
+    let fty = make_function_type(b.ctx, args, &[result]);
     let region = unsafe { mlirRegionCreate() };
     b.op(
         "func.func",

@@ -122,9 +122,13 @@ fn inline_in(module: Op) -> Result<()> {
             break;
         }
     }
-    // Private functions nobody calls any more.
-    let remaining: std::collections::HashSet<String> =
+    // Private functions nobody calls or names any more (a shuffle's
+    // combiner is a symbol reference, not a call).
+    let mut remaining: std::collections::HashSet<String> =
         calls_in(module).iter().filter_map(|c| c.symbol_attr("callee")).collect();
+    for op in walk(module) {
+        remaining.extend(op.symbol_uses());
+    }
     for (name, f) in functions_of(module) {
         let private = f.string_attr("sym_visibility").as_deref() == Some("private");
         if private && !remaining.contains(&name) && f.region_block(0).is_some() {

@@ -17,6 +17,7 @@ pub mod inline;
 pub mod ir;
 pub mod lower_indexing;
 pub mod lower_loops;
+pub mod lower_shuffles;
 pub mod lower_tensors;
 pub mod pipeline;
 pub mod registry;

@@ -11,23 +11,51 @@
 //! - Dense tensor constants become internal constant globals.
 //! - `xla.atomic_rmw` becomes `llvm.atomicrmw` for additions and a
 //!   compare-and-swap loop (`scf.while` around `llvm.cmpxchg`) otherwise.
-//! - The CPU kernel ABI: the entry function (`xla.entry`) becomes
-//!   `(ptr %buffers, index %workgroup)`, `%buffers` an array of one pointer
-//!   per parameter and output, in the entry's argument order; it returns
-//!   nothing. `xla.workgroup_id` reads `%workgroup`.
+//! - `target=cpu` (the default), the CPU kernel ABI: the entry function
+//!   (`xla.entry`) becomes `(ptr %buffers, index %workgroup)`, `%buffers`
+//!   an array of one pointer per parameter and output, in the entry's
+//!   argument order; it returns nothing. `xla.workgroup_id` reads
+//!   `%workgroup`.
+//! - `target=gpu`, the CUDA kernel ABI: the entry function takes one
+//!   pointer per parameter and output (`noalias` unless the kernel updates
+//!   a buffer in place, 16-byte aligned), returns nothing and is marked
+//!   `nvvm.kernel` with `nvvm.maxntid` from `xla.thread_counts`.
+//!   `xla_gpu.allocate_shared` becomes a global in address space 3 (shared
+//!   memory), `xla_gpu.sync_threads` a `nvvm.barrier0`, `gpu.thread_id` /
+//!   `gpu.block_id` the PTX special registers (with their ranges).
 
 use crate::ir::*;
 use melior::ir::OperationRef;
 use mlir_sys::*;
 use rxla_passes::framework::{HloPass, PassError, PassOptions};
 
+/// Which kernel ABI and memory model to lower to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    Cpu,
+    Gpu,
+}
+
+impl Target {
+    /// The `target=` option of the lowering passes.
+    pub fn from_options(pass: &str, options: &PassOptions) -> std::result::Result<Target, PassError> {
+        match options.string("target", "cpu").as_str() {
+            "cpu" => Ok(Target::Cpu),
+            "gpu" => Ok(Target::Gpu),
+            other => Err(PassError(format!("pass '{pass}': target must be cpu or gpu, got '{other}'"))),
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
-pub struct LowerTensors;
+pub struct LowerTensors {
+    pub target: Target,
+}
 
 impl HloPass for LowerTensors {
     const NAME: &'static str = "xla-lower-tensors";
     const DESCRIPTION: &'static str =
-        "Lower tensors to pointers, tensor accesses to loads and stores, constants to globals, atomic_rmw to atomics; CPU kernel ABI";
+        "Lower tensors to pointers, tensor accesses to loads and stores, constants to globals, atomic_rmw to atomics; the CPU or GPU kernel ABI (target=cpu|gpu), shared memory and barriers";
 
     fn dependent_dialects() -> Vec<melior::dialect::DialectHandle> {
         use melior::dialect::DialectHandle;
@@ -35,15 +63,20 @@ impl HloPass for LowerTensors {
     }
 
     fn from_options(options: &PassOptions) -> std::result::Result<Self, PassError> {
-        options.expect_only(Self::NAME, &[])?;
-        Ok(LowerTensors)
+        options.expect_only(Self::NAME, &["target"])?;
+        Ok(LowerTensors { target: Target::from_options(Self::NAME, options)? })
     }
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> std::result::Result<(), PassError> {
         let root = Op::of(&module);
+        let gpu = self.target == Target::Gpu;
+        if gpu {
+            load_nvvm(root);
+        }
         let mut constants = 0usize;
         let mut atomics = Vec::new();
         let mut tensor_constants = Vec::new();
+        let mut shared = Vec::new();
         for op in walk(root) {
             match op.name().as_str() {
                 "tensor.extract" => lower_extract(op)?,
@@ -52,9 +85,16 @@ impl HloPass for LowerTensors {
                 "xla.atomic_rmw" => atomics.push(op),
                 // After the accesses, which read the tensor type.
                 "arith.constant" if is_tensor_constant(op) => tensor_constants.push(op),
-                "tensor.empty" | "xla_gpu.allocate_shared" | "xla_gpu.sync_threads" | "xla_gpu.shuffle_reduce" => {
-                    return Err(error(format!("`{}` has no CPU lowering", op.name())));
+                "xla_gpu.allocate_shared" if gpu => shared.push(op),
+                "xla_gpu.sync_threads" if gpu => lower_sync_threads(op),
+                "gpu.thread_id" | "gpu.block_id" if gpu => lower_thread_index(op)?,
+                "xla_gpu.shuffle_reduce" if gpu => {
+                    return Err(op_error(op, "`xla_gpu.shuffle_reduce` is lowered by xla-lower-shuffles, which must run first"));
                 }
+                "tensor.empty" | "xla_gpu.allocate_shared" | "xla_gpu.sync_threads" | "xla_gpu.shuffle_reduce" | "gpu.thread_id" | "gpu.block_id" => {
+                    return Err(op_error(op, format!("`{}` has no {} lowering", op.name(), if gpu { "GPU" } else { "CPU" })));
+                }
+                "xla.workgroup_id" if gpu => return Err(op_error(op, "`xla.workgroup_id` (a CPU kernel) has no GPU lowering")),
                 _ => {}
             }
         }
@@ -64,9 +104,15 @@ impl HloPass for LowerTensors {
         for op in tensor_constants {
             lower_constant(op, &mut constants)?;
         }
+        for (k, op) in shared.into_iter().enumerate() {
+            lower_allocate_shared(op, k)?;
+        }
         for func in functions(root) {
             if func.has_attr("xla.entry") {
-                lower_entry_abi(func)?;
+                match self.target {
+                    Target::Cpu => lower_entry_abi(func)?,
+                    Target::Gpu => lower_gpu_entry_abi(func)?,
+                }
             }
         }
         // Every remaining tensor value is a buffer pointer.
@@ -463,5 +509,157 @@ fn lower_entry_abi(func: Op) -> Result<()> {
     call_args.push(args[1]);
     bb.op("func.call", &call_args, &[], &[("callee", bb.symbol_attr(&impl_name))], vec![]);
     bb.op("func.return", &[], &[], &[], vec![]);
+    Ok(())
+}
+
+/// Loads the NVVM dialect (not among melior's dialect handles) into the
+/// module's context.
+pub fn load_nvvm(root: Op) {
+    // SAFETY: a live context; loading a registered dialect is idempotent.
+    unsafe {
+        mlirContextGetOrLoadDialect(root.context(), string_ref("nvvm"));
+    }
+}
+
+/// `xla_gpu.sync_threads %t...`: a block-wide barrier; the tensors it
+/// orders are the same buffers afterwards.
+fn lower_sync_threads(op: Op) {
+    let b = B::before(op);
+    b.op("nvvm.barrier0", &[], &[], &[], vec![]);
+    let operands = op.operands();
+    replace_op(op, &operands);
+}
+
+/// `gpu.thread_id x` / `gpu.block_id x`: the PTX special register (i32,
+/// with the range the emitter put in `xla.range`, so LLVM can drop
+/// overflow checks), as an index.
+fn lower_thread_index(op: Op) -> Result<()> {
+    let dim = op.attr_raw("dimension").map(attr_to_string).unwrap_or_default();
+    // `#gpu<dim x>`
+    let axis = dim.trim_end_matches('>').rsplit([' ', '<']).next().filter(|a| ["x", "y", "z"].contains(a));
+    let axis = axis.ok_or_else(|| bug(format!("{} with dimension {dim}", op.name())))?;
+    let register = if op.is_named("gpu.thread_id") { "tid" } else { "ctaid" };
+    let b = B::before(op);
+    let i32t = b.int(32);
+    let mut attrs = Vec::new();
+    if let Some(text) = op.attr_raw("xla.range").map(attr_to_string) {
+        // `[0 : index, 255 : index]`: LLVM ranges are half-open.
+        let bounds: Vec<i64> = text
+            .trim_matches(|c| c == '[' || c == ']')
+            .split(',')
+            .filter_map(|part| part.split(':').next().and_then(|n| n.trim().parse().ok()))
+            .collect();
+        if let [lo, hi] = bounds[..] {
+            if lo >= 0 && hi < i32::MAX as i64 {
+                attrs.push(("range", b.attr(&format!("#llvm.constant_range<i32, {lo}, {}>", hi + 1))));
+            }
+        }
+    }
+    let raw = b.val(&format!("nvvm.read.ptx.sreg.{register}.{axis}"), &[], i32t, &attrs);
+    let index = b.val("arith.index_castui", &[raw], b.index(), &[]);
+    replace_op(op, &[index]);
+    Ok(())
+}
+
+/// `xla_gpu.allocate_shared : tensor<N x T>`: a block's shared-memory
+/// array, as a generic pointer to an uninitialized global in address space
+/// 3 (NVPTX infers the address space back, so accesses are `ld.shared` /
+/// `st.shared`).
+fn lower_allocate_shared(op: Op, k: usize) -> Result<()> {
+    let ty = op.result(0).raw_type();
+    let elem = element_type(ty);
+    let n: i64 = shape_of(ty).iter().product();
+    let b = B::before(op);
+    let mem = memory_type(&b, elem);
+    let array = unsafe { mlirLLVMArrayTypeGet(mem, n.max(1) as u32) };
+    let module = op.parent_module().ok_or_else(|| bug("allocate_shared outside a module"))?;
+    let func = op.parent_func().and_then(|f| f.string_attr("sym_name")).unwrap_or_default();
+    let name = format!("{func}_shmem{k}");
+    let body = module.region_block(0).ok_or_else(|| bug("module without a body"))?;
+    let first = block_ops(body).into_iter().next().ok_or_else(|| bug("empty module"))?;
+    let init = unsafe { mlirRegionCreate() };
+    B::before(first).op(
+        "llvm.mlir.global",
+        &[],
+        &[],
+        &[
+            ("global_type", b.type_attr(array)),
+            ("sym_name", b.string_attr(&name)),
+            ("linkage", b.attr("#llvm.linkage<private>")),
+            ("alignment", b.int_attr(b.int(64), 16)),
+            ("addr_space", b.int_attr(b.int(32), 3)),
+        ],
+        vec![init],
+    );
+    let shared = b.val("llvm.mlir.addressof", &[], b.ptr_in(3), &[("global_name", b.symbol_attr(&name))]);
+    let generic = b.val("llvm.addrspacecast", &[shared], b.ptr(), &[]);
+    replace_op(op, &[generic]);
+    Ok(())
+}
+
+/// The PTX name of kernel `name`: PTX identifiers are `[A-Za-z_$][A-Za-z0-9_$]*`,
+/// HLO names have dots (`fusion.1`), which become `$` (other characters
+/// `$x` and their hex code; a leading digit gets a `_`), so distinct HLO
+/// names stay distinct.
+pub fn ptx_name(name: &str) -> String {
+    let mut out = String::new();
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        out.push('_');
+    }
+    for c in name.chars() {
+        match c {
+            'a'..='z' | 'A'..='Z' | '0'..='9' | '_' => out.push(c),
+            '.' => out.push('$'),
+            other => out.push_str(&format!("$x{:02x}", other as u32)),
+        }
+    }
+    out
+}
+
+/// The GPU kernel ABI of the entry function (see the module comment).
+/// The kernel becomes an `llvm.func` right away: the NVVM attributes are
+/// only valid there (its body is still `scf` and `arith`, which
+/// `convert-to-llvm` converts wherever they are).
+fn lower_gpu_entry_abi(func: Op) -> Result<()> {
+    let block = func.region_block(0).ok_or_else(|| bug("entry function without a body"))?;
+    let name = func.string_attr("sym_name").ok_or_else(|| bug("entry function without a name"))?;
+    let b = B::before(func);
+    let args = block_args(block);
+    if let Some(a) = args.iter().find(|a| !is_ranked_tensor(a.raw_type())) {
+        return Err(op_error(func, format!("kernel @{name}: entry argument of type {} (the GPU kernel ABI passes only buffers)", type_to_string(a.raw_type()))));
+    }
+    if let Some(ret) = terminator(block).filter(|t| t.is_named("func.return")) {
+        B::before(ret).op("llvm.return", &[], &[], &[], vec![]);
+        ret.erase();
+    }
+    let in_place = func.has_attr("xla.in_place");
+    let buffer_attrs = if in_place { "{llvm.align = 16 : i64}" } else { "{llvm.noalias, llvm.align = 16 : i64}" };
+    let ptrs = vec![b.ptr(); args.len()];
+    let fty = unsafe { mlirLLVMFunctionTypeGet(mlirLLVMVoidTypeGet(b.ctx), ptrs.len() as isize, ptrs.as_ptr(), false) };
+    let mut attrs = vec![
+        ("sym_name", b.string_attr(&name)),
+        ("function_type", b.type_attr(fty)),
+        ("arg_attrs", b.attr(&format!("[{}]", vec![buffer_attrs; args.len()].join(", ")))),
+        ("linkage", b.attr("#llvm.linkage<external>")),
+        ("nvvm.kernel", b.unit_attr()),
+    ];
+    let maxntid;
+    if let Some(threads) = func.attr_raw("xla.thread_counts").map(attr_to_string) {
+        // `array<i64: 256, 1, 1>`
+        let dims = threads.trim_start_matches("array<i64:").trim_end_matches('>').trim().to_string();
+        maxntid = format!("array<i32: {dims}>");
+        attrs.push(("nvvm.maxntid", b.attr(&maxntid)));
+    }
+    // The launch description stays readable in the llvm-mlir stage.
+    let kept: Vec<(String, MlirAttribute)> = op_attrs(func).into_iter().filter(|(k, _)| k.starts_with("xla.") && k != "xla.entry").collect();
+    for (k, v) in &kept {
+        attrs.push((k.as_str(), *v));
+    }
+    let symbol = ptx_name(&name);
+    attrs[0] = ("sym_name", b.string_attr(&symbol));
+    let region = unsafe { mlirRegionCreate() };
+    let kernel = b.op("llvm.func", &[], &[], &attrs, vec![region]);
+    unsafe { mlirRegionTakeBody(mlirOperationGetRegion(kernel.raw(), 0), mlirOperationGetRegion(func.raw(), 0)) };
+    func.erase();
     Ok(())
 }

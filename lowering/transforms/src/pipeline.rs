@@ -16,9 +16,23 @@ fn p(name: &'static str) -> Step {
     Step::Pass { name, options: "" }
 }
 
+/// A target-specific pass: `target=gpu` on the GPU.
+fn t(name: &'static str, platform: Platform) -> Step {
+    let options = match platform {
+        Platform::Cpu => "",
+        Platform::Gpu => "target=gpu",
+    };
+    Step::Pass { name, options }
+}
+
 /// Emitter IR to `scf` over flat tensors.
-pub fn scf_steps(_platform: Platform) -> Vec<Step> {
-    vec![
+pub fn scf_steps(platform: Platform) -> Vec<Step> {
+    let mut steps = Vec::new();
+    if platform == Platform::Gpu {
+        // Warp shuffles call the combiner, which xla-inline then inlines.
+        steps.push(p("xla-lower-shuffles"));
+    }
+    steps.extend([
         // Subgraph functions into their callers (bounded growth).
         p("xla-inline"),
         p("xla-simplify-indexing"),
@@ -29,20 +43,21 @@ pub fn scf_steps(_platform: Platform) -> Vec<Step> {
         p("xla-simplify-indexing"),
         p("canonicalize"),
         p("cse"),
-    ]
+    ]);
+    steps
 }
 
-/// `scf` over tensors to the `llvm` dialect.
-pub fn llvm_steps(_platform: Platform) -> Vec<Step> {
+/// `scf` over tensors to the `llvm` dialect (and `nvvm` on the GPU).
+pub fn llvm_steps(platform: Platform) -> Vec<Step> {
     vec![
         p("xla-expand-narrow-floats"),
-        p("xla-lower-tensors"),
+        t("xla-lower-tensors", platform),
         p("xla-lower-indexing"),
         p("canonicalize"),
         p("cse"),
         p("loop-invariant-code-motion"),
         p("convert-complex-to-standard"),
-        p("xla-expand-math"),
+        t("xla-expand-math", platform),
         p("convert-scf-to-cf"),
         p("convert-to-llvm"),
         p("reconcile-unrealized-casts"),

@@ -19,6 +19,7 @@ macro_rules! pass {
 }
 
 static REGISTRY: &[PassInfo] = &[
+    pass!(crate::lower_shuffles::LowerShuffles),
     pass!(crate::inline::Inline),
     pass!(crate::lower_loops::LowerLoops),
     pass!(crate::flatten_tensors::FlattenTensors),

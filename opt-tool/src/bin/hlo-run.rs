@@ -14,8 +14,9 @@
 //! per parameter); outputs are `out0`, `out1`, ... over the flattened
 //! result. See docs/hlo-run.md for the array conventions.
 //!
-//! Platforms: `interpreter` (the reference interpreter) and `cpu` (the
-//! compiled module on the host CPU). `--reference-platform=interpreter`
+//! Platforms: `interpreter` (the reference interpreter), `cpu` (the
+//! compiled module on the host CPU) and `gpu` (compiled to PTX here, run
+//! on the first NVIDIA GPU through the CUDA driver). `--reference-platform=interpreter`
 //! runs the module there too and compares the outputs within
 //! `--atol`/`--rtol`, reporting the first and the worst differing element.
 
@@ -45,12 +46,12 @@ enum Platform {
     Interpreter,
     /// Compiled for the host CPU (`rxla-runtime`).
     Cpu,
+    /// Compiled to PTX, run through the CUDA driver (`rxla_runtime::gpu`).
+    Gpu,
 }
 
 impl Platform {
-    const AVAILABLE: &'static [&'static str] = &["interpreter", "cpu"];
-    /// Platforms that will exist but are not built into this hlo-run yet.
-    const PLANNED: &'static [&'static str] = &["gpu"];
+    const AVAILABLE: &'static [&'static str] = &["interpreter", "cpu", "gpu"];
 }
 
 impl FromStr for Platform {
@@ -60,10 +61,7 @@ impl FromStr for Platform {
         match s {
             "interpreter" => Ok(Platform::Interpreter),
             "cpu" => Ok(Platform::Cpu),
-            _ if Platform::PLANNED.contains(&s) => Err(format!(
-                "platform '{s}' is not available in this build of hlo-run yet (available: {})",
-                Platform::AVAILABLE.join(", ")
-            )),
+            "gpu" => Ok(Platform::Gpu),
             _ => Err(format!("unknown platform '{s}' (available: {})", Platform::AVAILABLE.join(", "))),
         }
     }
@@ -96,7 +94,7 @@ struct Args {
     /// The module: `.mlir` (hlo dialect) or HLO text (`.hlo`, `-` for stdin).
     input: String,
 
-    /// Where to run: `interpreter` or `cpu`.
+    /// Where to run: `interpreter`, `cpu` or `gpu`.
     #[arg(long, default_value = "interpreter", value_parser = Platform::from_str)]
     platform: Platform,
 
@@ -122,7 +120,7 @@ struct Args {
     #[arg(long = "timings-json", value_name = "FILE.json")]
     timings_json: Option<String>,
 
-    /// Print the time of every step of the entry computation (--platform=cpu),
+    /// Print the time of every step of the entry computation (cpu, gpu),
     /// measured on one extra run after the timed ones.
     #[arg(long)]
     profile: bool,
@@ -132,6 +130,15 @@ struct Args {
     /// like a JAX/PJRT client compiling without layouts).
     #[arg(long = "entry-layouts", value_enum, default_value_t = EntryLayoutsArg::Module)]
     entry_layouts: EntryLayoutsArg,
+
+    /// The GPU of --platform=gpu: `sm_80`, `sm_90` (`a100`, `h100`, `h200`)
+    /// or a target-description file (XLA's `gpu_device_info { ... }` text).
+    #[arg(long = "gpu-target", default_value = "sm_90")]
+    gpu_target: String,
+
+    /// The PTX ISA version (`MAJOR.MINOR`; default: the oldest for the SM).
+    #[arg(long = "ptx-version", value_name = "X.Y")]
+    ptx_version: Option<String>,
 
     /// Comma-separated passes the compiler skips (HLO or lowering passes).
     #[arg(long = "disable-passes", value_name = "PASSES", value_delimiter = ',')]
@@ -241,6 +248,7 @@ fn run(args: &Args) -> Result<(), Failure> {
             (r, t, Vec::new())
         }
         Platform::Cpu => run_cpu(&source, &file, is_mlir, &arguments, args)?,
+        Platform::Gpu => run_gpu(&source, &file, is_mlir, &arguments, args)?,
     };
     let mut mismatch = None;
     if let Some(reference) = args.reference_platform {
@@ -251,6 +259,7 @@ fn run(args: &Args) -> Result<(), Failure> {
                 (r, t, Vec::new())
             }
             Platform::Cpu => run_cpu(&source, &file, is_mlir, &arguments, &quiet)?,
+            Platform::Gpu => run_gpu(&source, &file, is_mlir, &arguments, &quiet)?,
         };
         mismatch = Some(rxla_interpreter::compare::first_mismatch(&result, &expected, args.atol, args.rtol));
     }
@@ -326,6 +335,7 @@ fn platform_name(p: Platform) -> &'static str {
     match p {
         Platform::Interpreter => "interpreter",
         Platform::Cpu => "cpu",
+        Platform::Gpu => "gpu",
     }
 }
 
@@ -340,29 +350,17 @@ fn min_median(times: &[Duration]) -> (Duration, Duration) {
 /// Compiles for the host CPU (`--warmup` + `--iterations` times when
 /// timing) and runs the last executable; returns the result, the run
 /// times and the compile times.
-fn run_cpu(
-    source: &str,
-    file: &str,
-    is_mlir: bool,
-    arguments: &[Literal],
-    args: &Args,
-) -> Result<(Literal, Vec<Duration>, Vec<Duration>), Failure> {
+fn common_options(args: &Args) -> rxla_runtime::Options {
     let entry_layouts = match args.entry_layouts {
         EntryLayoutsArg::Module => rxla_runtime::EntryLayouts::Module,
         EntryLayoutsArg::Default => rxla_runtime::EntryLayouts::Default,
     };
-    let options = rxla_runtime::Options { disabled_passes: args.disable_passes.clone(), verify_each: false, entry_layouts };
-    let compile = || -> Result<rxla_runtime::Executable, Failure> {
-        let result = if is_mlir {
-            let context = rxla_dialects::create_context();
-            context.enable_multi_threading(false);
-            let module = Module::parse(&context, source).ok_or_else(|| Failure(format!("{file}: the module does not parse")))?;
-            rxla_runtime::compile_module(&context, module, &options)
-        } else {
-            rxla_runtime::compile_hlo_text(source, file, &options)
-        };
-        result.map_err(|e| Failure(format!("{file}: {e}")))
-    };
+    rxla_runtime::Options { disabled_passes: args.disable_passes.clone(), verify_each: false, entry_layouts }
+}
+
+/// Compiles `--warmup + --iterations` times when timing (once otherwise);
+/// returns the last executable and the timed compile times.
+fn compile_timed<E>(args: &Args, compile: impl Fn() -> Result<E, Failure>) -> Result<(E, Vec<Duration>), Failure> {
     let timed = args.iterations > 1;
     let compiles = if timed { args.warmup + args.iterations } else { 1 };
     let mut compile_times = Vec::new();
@@ -375,7 +373,96 @@ fn run_cpu(
         }
         exe = Some(e);
     }
-    let exe = exe.expect("compiled at least once");
+    Ok((exe.expect("compiled at least once"), compile_times))
+}
+
+fn print_profile(steps: Vec<(String, Duration)>) {
+    let total: Duration = steps.iter().map(|(_, d)| *d).sum();
+    eprintln!("profile ({} steps, {}):", steps.len(), ms(total));
+    for (what, d) in steps {
+        eprintln!("  {:>10}  {:5.1}%  {what}", ms(d), 100.0 * d.as_secs_f64() / total.as_secs_f64().max(1e-12));
+    }
+}
+
+/// Compiles for the GPU here and runs on the first GPU (same timing rules
+/// as `run_cpu`; a run waits for the GPU to finish).
+fn run_gpu(
+    source: &str,
+    file: &str,
+    is_mlir: bool,
+    arguments: &[Literal],
+    args: &Args,
+) -> Result<(Literal, Vec<Duration>, Vec<Duration>), Failure> {
+    let device = gpu_device(&args.gpu_target)?;
+    let ptx = match &args.ptx_version {
+        Some(v) => rxla_codegen::gpu::PtxTarget::with_ptx_version(device.name, v),
+        None => rxla_codegen::gpu::PtxTarget::for_sm(device.name),
+    }
+    .map_err(|e| Failure(format!("--ptx-version: {e}")))?;
+    let options = rxla_runtime::gpu::GpuOptions { common: common_options(args), device, ptx };
+    let (exe, compile_times) = compile_timed(args, || {
+        let result = if is_mlir {
+            let context = rxla_dialects::create_context();
+            context.enable_multi_threading(false);
+            let module = Module::parse(&context, source).ok_or_else(|| Failure(format!("{file}: the module does not parse")))?;
+            rxla_runtime::gpu::compile_module(&context, module, &options)
+        } else {
+            rxla_runtime::gpu::compile_hlo_text(source, file, &options)
+        };
+        result.map_err(|e| Failure(format!("{file}: {e}")))
+    })?;
+    let fail = |e: rxla_runtime::RunError| Failure(format!("{file}: {e}"));
+    let device_args = exe.prepare(arguments).map_err(fail)?;
+    for _ in 0..args.warmup {
+        exe.execute(&device_args).map_err(fail)?;
+    }
+    let mut times = Vec::with_capacity(args.iterations as usize);
+    let mut outputs = None;
+    for _ in 0..args.iterations {
+        let start = Instant::now();
+        let out = exe.execute(&device_args).map_err(fail)?;
+        times.push(start.elapsed());
+        outputs = Some(out);
+    }
+    let result = exe.result(&outputs.expect("at least one iteration")).map_err(fail)?;
+    if args.profile {
+        print_profile(exe.profile(&device_args).map_err(fail)?);
+    }
+    Ok((result, times, compile_times))
+}
+
+/// `--gpu-target`: a name or a target-description file.
+fn gpu_device(name: &str) -> Result<rxla_emitters::GpuTarget, Failure> {
+    if let Some(t) = rxla_emitters::GpuTarget::by_name(name) {
+        return Ok(t);
+    }
+    if std::path::Path::new(name).is_file() {
+        let text = std::fs::read_to_string(name).map_err(|e| format!("--gpu-target: cannot read '{name}': {e}"))?;
+        return rxla_emitters::GpuTarget::from_spec(&text).map_err(|e| Failure(format!("--gpu-target: {name}: {e}")));
+    }
+    Err(Failure(format!("--gpu-target: unknown target '{name}' (sm_80, sm_90, or a target-description file)")))
+}
+
+fn run_cpu(
+    source: &str,
+    file: &str,
+    is_mlir: bool,
+    arguments: &[Literal],
+    args: &Args,
+) -> Result<(Literal, Vec<Duration>, Vec<Duration>), Failure> {
+    let options = common_options(args);
+    let compile = || -> Result<rxla_runtime::Executable, Failure> {
+        let result = if is_mlir {
+            let context = rxla_dialects::create_context();
+            context.enable_multi_threading(false);
+            let module = Module::parse(&context, source).ok_or_else(|| Failure(format!("{file}: the module does not parse")))?;
+            rxla_runtime::compile_module(&context, module, &options)
+        } else {
+            rxla_runtime::compile_hlo_text(source, file, &options)
+        };
+        result.map_err(|e| Failure(format!("{file}: {e}")))
+    };
+    let (exe, compile_times) = compile_timed(args, compile)?;
     let buffers = exe.prepare(arguments).map_err(|e| Failure(format!("{file}: {e}")))?;
     for _ in 0..args.warmup {
         exe.execute(&buffers).map_err(|e| Failure(format!("{file}: {e}")))?;
@@ -390,12 +477,7 @@ fn run_cpu(
     }
     let result = exe.result(&outputs.expect("at least one iteration"));
     if args.profile {
-        let steps = exe.profile(&buffers).map_err(|e| Failure(format!("{file}: {e}")))?;
-        let total: Duration = steps.iter().map(|(_, d)| *d).sum();
-        eprintln!("profile ({} steps, {}):", steps.len(), ms(total));
-        for (what, d) in steps {
-            eprintln!("  {:>10}  {:5.1}%  {what}", ms(d), 100.0 * d.as_secs_f64() / total.as_secs_f64().max(1e-12));
-        }
+        print_profile(exe.profile(&buffers).map_err(|e| Failure(format!("{file}: {e}")))?);
     }
     Ok((result, times, compile_times))
 }

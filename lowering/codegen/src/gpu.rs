@@ -1,0 +1,265 @@
+//! PTX for NVIDIA GPUs through LLVM's NVPTX target: libdevice linked in
+//! for the math functions, LLVM's `default<O3>`, then PTX text.
+//!
+//! The target is explicit: an SM (`sm_80`, `sm_90`, ...) and the PTX ISA
+//! version the PTX is written in ([`PtxTarget::for_sm`] gives the oldest
+//! version that supports the SM, so the PTX loads on the oldest driver
+//! that knows the GPU). Denormals are kept (`nvvm-reflect-ftz` = 0, as
+//! XLA:GPU does by default), so libdevice takes its IEEE paths.
+
+use inkwell::{
+    values::BasicValue,
+    context::Context,
+    module::{Linkage, Module},
+    passes::PassBuilderOptions,
+    targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple},
+    OptimizationLevel,
+};
+use std::path::{Path, PathBuf};
+
+/// LLVM's calling convention number of `ptx_kernel` functions.
+const PTX_KERNEL_CC: u32 = 71;
+
+/// An SM and the PTX ISA version to write for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PtxTarget {
+    /// `sm_80`, `sm_90`, `sm_90a`, ...
+    pub sm: String,
+    /// PTX ISA version (major, minor): `.version 7.8`.
+    pub ptx_version: (u32, u32),
+}
+
+/// The SMs rxla knows: name, compute capability, the oldest PTX ISA that
+/// supports it (and the CUDA release that introduced that ISA).
+pub const SM_TABLE: &[(&str, (u32, u32), (u32, u32), &str)] = &[
+    ("sm_70", (7, 0), (6, 0), "CUDA 9.0"),
+    ("sm_75", (7, 5), (6, 3), "CUDA 10.0"),
+    ("sm_80", (8, 0), (7, 0), "CUDA 11.0"),
+    ("sm_86", (8, 6), (7, 1), "CUDA 11.1"),
+    ("sm_89", (8, 9), (7, 8), "CUDA 11.8"),
+    ("sm_90", (9, 0), (7, 8), "CUDA 11.8"),
+    ("sm_90a", (9, 0), (8, 0), "CUDA 12.0"),
+];
+
+impl PtxTarget {
+    /// `sm` with the oldest PTX ISA version that supports it.
+    pub fn for_sm(sm: &str) -> Result<PtxTarget, String> {
+        let sm = sm.to_ascii_lowercase();
+        let (_, _, ptx, _) = SM_TABLE.iter().find(|(name, ..)| *name == sm).ok_or_else(|| {
+            let known: Vec<&str> = SM_TABLE.iter().map(|(n, ..)| *n).collect();
+            format!("unknown GPU target `{sm}` (known: {})", known.join(", "))
+        })?;
+        Ok(PtxTarget { sm, ptx_version: *ptx })
+    }
+
+    /// `sm` with an explicit PTX ISA version (`8.0`), which must be at
+    /// least the SM's oldest.
+    pub fn with_ptx_version(sm: &str, version: &str) -> Result<PtxTarget, String> {
+        let base = PtxTarget::for_sm(sm)?;
+        let parsed = version
+            .split_once('.')
+            .and_then(|(a, b)| Some((a.parse::<u32>().ok()?, b.parse::<u32>().ok()?)))
+            .ok_or_else(|| format!("bad PTX version `{version}` (expected MAJOR.MINOR, e.g. 7.8)"))?;
+        if parsed < base.ptx_version {
+            return Err(format!(
+                "PTX {version} does not support {} (it needs PTX {}.{} or newer)",
+                base.sm, base.ptx_version.0, base.ptx_version.1
+            ));
+        }
+        Ok(PtxTarget { ptx_version: parsed, ..base })
+    }
+
+    /// LLVM's feature string: `+ptx78`.
+    pub fn features(&self) -> String {
+        format!("+ptx{}{}", self.ptx_version.0, self.ptx_version.1)
+    }
+}
+
+/// Where the CUDA compiler wheel (`nvidia-cuda-nvcc-cu12`) is: its
+/// `nvidia/cuda_nvcc` folder, from `RXLA_CUDA_NVCC`, the checkout's
+/// `.cuda/` (what `scripts/setup.sh` installs) or `/usr/local/cuda`.
+pub fn cuda_nvcc_dir() -> Option<PathBuf> {
+    let mut candidates = Vec::new();
+    if let Some(dir) = std::env::var_os("RXLA_CUDA_NVCC") {
+        candidates.push(PathBuf::from(dir));
+    }
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    candidates.push(workspace.join(".cuda/nvidia/cuda_nvcc"));
+    candidates.push(PathBuf::from("/usr/local/cuda"));
+    candidates.into_iter().find(|d| d.join("nvvm/libdevice/libdevice.10.bc").is_file() || d.join("bin/ptxas").is_file())
+}
+
+/// libdevice's bitcode (`RXLA_LIBDEVICE`, or in [`cuda_nvcc_dir`]).
+pub fn libdevice_path() -> Option<PathBuf> {
+    if let Some(file) = std::env::var_os("RXLA_LIBDEVICE") {
+        return Some(PathBuf::from(file));
+    }
+    cuda_nvcc_dir().map(|d| d.join("nvvm/libdevice/libdevice.10.bc")).filter(|f| f.is_file())
+}
+
+/// `ptxas` (`RXLA_PTXAS`, in [`cuda_nvcc_dir`], or on `PATH`).
+pub fn ptxas_path() -> Option<PathBuf> {
+    if let Some(file) = std::env::var_os("RXLA_PTXAS") {
+        return Some(PathBuf::from(file));
+    }
+    if let Some(p) = cuda_nvcc_dir().map(|d| d.join("bin/ptxas")).filter(|f| f.is_file()) {
+        return Some(p);
+    }
+    std::env::var_os("PATH")?.to_str()?.split(':').map(|d| Path::new(d).join("ptxas")).find(|p| p.is_file())
+}
+
+/// A GPU as an LLVM compilation target.
+pub struct NvptxTarget {
+    machine: TargetMachine,
+    pub target: PtxTarget,
+    libdevice: Option<PathBuf>,
+}
+
+const TRIPLE: &str = "nvptx64-nvidia-cuda";
+
+impl NvptxTarget {
+    /// The target; `libdevice` is linked into modules that call `__nv_*`
+    /// functions.
+    pub fn new(target: PtxTarget, libdevice: Option<PathBuf>) -> Result<NvptxTarget, String> {
+        Target::initialize_nvptx(&InitializationConfig::default());
+        let triple = TargetTriple::create(TRIPLE);
+        let llvm_target = Target::from_triple(&triple).map_err(|e| e.to_string())?;
+        let machine = llvm_target
+            .create_target_machine(&triple, &target.sm, &target.features(), OptimizationLevel::Aggressive, RelocMode::Default, CodeModel::Default)
+            .ok_or_else(|| format!("LLVM cannot create an NVPTX target machine for {} ({})", target.sm, target.features()))?;
+        Ok(NvptxTarget { machine, target, libdevice })
+    }
+
+    /// Sets the triple, data layout and the denormal mode libdevice reads.
+    pub fn prepare(&self, module: &Module) {
+        module.set_triple(&TargetTriple::create(TRIPLE));
+        module.set_data_layout(&self.machine.get_target_data().get_data_layout());
+        let context = module.get_context();
+        let zero = context.i32_type().const_zero();
+        module.add_basic_value_flag("nvvm-reflect-ftz", inkwell::module::FlagBehavior::Override, zero);
+    }
+
+    /// Links libdevice when `module` calls one of its functions, and makes
+    /// everything but the kernels internal (so what is not called is
+    /// dropped and the rest inlined).
+    pub fn link_libdevice(&self, module: &Module) -> Result<(), String> {
+        let needs = module.get_functions().any(|f| f.count_basic_blocks() == 0 && f.get_name().to_bytes().starts_with(b"__nv_"));
+        if needs {
+            let path = self.libdevice.as_ref().ok_or_else(|| {
+                "the kernels call libdevice math functions, and libdevice.10.bc was not found (run scripts/setup.sh, or set RXLA_LIBDEVICE)".to_string()
+            })?;
+            let library = Module::parse_bitcode_from_path(path, module.get_context())
+                .map_err(|e| format!("{}: {}", path.display(), e.to_string_lossy()))?;
+            library.set_triple(&TargetTriple::create(TRIPLE));
+            library.set_data_layout(&self.machine.get_target_data().get_data_layout());
+            module.link_in_module(library).map_err(|e| format!("linking libdevice: {}", e.to_string_lossy()))?;
+        }
+        for f in module.get_functions() {
+            if f.count_basic_blocks() > 0 && f.get_call_conventions() != PTX_KERNEL_CC {
+                f.set_linkage(Linkage::Internal);
+            }
+        }
+        Ok(())
+    }
+
+    /// LLVM's `default<O3>` pipeline for the GPU (with NVVM reflection).
+    pub fn optimize(&self, module: &Module) -> Result<(), String> {
+        let options = PassBuilderOptions::create();
+        options.set_loop_unrolling(true);
+        module.run_passes("default<O3>", &self.machine, options).map_err(|e| e.to_string())
+    }
+
+    /// Fails when a called function is neither defined nor an intrinsic
+    /// (PTX cannot call the C library).
+    pub fn check_resolved(&self, module: &Module) -> Result<(), String> {
+        let unresolved: Vec<String> = module
+            .get_functions()
+            .filter(|f| f.count_basic_blocks() == 0 && f.as_global_value().as_pointer_value().get_first_use().is_some())
+            .map(|f| f.get_name().to_string_lossy().into_owned())
+            .filter(|n| !n.starts_with("llvm."))
+            .collect();
+        if unresolved.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("the GPU kernels call functions that have no GPU definition: {}", unresolved.join(", ")))
+        }
+    }
+
+    /// PTX text of `module`.
+    pub fn ptx(&self, module: &Module) -> Result<String, String> {
+        let buffer = self.machine.write_to_memory_buffer(module, FileType::Assembly).map_err(|e| e.to_string())?;
+        Ok(String::from_utf8_lossy(buffer.as_slice()).into_owned())
+    }
+}
+
+/// LLVM IR before and after optimization, and the PTX: the
+/// `llvm-before-optimizations`, `llvm` and `ptx` stages.
+pub fn stages(module: &melior::ir::Module, target: &NvptxTarget) -> Result<(String, String, String), String> {
+    let context = Context::create();
+    let llvm = crate::translate::to_llvm_ir(module, &context)?;
+    target.prepare(&llvm);
+    let before = llvm.print_to_string().to_string();
+    llvm.verify().map_err(|e| format!("LLVM IR does not verify: {e}"))?;
+    target.link_libdevice(&llvm)?;
+    target.optimize(&llvm)?;
+    target.check_resolved(&llvm)?;
+    let after = llvm.print_to_string().to_string();
+    let ptx = target.ptx(&llvm)?;
+    Ok((before, after, ptx))
+}
+
+/// The PTX of `module` (the `llvm` dialect).
+pub fn compile(module: &melior::ir::Module, target: &NvptxTarget) -> Result<String, String> {
+    let context = Context::create();
+    let llvm = crate::translate::to_llvm_ir(module, &context)?;
+    target.prepare(&llvm);
+    llvm.verify().map_err(|e| format!("LLVM IR does not verify: {e}"))?;
+    target.link_libdevice(&llvm)?;
+    target.optimize(&llvm)?;
+    target.check_resolved(&llvm)?;
+    target.ptx(&llvm)
+}
+
+/// Runs `ptxas -arch=<sm>` on `ptx`; `Err` carries ptxas's messages.
+pub fn ptxas_check(ptxas: &Path, ptx: &str, sm: &str) -> Result<(), String> {
+    let dir = std::env::temp_dir().join(format!("rxla-ptxas-{}-{:?}", std::process::id(), std::thread::current().id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let input = dir.join("kernels.ptx");
+    std::fs::write(&input, ptx).map_err(|e| e.to_string())?;
+    let output = std::process::Command::new(ptxas)
+        .arg(format!("-arch={sm}"))
+        .arg(&input)
+        .arg("-o")
+        .arg(dir.join("kernels.cubin"))
+        .output()
+        .map_err(|e| format!("running {}: {e}", ptxas.display()))?;
+    let _ = std::fs::remove_dir_all(&dir);
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err(format!("ptxas -arch={sm}: {}{}", String::from_utf8_lossy(&output.stderr), String::from_utf8_lossy(&output.stdout)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sm_table_gives_the_oldest_ptx_version() {
+        assert_eq!(PtxTarget::for_sm("sm_80").unwrap().ptx_version, (7, 0));
+        assert_eq!(PtxTarget::for_sm("SM_90").unwrap().ptx_version, (7, 8));
+        assert_eq!(PtxTarget::for_sm("sm_90a").unwrap().features(), "+ptx80");
+        assert!(PtxTarget::for_sm("sm_12").unwrap_err().contains("known: sm_70"));
+        assert_eq!(PtxTarget::with_ptx_version("sm_90", "8.3").unwrap().features(), "+ptx83");
+        assert!(PtxTarget::with_ptx_version("sm_90", "7.0").unwrap_err().contains("needs PTX 7.8"));
+        assert!(PtxTarget::with_ptx_version("sm_90", "x").is_err());
+    }
+
+    #[test]
+    fn every_sm_in_the_table_makes_a_target_machine() {
+        for (sm, ..) in SM_TABLE {
+            NvptxTarget::new(PtxTarget::for_sm(sm).unwrap(), None).unwrap();
+        }
+    }
+}

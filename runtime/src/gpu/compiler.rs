@@ -1,0 +1,167 @@
+//! The GPU compiler (XLA's `NVPTXCompiler`): HLO module -> the GPU HLO
+//! pipeline -> thunk programs and kernels -> the GPU lowering -> LLVM ->
+//! PTX, and the host kernels (sort comparators) -> JIT.
+
+use super::GpuExecutable;
+use crate::{
+    buffer_assignment,
+    compiler::{default_entry_layouts, host, lower_kernels, register_passes, CompileTimes, EntryLayouts, Options},
+    executor::KernelFn,
+    thunk_emitter::{CompileError, ThunkEmitter},
+};
+use melior::{
+    ir::{operation::OperationLike, Module},
+    Context,
+};
+use rxla_codegen::{
+    cpu::Jit,
+    gpu::{NvptxTarget, PtxTarget},
+};
+use rxla_emitters::{GpuTarget, Target};
+use rxla_passes::{
+    ir::Op,
+    pipeline::{hlo_pipeline, Platform, RunOptions},
+};
+use std::time::Instant;
+
+/// GPU compiler options.
+#[derive(Clone, Debug)]
+pub struct GpuOptions {
+    pub common: Options,
+    /// The GPU the emitters size kernels for.
+    pub device: GpuTarget,
+    /// The SM and PTX version of the PTX.
+    pub ptx: PtxTarget,
+}
+
+impl GpuOptions {
+    /// Options for `device`, with the oldest PTX version of its SM.
+    pub fn new(device: GpuTarget) -> Result<GpuOptions, String> {
+        let ptx = PtxTarget::for_sm(device.name)?;
+        Ok(GpuOptions { common: Options::default(), device, ptx })
+    }
+}
+
+impl Default for GpuOptions {
+    fn default() -> GpuOptions {
+        GpuOptions::new(GpuTarget::sm_90()).expect("sm_90 is in the SM table")
+    }
+}
+
+/// Compiles HLO text for the GPU (`file` names it in messages).
+pub fn compile_hlo_text(text: &str, file: &str, options: &GpuOptions) -> Result<GpuExecutable, CompileError> {
+    let start = Instant::now();
+    let context = rxla_dialects::create_context();
+    context.enable_multi_threading(false);
+    let module = rxla_translate::import_hlo_text(&context, text, file).map_err(|e| CompileError(e.render(file)))?;
+    let import = start.elapsed();
+    let mut exe = compile_module(&context, module, options)?;
+    exe.compile_times.import = import;
+    exe.compile_times.total = start.elapsed();
+    Ok(exe)
+}
+
+/// Compiles an `hlo` module of `context` for the GPU; MLIR's diagnostics
+/// become part of the error.
+pub fn compile_module(context: &Context, module: Module, options: &GpuOptions) -> Result<GpuExecutable, CompileError> {
+    let messages = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
+    let sink = messages.clone();
+    let id = context.attach_diagnostic_handler(move |d| {
+        sink.borrow_mut().push(format!("{} {}", d.location(), d));
+        true
+    });
+    let result = compile_inner(context, module, options);
+    context.detach_diagnostic_handler(id);
+    result.map_err(|e| {
+        let diagnostics = messages.borrow();
+        if diagnostics.is_empty() {
+            e
+        } else {
+            CompileError(format!("{e}\n{}", diagnostics.join("\n")))
+        }
+    })
+}
+
+fn compile_inner(context: &Context, mut module: Module, options: &GpuOptions) -> Result<GpuExecutable, CompileError> {
+    register_passes();
+    let mut times = CompileTimes::default();
+    let start = Instant::now();
+    let common = &options.common;
+    let disabled: Vec<&str> = common.disabled_passes.iter().map(String::as_str).collect();
+    if common.entry_layouts == EntryLayouts::Default {
+        default_entry_layouts(Op::of(&module.as_operation()));
+    }
+    let mut run_options = RunOptions { disabled: &disabled, verify_each: common.verify_each, timings: None };
+    rxla_passes::pipeline::run(context, &mut module, &hlo_pipeline(Platform::Gpu), &mut run_options)
+        .map_err(|e| CompileError(format!("HLO pipeline: {e}")))?;
+    if !module.as_operation().verify() {
+        return Err(CompileError("the module does not verify after the HLO pipeline".into()));
+    }
+    times.hlo_pipeline = start.elapsed();
+
+    let t = Instant::now();
+    let root = Op::of(&module.as_operation());
+    let emitted = ThunkEmitter::new(root, Target::Gpu(options.device.clone())).emit()?;
+    times.emit = t.elapsed();
+
+    // Kernels with launch dimensions run on the GPU; the rest (sort
+    // comparators) on the host.
+    let (device_kernels, host_kernels): (Vec<_>, Vec<_>) = emitted.kernels.iter().partition(|(k, _)| k.launch.is_some());
+    let t = Instant::now();
+    let mut ptx = String::new();
+    if !device_kernels.is_empty() {
+        let kernels: Vec<_> = device_kernels.iter().map(|(_, k)| k).collect();
+        let lowered = lower_kernels(context, &kernels, Platform::Gpu, &disabled, common.verify_each)?;
+        times.lower = t.elapsed();
+        let t = Instant::now();
+        rxla_codegen::translate::merge_kernel_modules(&lowered);
+        rxla_codegen::translate::register_translations(context);
+        let nvptx = NvptxTarget::new(options.ptx.clone(), rxla_codegen::gpu::libdevice_path()).map_err(CompileError)?;
+        ptx = rxla_codegen::gpu::compile(&lowered, &nvptx).map_err(|e| CompileError(format!("LLVM (NVPTX): {e}")))?;
+        times.llvm = t.elapsed();
+    }
+    let host_names: Vec<String> = host_kernels.iter().map(|(k, _)| k.name.clone()).collect();
+    let jit = if host_kernels.is_empty() {
+        None
+    } else {
+        let t = Instant::now();
+        let kernels: Vec<_> = host_kernels.iter().map(|(_, k)| k).collect();
+        let lowered = lower_kernels(context, &kernels, Platform::Cpu, &disabled, common.verify_each)?;
+        rxla_codegen::translate::merge_kernel_modules(&lowered);
+        rxla_codegen::translate::register_translations(context);
+        let jit = Jit::compile(&lowered, &host()?, &host_names).map_err(|e| CompileError(format!("LLVM: {e}")))?;
+        times.llvm += t.elapsed();
+        Some(jit)
+    };
+    let host_functions: Vec<Option<KernelFn>> = emitted
+        .kernels
+        .iter()
+        .map(|(k, _)| {
+            let address = jit.as_ref().filter(|_| k.launch.is_none()).and_then(|j| j.address(&k.name))?;
+            // SAFETY: the JIT compiled the kernel with the CPU kernel ABI.
+            Some(unsafe { std::mem::transmute::<usize, KernelFn>(address) })
+        })
+        .collect();
+
+    let mut programs = emitted.programs;
+    let mut stats = Vec::new();
+    for (i, (p, requests)) in programs.iter_mut().zip(&emitted.in_place).enumerate() {
+        let aliases: &[(usize, usize)] = if i == emitted.entry { &emitted.aliases } else { &[] };
+        stats.push(buffer_assignment::assign(p, requests, aliases));
+    }
+    times.total = start.elapsed();
+    Ok(GpuExecutable {
+        programs,
+        entry: emitted.entry,
+        kernels: emitted.kernels.into_iter().map(|(k, _)| k).collect(),
+        host_functions,
+        constants: emitted.constants,
+        jit,
+        ptx,
+        ptx_target: options.ptx.clone(),
+        device_target: options.device.clone(),
+        buffer_stats: stats,
+        compile_times: times,
+        loaded: std::sync::Mutex::new(None),
+    })
+}

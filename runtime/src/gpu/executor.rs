@@ -1,0 +1,284 @@
+//! Running GPU programs: every buffer lives in device memory; kernels
+//! launch on one stream, dots call cuBLAS, control flow runs on the host
+//! (reading predicates back), and the steps with no device implementation
+//! run on the host on copies of the buffers they touch (see
+//! [`super::plan::Placement`]).
+
+use super::{
+    device::{Device, DeviceBuffer},
+    plan::{placement, Gemm, Placement},
+    GpuExecutable,
+};
+use crate::{executor::Machine, program::*, RunError};
+use cudarc::cublas::{result as blas, sys as blas_sys};
+use cudarc::driver::sys::CUfunction;
+use rxla_library::array::{Buffer, ElementType};
+use std::{collections::HashMap, sync::Arc};
+
+type Result<T> = std::result::Result<T, RunError>;
+
+fn e(message: String) -> RunError {
+    RunError(message)
+}
+
+/// What an executable keeps on the device: its kernels and constants.
+pub struct Loaded {
+    pub device: Arc<Device>,
+    /// Per kernel of the executable: the loaded function (GPU kernels).
+    pub functions: Vec<Option<CUfunction>>,
+    pub constants: Vec<DeviceBuffer>,
+}
+
+// SAFETY: CUfunction handles are immutable once loaded.
+unsafe impl Send for Loaded {}
+unsafe impl Sync for Loaded {}
+
+impl Loaded {
+    pub fn new(exe: &GpuExecutable, device: Arc<Device>) -> Result<Loaded> {
+        device.bind().map_err(e)?;
+        let names: Vec<String> =
+            exe.kernels.iter().filter(|k| k.launch.is_some()).map(|k| rxla_lowering::lower_tensors::ptx_name(&k.name)).collect();
+        let mut loaded = if names.is_empty() { Vec::new() } else { device.load(&exe.ptx, &names).map_err(e)? }.into_iter();
+        let functions = exe.kernels.iter().map(|k| if k.launch.is_some() { loaded.next() } else { None }).collect();
+        let constants = exe.constants.iter().map(|c| device.upload(c.as_slice())).collect::<std::result::Result<_, _>>().map_err(e)?;
+        Ok(Loaded { device, functions, constants })
+    }
+}
+
+/// One running program: where its slots are on the device.
+struct Frame<'a> {
+    p: &'a Program,
+    params: &'a [u64],
+    arena: u64,
+    outputs: &'a [u64],
+    constants: &'a [DeviceBuffer],
+}
+
+impl Frame<'_> {
+    fn ptr(&self, slot: Slot) -> u64 {
+        match self.p.buffers[self.p.buffer_of(slot)] {
+            Allocation::Parameter(i) => self.params[i],
+            Allocation::Constant(k) => self.constants[k].ptr,
+            Allocation::Temp { offset, .. } => self.arena + offset as u64,
+            Allocation::Output(i) => self.outputs[i],
+            Allocation::Unassigned | Allocation::Unused => {
+                panic!("slot {} ({}) of {} has no memory", slot, self.p.slots[slot].name, self.p.name)
+            }
+        }
+    }
+
+    fn bytes(&self, slot: Slot) -> usize {
+        self.p.slots[slot].shape.bytes()
+    }
+}
+
+/// Runs programs of one executable on its device.
+pub struct GpuMachine<'a> {
+    pub exe: &'a GpuExecutable,
+    pub loaded: &'a Loaded,
+    /// When set, the time of every step of the entry program (the stream
+    /// is synchronized after each step).
+    pub profile: Option<&'a std::sync::Mutex<Vec<(String, std::time::Duration)>>>,
+}
+
+impl GpuMachine<'_> {
+    fn host(&self) -> Machine<'_> {
+        Machine {
+            programs: &self.exe.programs,
+            kernels: &self.exe.kernels,
+            functions: &self.exe.host_functions,
+            constants: &self.exe.constants,
+            arenas: &[],
+            profile: None,
+        }
+    }
+
+    /// Runs program `index` on device parameter addresses; returns its
+    /// output buffers (not waiting for the stream).
+    pub fn run(&self, index: usize, params: &[u64]) -> Result<Vec<DeviceBuffer>> {
+        let p = &self.exe.programs[index];
+        if params.len() != p.param_leaves.len() {
+            return Err(e(format!("{}: {} arguments for {} parameters", p.name, params.len(), p.param_leaves.len())));
+        }
+        let device = &self.loaded.device;
+        let arena = device.alloc(p.arena_size).map_err(e)?;
+        let outputs: Vec<DeviceBuffer> = p
+            .outputs
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| p.output_params.get(*k).copied().flatten().is_none())
+            .map(|(_, &s)| device.alloc(p.slots[s].shape.bytes()))
+            .collect::<std::result::Result<_, _>>()
+            .map_err(e)?;
+        let output_ptrs: Vec<u64> = outputs.iter().map(|b| b.ptr).collect();
+        let frame = Frame { p, params, arena: arena.ptr, outputs: &output_ptrs, constants: &self.loaded.constants };
+        let host = self.host();
+        for step in &p.steps {
+            let start = std::time::Instant::now();
+            self.step(&frame, &host, step)?;
+            if let Some(sink) = self.profile {
+                device.synchronize().map_err(e)?;
+                sink.lock().unwrap_or_else(|e| e.into_inner()).push((host.describe(p, step), start.elapsed()));
+            }
+        }
+        // The arena is freed (after the stream drains) when it drops.
+        drop(arena);
+        Ok(outputs)
+    }
+
+    fn step(&self, f: &Frame, host: &Machine, step: &Step) -> Result<()> {
+        let device = &self.loaded.device;
+        match placement(f.p, &self.exe.kernels, step, device.cublas.is_some()) {
+            Placement::Device => match step {
+                Step::Kernel { kernel, args } => {
+                    let k = &self.exe.kernels[*kernel];
+                    let launch = k.launch.expect("device kernels have launch dimensions");
+                    let function = self.loaded.functions[*kernel].ok_or_else(|| e(format!("internal error: kernel {} is not loaded", k.name)))?;
+                    let ptrs: Vec<u64> = args.iter().map(|&s| f.ptr(s)).collect();
+                    device.launch(function, launch.blocks, launch.threads, &ptrs).map_err(|m| e(format!("kernel {}: {m}", k.name)))
+                }
+                Step::Copy { from, to } => device.copy(f.ptr(*to), f.ptr(*from), f.bytes(*from)).map_err(e),
+                _ => unreachable!("only kernels and copies run on the device"),
+            },
+            Placement::Cublas(g) => {
+                let Step::Dot { lhs, rhs, out, .. } = step else { unreachable!("gemms are dots") };
+                gemm(device, &g, f.ptr(*lhs), f.ptr(*rhs), f.ptr(*out))
+            }
+            Placement::Host => self.staged(f, host, step),
+            Placement::Control => self.control(f, step),
+        }
+    }
+
+    /// Runs `step` on the host: copies every buffer it touches to host
+    /// memory, runs it there, and copies what it wrote back.
+    fn staged(&self, f: &Frame, host: &Machine, step: &Step) -> Result<()> {
+        let device = &self.loaded.device;
+        let (reads, writes) = step.reads_writes();
+        let mut sizes: HashMap<BufferId, usize> = HashMap::new();
+        for &s in reads.iter().chain(&writes) {
+            let b = f.p.buffer_of(s);
+            let n = f.bytes(s);
+            let entry = sizes.entry(b).or_insert(0);
+            *entry = (*entry).max(n);
+        }
+        let mut copies: HashMap<BufferId, (Buffer, u64)> = HashMap::new();
+        let slot_of = |b: BufferId| reads.iter().chain(&writes).copied().find(|&s| f.p.buffer_of(s) == b).expect("a slot of the buffer");
+        for (&b, &n) in &sizes {
+            let ptr = f.ptr(slot_of(b));
+            let mut copy = Buffer::zeroed(n);
+            device.read(ptr, copy.as_mut_slice()).map_err(e)?;
+            copies.insert(b, (copy, ptr));
+        }
+        let staged: HashMap<BufferId, *mut u8> = copies.iter_mut().map(|(&b, (copy, _))| (b, copy.as_mut_ptr())).collect();
+        host.run_staged_step(f.p, step, &staged)?;
+        let written: std::collections::HashSet<BufferId> = writes.iter().map(|&s| f.p.buffer_of(s)).collect();
+        for b in written {
+            let (copy, ptr) = &copies[&b];
+            device.write(*ptr, copy.as_slice()).map_err(e)?;
+        }
+        Ok(())
+    }
+
+    fn control(&self, f: &Frame, step: &Step) -> Result<()> {
+        let device = &self.loaded.device;
+        let inner = GpuMachine { profile: None, ..*self };
+        let copy_back = |outs: &[DeviceBuffer], results: &[Slot]| -> Result<()> {
+            for (b, &s) in outs.iter().zip(results) {
+                device.copy(f.ptr(s), b.ptr, b.bytes).map_err(e)?;
+            }
+            Ok(())
+        };
+        match step {
+            Step::While { cond, body, init, state } => {
+                for (&i, &s) in init.iter().zip(state) {
+                    device.copy(f.ptr(s), f.ptr(i), f.bytes(i)).map_err(e)?;
+                }
+                let state_ptrs: Vec<u64> = state.iter().map(|&s| f.ptr(s)).collect();
+                loop {
+                    let go = inner.run(*cond, &state_ptrs)?;
+                    let mut flag = [0u8];
+                    if let Some(b) = go.first() {
+                        device.read(b.ptr, &mut flag).map_err(e)?;
+                    }
+                    if flag[0] == 0 {
+                        break;
+                    }
+                    let next = inner.run(*body, &state_ptrs)?;
+                    copy_back(&next, state)?;
+                }
+                Ok(())
+            }
+            Step::Conditional { selector, branches, operands, results } => {
+                let mut bytes = [0u8; 4];
+                let is_pred = f.p.slots[*selector].shape.ty == ElementType::Pred;
+                device.read(f.ptr(*selector), &mut bytes[..if is_pred { 1 } else { 4 }]).map_err(e)?;
+                let branch = if is_pred {
+                    if bytes[0] != 0 { 0 } else { 1 }
+                } else {
+                    let i = i32::from_le_bytes(bytes);
+                    if i < 0 || i as usize >= branches.len() { branches.len() - 1 } else { i as usize }
+                };
+                let args: Vec<u64> = operands[branch].iter().map(|&s| f.ptr(s)).collect();
+                let outs = inner.run(branches[branch], &args)?;
+                copy_back(&outs, results)
+            }
+            Step::Call { program, args, results } => {
+                let ptrs: Vec<u64> = args.iter().map(|&s| f.ptr(s)).collect();
+                let outs = inner.run(*program, &ptrs)?;
+                copy_back(&outs, results)
+            }
+            _ => unreachable!("control steps"),
+        }
+    }
+}
+
+/// `out = lhs . rhs` as one cuBLAS strided-batched gemm (see [`Gemm`]).
+fn gemm(device: &Device, g: &Gemm, lhs: u64, rhs: u64, out: u64) -> Result<()> {
+    use blas_sys::{cublasComputeType_t as C, cublasGemmAlgo_t, cublasOperation_t as O, cudaDataType as D};
+    let handle = device.cublas.ok_or_else(|| e("internal error: no cuBLAS handle".into()))?;
+    let (ty, compute) = match g.ty {
+        ElementType::F32 => (D::CUDA_R_32F, C::CUBLAS_COMPUTE_32F),
+        ElementType::F64 => (D::CUDA_R_64F, C::CUBLAS_COMPUTE_64F),
+        ElementType::F16 => (D::CUDA_R_16F, C::CUBLAS_COMPUTE_32F),
+        ElementType::Bf16 => (D::CUDA_R_16BF, C::CUBLAS_COMPUTE_32F),
+        other => return Err(e(format!("internal error: cuBLAS gemm of {}", other.name()))),
+    };
+    let op = |t: bool| if t { O::CUBLAS_OP_T } else { O::CUBLAS_OP_N };
+    let (one32, zero32, one64, zero64) = (1f32, 0f32, 1f64, 0f64);
+    let (alpha, beta): (*const std::ffi::c_void, *const std::ffi::c_void) = if g.ty == ElementType::F64 {
+        (&one64 as *const f64 as *const _, &zero64 as *const f64 as *const _)
+    } else {
+        (&one32 as *const f32 as *const _, &zero32 as *const f32 as *const _)
+    };
+    // SAFETY: the three device buffers hold the row-major operands the
+    // gemm's sizes and strides describe (plan::gemm computed them from
+    // the slots' shapes); alpha and beta live across the call.
+    unsafe {
+        blas::gemm_strided_batched_ex(
+            handle,
+            op(g.trans_a),
+            op(g.trans_b),
+            g.m as i32,
+            g.n as i32,
+            g.k as i32,
+            alpha,
+            rhs as *const _,
+            ty,
+            g.lda as i32,
+            g.stride_a,
+            lhs as *const _,
+            ty,
+            g.ldb as i32,
+            g.stride_b,
+            beta,
+            out as *mut _,
+            ty,
+            g.ldc as i32,
+            g.stride_c,
+            g.batch as i32,
+            compute,
+            cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
+        )
+    }
+    .map_err(|err| e(format!("cuBLAS gemm ({} batch {} m {} n {} k {}): {err}", g.ty.name(), g.batch, g.m, g.n, g.k)))
+}
