@@ -57,3 +57,24 @@ func.func @ipowi(%x: i32, %n: i32) -> i32 {
   %p = math.ipowi %x, %n : i32
   return %p : i32
 }
+
+// -----
+
+// The hot f32 functions are in-house branch-free code (range reduction and
+// a polynomial in fma: no call, so loops using them vectorize); sin keeps
+// the C library.
+// CHECK-LABEL: module
+// CHECK:         func.func private @sinf(f32) -> f32
+// CHECK-NOT:     @expf
+// CHECK-LABEL:   func.func @f32_in_house
+// CHECK-NOT:       call @expf
+// CHECK:           %[[K:.*]] = math.fma %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK:           arith.bitcast %[[K]] : f32 to i32
+// CHECK:           math.fma
+// CHECK:           %[[E:.*]] = math.fma %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK:           call @sinf(%{{.*}}) : (f32) -> f32
+func.func @f32_in_house(%x: f32) -> f32 {
+  %e = math.exp %x : f32
+  %s = math.sin %e : f32
+  return %s : f32
+}

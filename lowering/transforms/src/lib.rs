@@ -19,6 +19,7 @@ pub mod lower_indexing;
 pub mod lower_loops;
 pub mod lower_shuffles;
 pub mod lower_tensors;
+pub mod math;
 pub mod pipeline;
 pub mod registry;
 
