@@ -1,14 +1,16 @@
 // RUN: hlo-opt %s --passes='xla-expand-math{target=gpu}' | FileCheck %s
 
-// On the GPU every transcendental function is a libdevice call (`__nv_`
-// + the C name: f32 and f64 alike), linked in by the NVPTX code
-// generation; fpowi calls libdevice's powi (PTX has no C library); f16 is
-// computed in f32; exact operations stay for LLVM's NVPTX instructions.
+// On the GPU the transcendental functions are libdevice calls (`__nv_` +
+// the C name: f32 and f64 alike), linked in by the NVPTX code generation,
+// except f32 tanh and erf (in-house, branch-free); fpowi calls libdevice's
+// powi (PTX has no C library); f16 is computed in f32; exact operations
+// stay for LLVM's NVPTX instructions.
 // CHECK-DAG:   func.func private @__nv_expf(f32) -> f32
 // CHECK-DAG:   func.func private @__nv_tanh(f64) -> f64
 // CHECK-DAG:   func.func private @__nv_atan2f(f32, f32) -> f32
 // CHECK-DAG:   func.func private @__nv_powif(f32, i32) -> f32
 // CHECK-DAG:   func.func private @__nv_logf(f32) -> f32
+// CHECK-NOT:   @__nv_tanhf
 // CHECK-LABEL: func.func @gpu_math
 // CHECK:         %[[E:.*]] = call @__nv_expf(%arg0) : (f32) -> f32
 // CHECK:         %[[T:.*]] = call @__nv_tanh(%arg1) : (f64) -> f64
@@ -18,12 +20,16 @@
 // CHECK:         %[[L:.*]] = call @__nv_logf(%[[H]]) : (f32) -> f32
 // CHECK:         arith.truncf %[[L]] : f32 to f16
 // CHECK:         math.sqrt %[[P]] : f32
-func.func @gpu_math(%x: f32, %y: f64, %n: i32, %h: f16) -> (f32, f64, f16) {
+// CHECK-NOT:     call @__nv_tanhf
+// CHECK:         math.fma
+// CHECK:         return
+func.func @gpu_math(%x: f32, %y: f64, %n: i32, %h: f16) -> (f32, f64, f16, f32) {
   %e = math.exp %x : f32
   %t = math.tanh %y : f64
   %a = math.atan2 %e, %x : f32
   %p = math.fpowi %a, %n : f32, i32
   %l = math.log %h : f16
   %s = math.sqrt %p : f32
-  return %s, %t, %l : f32, f64, f16
+  %th = math.tanh %s : f32
+  return %s, %t, %l, %th : f32, f64, f16, f32
 }

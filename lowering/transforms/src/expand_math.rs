@@ -25,8 +25,9 @@
 //!   would call the C library too for some and do not exist for others,
 //!   and `math-to-llvm`'s `expm1`/`log1p` (`exp(x) - 1`, `log(1 + x)`)
 //!   lose all precision near zero.
-//! - On the GPU (`target=gpu`) every transcendental function, the in-house
-//!   ones too, calls libdevice (`__nv_expf`, ...).
+//! - On the GPU (`target=gpu`) the transcendental functions call libdevice
+//!   (`__nv_expf`, ...), except f32 `tanh` and `erf`, which are in-house
+//!   there too (as XLA:GPU has its own for them): libdevice's branch.
 //! - `rsqrt` is `1 / sqrt(x)`; `isnan`, `isinf`, `isfinite` compare the
 //!   absolute value; `ipowi` is exponentiation by squaring in a loop.
 
@@ -186,6 +187,15 @@ fn expand(op: Op, math: &str, gpu: bool) -> Result<()> {
         }
         _ if EXACT.contains(&math) => {}
         _ if gpu => {
+            // f32 tanh and erf in-house, as XLA:GPU has its own for them:
+            // libdevice's branch, which keeps an unrolled loop's loads and
+            // stores in separate blocks (no vector accesses).
+            if fname == "f32" && matches!(math, "tanh" | "erf") {
+                if let Some(r) = crate::math::expand_f32(&b, math, &operands) {
+                    replace_op(op, &[r]);
+                    return Ok(());
+                }
+            }
             // libdevice: `__nv_expf` (f32), `__nv_exp` (f64).
             let (f32_name, f64_name) = libm(math).ok_or_else(|| op_error(op, format!("`math.{math}` has no GPU lowering")))?;
             let callee = match fname.as_str() {

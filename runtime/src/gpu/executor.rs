@@ -133,6 +133,11 @@ impl GpuMachine<'_> {
                 Step::Kernel { kernel, args } => {
                     let k = &self.exe.kernels[*kernel];
                     let launch = k.launch.expect("device kernels have launch dimensions");
+                    if launch.blocks.iter().chain(&launch.threads).any(|&d| d <= 0) {
+                        // Nothing to compute (zero-sized output): CUDA
+                        // rejects empty grids.
+                        return Ok(());
+                    }
                     let function = self.loaded.functions[*kernel].ok_or_else(|| e(format!("internal error: kernel {} is not loaded", k.name)))?;
                     let ptrs: Vec<u64> = args.iter().map(|&s| f.ptr(s)).collect();
                     device.launch(function, launch.blocks, launch.threads, &ptrs).map_err(|m| e(format!("kernel {}: {m}", k.name)))
