@@ -86,12 +86,10 @@ pub fn hlo_pipeline(platform: Platform) -> Vec<Step> {
         p("while-loop-trip-count-annotator"),
         p("flatten-call-graph"),
     ];
-    if platform == Platform::Gpu {
-        // The CPU runtime's sort is stable; a GPU sort needs the tie
-        // breaker.
-        let at = steps.iter().position(|s| s == &p("rng-bit-generator-expander")).map_or(0, |i| i + 1);
-        steps.insert(at, p("stable-sort-expander"));
-    }
+    // No stable-sort-expander: both runtimes sort stably (the GPU's sorts
+    // on the host), and without the iota tie breaker comparators stay
+    // simple enough to sort by keys. An unstable GPU sort kernel would need
+    // it back.
     if platform == Platform::Gpu {
         steps.push(p("reduce-window-rewriter"));
     }
