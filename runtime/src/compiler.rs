@@ -44,6 +44,10 @@ pub struct Options {
     pub disabled_passes: Vec<String>,
     /// Verify the IR after every pass (slower; for debugging).
     pub verify_each: bool,
+    /// Float convolutions as emitted kernels instead of library calls (the
+    /// GPU backend always emits them; on the CPU the library is faster, and
+    /// this tests the emitted path).
+    pub emitted_convolutions: bool,
 }
 
 /// Time spent in each phase of a compilation.
@@ -200,7 +204,9 @@ fn compile_module_inner(context: &Context, mut module: Module, options: &Options
 
     let t = Instant::now();
     let root = Op::of(&module.as_operation());
-    let mut emitted = ThunkEmitter::new(root, Target::default_cpu()).emit()?;
+    let mut emitter = ThunkEmitter::new(root, Target::default_cpu());
+    emitter.emitted_convolutions = options.emitted_convolutions;
+    let mut emitted = emitter.emit()?;
     times.emit = t.elapsed();
 
     let t = Instant::now();

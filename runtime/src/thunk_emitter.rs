@@ -98,6 +98,9 @@ pub struct ThunkEmitter {
     /// Where the scalar functions that library steps call (sort
     /// comparators) run: the host.
     host_target: Target,
+    /// Float convolutions as emitted kernels (the elemental emitter's
+    /// direct convolution) instead of the library's.
+    pub emitted_convolutions: bool,
     programs: Vec<Option<Program>>,
     in_place: Vec<Vec<InPlace>>,
     program_index: HashMap<String, usize>,
@@ -137,6 +140,7 @@ impl ThunkEmitter {
             module,
             target,
             host_target: Target::default_cpu(),
+            emitted_convolutions: false,
             programs: Vec::new(),
             in_place: Vec::new(),
             program_index: HashMap::new(),
@@ -348,6 +352,7 @@ impl ThunkEmitter {
                 vec![Tree::Array(slot)]
             }
             "dot" => self.dot(p, op, values)?,
+            "convolution" if self.emitted_convolutions && emits_convolution(op) => self.convolution_kernel(p, op, values)?,
             "convolution" => self.convolution(p, op, values)?,
             "sort" => self.sort(p, op, values)?,
             "fft" => self.fft(p, op, values)?,
@@ -514,6 +519,30 @@ impl ThunkEmitter {
         let Tree::Array(out) = results[0] else { unreachable!() };
         let (tmp, relayout) = self.row_major_result(p, out);
         p.steps.push(Step::Convolution { lhs: operands[0], rhs: operands[1], out: tmp, dims, window, feature_groups, batch_groups });
+        p.steps.extend(relayout);
+        Ok(results)
+    }
+
+    /// A convolution as a kernel of its own: a one-op computation through
+    /// the emitters (the loop emitter over the output, the elemental
+    /// emitter's direct convolution per element).
+    fn convolution_kernel(&mut self, p: &mut Program, op: Op, values: &HashMap<Value, Tree>) -> Result<Vec<Tree>> {
+        let operands = self.library_operands(p, op, values)?;
+        let types: Vec<HloType> = op.operands().iter().map(|v| v.ty()).collect();
+        let (func, b, args) = computation::create_function(self.module, "convolution", &types, &[op.result(0).ty()]).map_err(|e| err(op, e))?;
+        let conv = op.clone_detached();
+        conv.set_operands(&args);
+        conv.remove_attr("hlo.layout");
+        b.insert(conv.raw());
+        b.ret(&[conv.result(0)]).map_err(|e| err(op, e))?;
+        let kernel = rxla_emitters::emit_computation(func, None, Some(self.module), &self.target).map_err(|e| err(op, format!("convolution kernel {e}")))?;
+        let kernel = self.kernel(kernel, 1);
+        let results = self.results(p, op)?;
+        let Tree::Array(out) = results[0] else { unreachable!() };
+        let (tmp, relayout) = self.row_major_result(p, out);
+        let mut args = operands;
+        args.push(tmp);
+        p.steps.push(Step::Kernel { kernel, args });
         p.steps.extend(relayout);
         Ok(results)
     }
@@ -734,6 +763,15 @@ impl ThunkEmitter {
         p.steps.extend(relayouts);
         Ok(results)
     }
+}
+
+/// Whether the elemental emitter computes `op` (a convolution): float
+/// operands of the result's type.
+fn emits_convolution(op: Op) -> bool {
+    let result = op.result(0).ty();
+    let Some(t) = result.tensor() else { return false };
+    let float = matches!(element_type(&t.elem), Some(ElementType::F16 | ElementType::Bf16 | ElementType::F32 | ElementType::F64));
+    float && op.operands().iter().all(|v| v.ty().tensor().is_some_and(|o| o.elem == t.elem))
 }
 
 /// `{ {0}: (1, {}, may-alias), {1, 2}: (0, {1}) }` as (output index path,

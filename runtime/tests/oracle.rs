@@ -52,13 +52,17 @@ fn flatten(l: Literal, out: &mut Vec<Literal>) {
 
 /// Compiles and runs one case; `Err` is why it fails.
 fn run_case(dir: &Path, case: &Case) -> Result<(), String> {
+    run_case_with(dir, case, &Default::default())
+}
+
+fn run_case_with(dir: &Path, case: &Case, options: &rxla_runtime::Options) -> Result<(), String> {
     let case_dir = dir.join("cases").join(&case.name);
     let text = std::fs::read_to_string(case_dir.join("module.hlo")).map_err(|e| format!("module.hlo: {e}"))?;
     let ast = rxla_hlo_text::parse_module(&text).map_err(|e| format!("module.hlo: {}", e.message))?;
     let entry = &ast.computations[ast.entry];
     let params = npy::parameter_shapes(entry);
     let args = npy::read_args(case_dir.join("inputs.npz"), &params).map_err(|e| e.to_string())?;
-    let exe = rxla_runtime::compile_hlo_text(&text, "module.hlo", &Default::default()).map_err(|e| format!("compile: {e}"))?;
+    let exe = rxla_runtime::compile_hlo_text(&text, "module.hlo", options).map_err(|e| format!("compile: {e}"))?;
     let result = exe.run(&args).map_err(|e| format!("run: {e}"))?;
     let mut got = Vec::new();
     flatten(result, &mut got);
@@ -159,4 +163,41 @@ fn oracle_on_cpu() {
     println!("{passed} passed, {} failed", failed.len());
     let rate = if total == 0 { 1.0 } else { passed as f64 / total as f64 };
     assert!(rate + 1e-12 >= min_pass, "pass rate {:.1}% ({passed}/{total}) below {:.1}%:\n{}", rate * 100.0, min_pass * 100.0, failed.join("\n"));
+}
+
+/// The convolutions the GPU backend emits as kernels, checked on the CPU:
+/// every case with a convolution, compiled with `emitted_convolutions`
+/// (and at least one of them really taking that path).
+#[test]
+fn oracle_convolutions_as_emitted_kernels() {
+    let dir = corpus_dir();
+    let Ok(index) = std::fs::read_to_string(dir.join("index.json")) else {
+        println!("oracle corpus not found at {} (set RXLA_ORACLE_DIR); skipping", dir.display());
+        return;
+    };
+    let index: Value = serde_json::from_str(&index).expect("index.json");
+    let options = rxla_runtime::Options { emitted_convolutions: true, ..Default::default() };
+    let mut checked = Vec::new();
+    let mut failed = Vec::new();
+    for e in index.as_array().expect("a list") {
+        let case = Case {
+            name: e["name"].as_str().unwrap_or_default().to_string(),
+            category: e["category"].as_str().unwrap_or("?").to_string(),
+            rtol: e["rtol"].as_f64().unwrap_or(0.0),
+            atol: e["atol"].as_f64().unwrap_or(0.0),
+        };
+        let text = std::fs::read_to_string(dir.join("cases").join(&case.name).join("module.hlo")).unwrap_or_default();
+        if !text.contains(" convolution(") {
+            continue;
+        }
+        let exe = rxla_runtime::compile_hlo_text(&text, "module.hlo", &options);
+        let emitted = exe.as_ref().map(|x| x.kernels().iter().filter(|k| k.name.starts_with("convolution")).count()).unwrap_or(0);
+        match run_case_with(&dir, &case, &options) {
+            Ok(()) => checked.push(format!("{} ({emitted} emitted)", case.name)),
+            Err(e) => failed.push(format!("{}: {e}", case.name)),
+        }
+    }
+    println!("convolutions as kernels: {} passed: {}", checked.len(), checked.join(", "));
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+    assert!(checked.iter().any(|c| !c.contains("(0 emitted)")), "no case emitted a convolution kernel");
 }

@@ -214,6 +214,7 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
             "gather" => return Ok(vec![self.gather(fb, i, idx)?]),
             "reduce" => return self.reduce(fb, i, idx),
             "reduce_window" => return self.reduce_window(fb, i, idx),
+            "convolution" => return Ok(vec![self.convolution(fb, i, idx)?]),
             "bitcast_convert" if self.comp.ty(ins.operands[0]).rank() != ins.results[0].rank() => {
                 return Ok(vec![self.bitcast_convert_resize(fb, i, idx)?]);
             }
@@ -549,6 +550,138 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
         self.window_loops(fb, &window, &in_dims, idx, &mut pos, &inits, &inputs, &reducer)
     }
 
+    /// One output element of a convolution: the sum over the kernel's
+    /// window positions (outer loops, in order) and its input features
+    /// (inner loop) of input times kernel, in f32 for f16/bf16/f32 and f64
+    /// for f64 (the order of rxla's reference implementation). Positions in
+    /// the padding or between dilated input elements contribute nothing;
+    /// feature and batch groups pick the input features or batch of the
+    /// output feature's group.
+    fn convolution(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<String, EmitError> {
+        let ins = self.comp.instrs[i].clone();
+        let op = ins.op;
+        let dn = rxla_passes::attrs::StructAttr::of(op, "dimension_numbers").ok_or_else(|| self.err(i, "no dimension numbers"))?;
+        let one = |name: &str| dn.raw(name).and_then(|t| t.trim().parse::<usize>().ok());
+        let many = |name: &str| dn.list(name).into_iter().map(|x| x as usize).collect::<Vec<_>>();
+        let (Some(ib), Some(ifd), Some(kif), Some(kof), Some(ob), Some(of)) = (
+            one("input_batch_dim"),
+            one("input_feature_dim"),
+            one("kernel_input_feature_dim"),
+            one("kernel_output_feature_dim"),
+            one("output_batch_dim"),
+            one("output_feature_dim"),
+        ) else {
+            return Err(self.err(i, "incomplete dimension numbers"));
+        };
+        let (is, ks, os) = (many("input_spatial_dims"), many("kernel_spatial_dims"), many("output_spatial_dims"));
+        let (lhs, rhs) = (ins.operands[0], ins.operands[1]);
+        let lhs_dims = self.comp.ty(lhs).dims.clone();
+        let rhs_dims = self.comp.ty(rhs).dims.clone();
+        let out_ty = mlir_elem(&ins.results[0].elem);
+        if self.mlir_ty(lhs) != out_ty || self.mlir_ty(rhs) != out_ty {
+            return Err(self.err(i, "operands of another element type than the result"));
+        }
+        let acc_ty = match out_ty.as_str() {
+            "f16" | "bf16" | "f32" => "f32",
+            "f64" => "f64",
+            other => return Err(self.err(i, format!("of {other} is not supported by the elemental emitter"))),
+        };
+        let window: Vec<rxla_passes::attrs::WindowDim> = match Window::of(op) {
+            Some(w) => w.0,
+            None => ks
+                .iter()
+                .map(|&d| rxla_passes::attrs::WindowDim {
+                    size: rhs_dims[d],
+                    stride: 1,
+                    pad_low: 0,
+                    pad_high: 0,
+                    lhs_dilation: 1,
+                    rhs_dilation: 1,
+                    reversal: false,
+                })
+                .collect(),
+        };
+        if window.len() != is.len() || ks.len() != is.len() || os.len() != is.len() {
+            return Err(self.err(i, "window and spatial dimensions disagree"));
+        }
+        let fgc = op.int_attr("feature_group_count").unwrap_or(1).max(1);
+        let bgc = op.int_attr("batch_group_count").unwrap_or(1).max(1);
+        let ci = rhs_dims[kif];
+        let og = (rhs_dims[kof] / (fgc * bgc)).max(1);
+        let n_out = ins.results[0].dims[ob];
+        // The output feature's group.
+        let group = fb.simplify(&idx[of].floor_div_const(og));
+        let batch = if bgc > 1 { fb.simplify(&group.mul_const(n_out).add(&idx[ob])) } else { idx[ob].clone() };
+        let feature_base = if fgc > 1 { group.mul_const(ci) } else { Expr::zero() };
+        let geometry = ConvGeometry { lhs, rhs, lhs_rank: lhs_dims.len(), rhs_rank: rhs_dims.len(), in_dims: is.iter().map(|&d| lhs_dims[d]).collect(), ib, ifd, is, kif, kof, ks, batch, feature_base, feature: idx[of].clone(), out: os.iter().map(|&d| idx[d].clone()).collect(), window, ci, acc_ty: acc_ty.to_string() };
+        let zero = fb.constant("0.0", acc_ty);
+        let mut pos = Vec::new();
+        let sum = self.conv_loops(fb, &geometry, &mut pos, &zero)?;
+        Ok(if acc_ty != out_ty { fb.assign("conv", &format!("arith.truncf {sum} : {acc_ty} to {out_ty}")) } else { sum })
+    }
+
+    fn conv_loops(&mut self, fb: &mut FuncBuilder, g: &ConvGeometry, pos: &mut Vec<Expr>, acc: &str) -> Result<String, EmitError> {
+        let d = pos.len();
+        let acc_ty = g.acc_ty.clone();
+        if d < g.window.len() {
+            let size = g.window[d].size;
+            if size <= 0 {
+                return Ok(acc.to_string());
+            }
+            let r = fb.for_loop(0, size, 1, &[(acc.to_string(), acc_ty)], &mut |fb, iv, iters| {
+                pos.push(iv);
+                let r = self.conv_loops(fb, g, pos, &iters[0]);
+                pos.pop();
+                Ok(vec![r?])
+            })?;
+            return Ok(r[0].clone());
+        }
+        // The input position of each window position, and whether it is a
+        // real input element.
+        let mut conds = Vec::new();
+        let mut in_pos = Vec::new();
+        for (k, w) in g.window.iter().enumerate() {
+            let p = fb.simplify(&g.out[k].mul_const(w.stride).add(&pos[k].mul_const(w.rhs_dilation)).sub_const(w.pad_low));
+            if let Some(c) = fb.in_range(&p, 0, (g.in_dims[k] - 1) * w.lhs_dilation)? {
+                conds.push(c);
+            }
+            if w.lhs_dilation > 1 {
+                let m = fb.simplify(&p.modulo_const(w.lhs_dilation));
+                if let Some(c) = fb.in_range(&m, 0, 0)? {
+                    conds.push(c);
+                }
+                in_pos.push(fb.simplify(&p.floor_div_const(w.lhs_dilation)));
+            } else {
+                in_pos.push(p);
+            }
+        }
+        let cond = if conds.is_empty() { None } else { Some(fb.and_all(&conds)) };
+        let types = vec![acc_ty.clone()];
+        let r = fb.if_then(cond.as_deref(), &[acc.to_string()], &types, &mut |fb| {
+            let r = fb.for_loop(0, g.ci, 1, &[(acc.to_string(), acc_ty.clone())], &mut |fb, c, iters| {
+                let mut lhs_idx = vec![Expr::zero(); g.lhs_rank];
+                lhs_idx[g.ib] = g.batch.clone();
+                lhs_idx[g.ifd] = fb.simplify(&g.feature_base.add(&c));
+                let mut rhs_idx = vec![Expr::zero(); g.rhs_rank];
+                rhs_idx[g.kif] = c.clone();
+                rhs_idx[g.kof] = g.feature.clone();
+                for (k, w) in g.window.iter().enumerate() {
+                    lhs_idx[g.is[k]] = in_pos[k].clone();
+                    rhs_idx[g.ks[k]] = if w.reversal { fb.simplify(&Expr::constant(w.size - 1).sub(&pos[k])) } else { pos[k].clone() };
+                }
+                let x = self.value(fb, g.lhs, &lhs_idx)?;
+                let y = self.value(fb, g.rhs, &rhs_idx)?;
+                let elem = self.mlir_ty(g.lhs);
+                let widen = |fb: &mut FuncBuilder, v: String| if elem == acc_ty { v } else { fb.assign("w", &format!("arith.extf {v} : {elem} to {acc_ty}")) };
+                let (x, y) = (widen(fb, x), widen(fb, y));
+                let m = fb.assign("m", &format!("arith.mulf {x}, {y} : {acc_ty}"));
+                Ok(vec![fb.assign("s", &format!("arith.addf {}, {m} : {acc_ty}", iters[0]))])
+            })?;
+            Ok(r)
+        })?;
+        Ok(r[0].clone())
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn window_loops(
         &mut self,
@@ -626,4 +759,32 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
             r
         })
     }
+}
+
+/// What the loops of an elemental convolution need (see
+/// `Elemental::convolution`).
+struct ConvGeometry {
+    lhs: Val,
+    rhs: Val,
+    lhs_rank: usize,
+    rhs_rank: usize,
+    /// Input spatial sizes.
+    in_dims: Vec<i64>,
+    ib: usize,
+    ifd: usize,
+    is: Vec<usize>,
+    kif: usize,
+    kof: usize,
+    ks: Vec<usize>,
+    /// The input batch and first input feature the output element reads.
+    batch: Expr,
+    feature_base: Expr,
+    /// The output feature (the kernel's output feature index).
+    feature: Expr,
+    /// The output spatial position.
+    out: Vec<Expr>,
+    window: Vec<rxla_passes::attrs::WindowDim>,
+    /// Input features per group.
+    ci: i64,
+    acc_ty: String,
 }

@@ -355,7 +355,7 @@ fn common_options(args: &Args) -> rxla_runtime::Options {
         EntryLayoutsArg::Module => rxla_runtime::EntryLayouts::Module,
         EntryLayoutsArg::Default => rxla_runtime::EntryLayouts::Default,
     };
-    rxla_runtime::Options { disabled_passes: args.disable_passes.clone(), verify_each: false, entry_layouts }
+    rxla_runtime::Options { disabled_passes: args.disable_passes.clone(), entry_layouts, ..Default::default() }
 }
 
 /// Compiles `--warmup + --iterations` times when timing (once otherwise);

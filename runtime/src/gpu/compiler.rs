@@ -101,7 +101,10 @@ fn compile_inner(context: &Context, mut module: Module, options: &GpuOptions) ->
 
     let t = Instant::now();
     let root = Op::of(&module.as_operation());
-    let emitted = ThunkEmitter::new(root, Target::Gpu(options.device.clone())).emit()?;
+    let mut emitter = ThunkEmitter::new(root, Target::Gpu(options.device.clone()));
+    // Float convolutions run as GPU kernels (no cuDNN); others on the host.
+    emitter.emitted_convolutions = true;
+    let emitted = emitter.emit()?;
     times.emit = t.elapsed();
 
     // Kernels with launch dimensions run on the GPU; the rest (sort
