@@ -85,6 +85,9 @@ pub struct Emitted {
     pub in_place: Vec<Vec<InPlace>>,
     pub entry: usize,
     pub kernels: Vec<(KernelInfo, EmittedKernel)>,
+    /// Per kernel, with `shadow_target`: the same computation emitted for
+    /// that target.
+    pub shadows: Vec<Option<EmittedKernel>>,
     pub constants: Vec<Buffer>,
     /// Parameter leaves that the module allows its outputs to alias
     /// (`input_output_alias`): (output leaf, parameter leaf).
@@ -101,6 +104,10 @@ pub struct ThunkEmitter {
     /// Float convolutions as emitted kernels (the elemental emitter's
     /// direct convolution) instead of the library's.
     pub emitted_convolutions: bool,
+    /// Also emit every kernel for this target (the GPU's kernels for the
+    /// CPU, to emulate the GPU on the host).
+    pub shadow_target: Option<Target>,
+    shadows: Vec<Option<EmittedKernel>>,
     programs: Vec<Option<Program>>,
     in_place: Vec<Vec<InPlace>>,
     program_index: HashMap<String, usize>,
@@ -141,6 +148,8 @@ impl ThunkEmitter {
             target,
             host_target: Target::default_cpu(),
             emitted_convolutions: false,
+            shadow_target: None,
+            shadows: Vec::new(),
             programs: Vec::new(),
             in_place: Vec::new(),
             program_index: HashMap::new(),
@@ -160,6 +169,7 @@ impl ThunkEmitter {
             in_place: self.in_place,
             entry: entry_index,
             kernels: self.kernels,
+            shadows: self.shadows,
             constants: self.constants,
             aliases,
         })
@@ -372,11 +382,13 @@ impl ThunkEmitter {
         Ok(())
     }
 
-    /// Registers a kernel (once per name) with `outputs` output buffers.
-    fn kernel(&mut self, kernel: EmittedKernel, outputs: usize) -> usize {
+    /// Registers a kernel (once per name) with `outputs` output buffers;
+    /// `shadow` is the same computation emitted for `shadow_target`.
+    fn kernel(&mut self, kernel: EmittedKernel, outputs: usize, shadow: Option<EmittedKernel>) -> usize {
         if let Some(&i) = self.kernel_index.get(&kernel.name) {
             return i;
         }
+        self.shadows.push(shadow);
         let (workgroups, launch) = match &kernel.grid {
             rxla_emitters::launch::Grid::Cpu { workgroups } => (*workgroups, None),
             rxla_emitters::launch::Grid::Gpu(l) => (1, Some(l.clone())),
@@ -392,7 +404,11 @@ impl ThunkEmitter {
         let kind = emitted.kind;
         let fused = self.callee(op, "calls")?;
         let outputs = op.results().len();
-        let kernel = self.kernel(emitted, outputs);
+        let shadow = match &self.shadow_target {
+            Some(t) => Some(rxla_emitters::emit_fusion(op, self.module, t).map_err(|e| err(op, format!("kernel {e}")))?),
+            None => None,
+        };
+        let kernel = self.kernel(emitted, outputs, shadow);
         // A kernel reads each operand in the layout of its fused
         // computation's parameter (a fusion may read a column-major
         // parameter through a bitcast of its bytes).
@@ -523,6 +539,14 @@ impl ThunkEmitter {
         Ok(results)
     }
 
+    /// `func` emitted for the shadow target, if there is one.
+    fn shadow(&self, func: Op, op: Op) -> Result<Option<EmittedKernel>> {
+        match &self.shadow_target {
+            Some(t) => Ok(Some(rxla_emitters::emit_computation(func, None, Some(self.module), t).map_err(|e| err(op, format!("kernel {e}")))?)),
+            None => Ok(None),
+        }
+    }
+
     /// A convolution as a kernel of its own: a one-op computation through
     /// the emitters (the loop emitter over the output, the elemental
     /// emitter's direct convolution per element).
@@ -536,7 +560,8 @@ impl ThunkEmitter {
         b.insert(conv.raw());
         b.ret(&[conv.result(0)]).map_err(|e| err(op, e))?;
         let kernel = rxla_emitters::emit_computation(func, None, Some(self.module), &self.target).map_err(|e| err(op, format!("convolution kernel {e}")))?;
-        let kernel = self.kernel(kernel, 1);
+        let shadow = self.shadow(func, op)?;
+        let kernel = self.kernel(kernel, 1, shadow);
         let results = self.results(p, op)?;
         let Tree::Array(out) = results[0] else { unreachable!() };
         let (tmp, relayout) = self.row_major_result(p, out);
@@ -555,7 +580,7 @@ impl ThunkEmitter {
         // The runtime's sort calls the comparator on the host.
         let kernel = rxla_emitters::emit_computation(comparator, None, Some(self.module), &self.host_target)
             .map_err(|e| err(op, format!("comparator {e}")))?;
-        let comparator = self.kernel(kernel, 1);
+        let comparator = self.kernel(kernel, 1, None);
         let dimension = op.int_attr("dimension").ok_or_else(|| err(op, "missing dimension"))? as usize;
         let operands = self.library_operands(p, op, values)?;
         let results = self.results(p, op)?;
@@ -580,7 +605,8 @@ impl ThunkEmitter {
         let operand_type = op.operand(0).ty().tensor().cloned().ok_or_else(|| err(op, "sort of a non-array"))?;
         let func = crate::sort_keys::key_function(self.module, keys, &operand_type, "sort_keys").map_err(|e| err(op, e))?;
         let kernel = rxla_emitters::emit_computation(func, None, Some(self.module), &self.target).map_err(|e| err(op, format!("sort keys {e}")))?;
-        let kernel = self.kernel(kernel, 1);
+        let shadow = self.shadow(func, op)?;
+        let kernel = self.kernel(kernel, 1, shadow);
         let operands = self.library_operands(p, op, values)?;
         let key_elem = keys.key.ty().tensor().expect("an array key").elem.clone();
         let key_type = element_type(&key_elem).ok_or_else(|| err(op, "a sort key of an unsupported type"))?;

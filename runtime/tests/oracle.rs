@@ -56,14 +56,22 @@ fn run_case(dir: &Path, case: &Case) -> Result<(), String> {
 }
 
 fn run_case_with(dir: &Path, case: &Case, options: &rxla_runtime::Options) -> Result<(), String> {
+    run_case_using(dir, case, &|text, args| {
+        let exe = rxla_runtime::compile_hlo_text(text, "module.hlo", options).map_err(|e| format!("compile: {e}"))?;
+        exe.run(args).map_err(|e| format!("run: {e}"))
+    })
+}
+
+/// Runs one case with `run` (compile and run the module text on the
+/// arguments); `Err` is why it fails.
+fn run_case_using(dir: &Path, case: &Case, run: &dyn Fn(&str, &[Literal]) -> Result<Literal, String>) -> Result<(), String> {
     let case_dir = dir.join("cases").join(&case.name);
     let text = std::fs::read_to_string(case_dir.join("module.hlo")).map_err(|e| format!("module.hlo: {e}"))?;
     let ast = rxla_hlo_text::parse_module(&text).map_err(|e| format!("module.hlo: {}", e.message))?;
     let entry = &ast.computations[ast.entry];
     let params = npy::parameter_shapes(entry);
     let args = npy::read_args(case_dir.join("inputs.npz"), &params).map_err(|e| e.to_string())?;
-    let exe = rxla_runtime::compile_hlo_text(&text, "module.hlo", options).map_err(|e| format!("compile: {e}"))?;
-    let result = exe.run(&args).map_err(|e| format!("run: {e}"))?;
+    let result = run(&text, &args)?;
     let mut got = Vec::new();
     flatten(result, &mut got);
     let root = entry.instructions.iter().find(|i| i.is_root).map(|i| i.shape.clone()).ok_or("no root")?;
@@ -86,6 +94,27 @@ fn run_case_with(dir: &Path, case: &Case, options: &rxla_runtime::Options) -> Re
 
 #[test]
 fn oracle_on_cpu() {
+    run_corpus("cpu", &|dir, case| run_case(dir, case));
+}
+
+/// The GPU backend's thunk sequences on the host (`GpuOptions::emulate`):
+/// the GPU compiler, plan, executor, host staging, control flow and gemm
+/// mapping, with the GPU kernels' CPU versions (the same fusions and
+/// emitters' choices, CPU code), on every case.
+#[test]
+fn oracle_on_emulated_gpu() {
+    let options = rxla_runtime::gpu::GpuOptions { emulate: true, ..Default::default() };
+    run_corpus("emulated gpu", &|dir, case| {
+        run_case_using(dir, case, &|text, args| {
+            let exe = rxla_runtime::gpu::compile_hlo_text(text, "module.hlo", &options).map_err(|e| format!("compile: {e}"))?;
+            exe.run(args).map_err(|e| format!("run: {e}"))
+        })
+    });
+}
+
+/// Runs every case (two at a time) with `run_one` and checks the pass
+/// rate against `RXLA_ORACLE_MIN_PASS`.
+fn run_corpus(platform: &str, run_one: &(dyn Fn(&Path, &Case) -> Result<(), String> + Sync)) {
     let dir = corpus_dir();
     let Ok(index) = std::fs::read_to_string(dir.join("index.json")) else {
         println!("oracle corpus not found at {} (set RXLA_ORACLE_DIR); skipping", dir.display());
@@ -114,14 +143,15 @@ fn oracle_on_cpu() {
     std::panic::set_hook(Box::new(|_| {}));
     let queue = Arc::new(Mutex::new(cases.into_iter().collect::<Vec<_>>()));
     let results = Arc::new(Mutex::new(Vec::<(String, String, Result<(), String>)>::new()));
+    std::thread::scope(|scope| {
     let workers: Vec<_> = (0..2)
         .map(|_| {
             let (queue, results, dir) = (queue.clone(), results.clone(), dir.clone());
             std::thread::Builder::new()
                 .stack_size(256 << 20)
-                .spawn(move || loop {
+                .spawn_scoped(scope, move || loop {
                     let Some(case) = queue.lock().unwrap().pop() else { break };
-                    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_case(&dir, &case)))
+                    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_one(&dir, &case)))
                         .unwrap_or_else(|p| {
                             Err(format!(
                                 "panic: {}",
@@ -136,6 +166,7 @@ fn oracle_on_cpu() {
     for w in workers {
         w.join().expect("workers do not panic");
     }
+    });
     std::panic::set_hook(default_hook);
     let mut results = Arc::try_unwrap(results).ok().unwrap().into_inner().unwrap();
     results.sort_by(|a, b| a.0.cmp(&b.0));
@@ -160,7 +191,7 @@ fn oracle_on_cpu() {
     }
     let total = results.len();
     let passed = total - failed.len();
-    println!("{passed} passed, {} failed", failed.len());
+    println!("{platform}: {passed} passed, {} failed", failed.len());
     let rate = if total == 0 { 1.0 } else { passed as f64 / total as f64 };
     assert!(rate + 1e-12 >= min_pass, "pass rate {:.1}% ({passed}/{total}) below {:.1}%:\n{}", rate * 100.0, min_pass * 100.0, failed.join("\n"));
 }

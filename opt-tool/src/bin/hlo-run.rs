@@ -140,6 +140,12 @@ struct Args {
     #[arg(long = "ptx-version", value_name = "X.Y")]
     ptx_version: Option<String>,
 
+    /// With --platform=gpu: run the GPU's thunk sequence on the host (its
+    /// kernels compiled for the CPU, a reference gemm in cuBLAS's
+    /// conventions): checks the GPU runtime where there is no GPU.
+    #[arg(long = "emulate-gpu")]
+    emulate_gpu: bool,
+
     /// Comma-separated passes the compiler skips (HLO or lowering passes).
     #[arg(long = "disable-passes", value_name = "PASSES", value_delimiter = ',')]
     disable_passes: Vec<String>,
@@ -399,7 +405,7 @@ fn run_gpu(
         None => rxla_codegen::gpu::PtxTarget::for_sm(device.name),
     }
     .map_err(|e| Failure(format!("--ptx-version: {e}")))?;
-    let options = rxla_runtime::gpu::GpuOptions { common: common_options(args), device, ptx };
+    let options = rxla_runtime::gpu::GpuOptions { common: common_options(args), device, ptx, emulate: args.emulate_gpu };
     let (exe, compile_times) = compile_timed(args, || {
         let result = if is_mlir {
             let context = rxla_dialects::create_context();

@@ -32,13 +32,17 @@ pub struct GpuOptions {
     pub device: GpuTarget,
     /// The SM and PTX version of the PTX.
     pub ptx: PtxTarget,
+    /// Also compile every GPU kernel for the CPU and run on the host
+    /// backend (`hlo-run --emulate-gpu`): checks the GPU runtime, its plan
+    /// and its gemm mapping where there is no GPU.
+    pub emulate: bool,
 }
 
 impl GpuOptions {
     /// Options for `device`, with the oldest PTX version of its SM.
     pub fn new(device: GpuTarget) -> Result<GpuOptions, String> {
         let ptx = PtxTarget::for_sm(device.name)?;
-        Ok(GpuOptions { common: Options::default(), device, ptx })
+        Ok(GpuOptions { common: Options::default(), device, ptx, emulate: false })
     }
 }
 
@@ -104,6 +108,9 @@ fn compile_inner(context: &Context, mut module: Module, options: &GpuOptions) ->
     let mut emitter = ThunkEmitter::new(root, Target::Gpu(options.device.clone()));
     // Float convolutions run as GPU kernels (no cuDNN); others on the host.
     emitter.emitted_convolutions = true;
+    if options.emulate {
+        emitter.shadow_target = Some(Target::default_cpu());
+    }
     let emitted = emitter.emit()?;
     times.emit = t.elapsed();
 
@@ -124,17 +131,28 @@ fn compile_inner(context: &Context, mut module: Module, options: &GpuOptions) ->
         times.llvm = t.elapsed();
     }
     let host_names: Vec<String> = host_kernels.iter().map(|(k, _)| k.name.clone()).collect();
-    let jit = if host_kernels.is_empty() {
-        None
+    let jit = host_jit(context, &host_kernels.iter().map(|(_, k)| k).collect::<Vec<_>>(), &host_names, &disabled, common.verify_each, &mut times)?;
+    let emulation = if options.emulate {
+        let shadows: Vec<&rxla_emitters::EmittedKernel> = emitted.shadows.iter().flatten().collect();
+        let names: Vec<String> = shadows.iter().map(|k| k.name.clone()).collect();
+        let jit = host_jit(context, &shadows, &names, &disabled, common.verify_each, &mut times)?;
+        let kernels = emitted
+            .shadows
+            .iter()
+            .map(|s| {
+                let s = s.as_ref()?;
+                let address = jit.as_ref()?.address(&s.name)?;
+                let workgroups = match s.grid {
+                    rxla_emitters::launch::Grid::Cpu { workgroups } => workgroups,
+                    rxla_emitters::launch::Grid::Gpu(_) => 1,
+                };
+                // SAFETY: the JIT compiled the kernel with the CPU kernel ABI.
+                Some((unsafe { std::mem::transmute::<usize, KernelFn>(address) }, workgroups))
+            })
+            .collect();
+        Some(super::Emulation { jit, kernels })
     } else {
-        let t = Instant::now();
-        let kernels: Vec<_> = host_kernels.iter().map(|(_, k)| k).collect();
-        let lowered = lower_kernels(context, &kernels, Platform::Cpu, &disabled, common.verify_each)?;
-        rxla_codegen::translate::merge_kernel_modules(&lowered);
-        rxla_codegen::translate::register_translations(context);
-        let jit = Jit::compile(&lowered, &host()?, &host_names).map_err(|e| CompileError(format!("LLVM: {e}")))?;
-        times.llvm += t.elapsed();
-        Some(jit)
+        None
     };
     let host_functions: Vec<Option<KernelFn>> = emitted
         .kernels
@@ -166,5 +184,27 @@ fn compile_inner(context: &Context, mut module: Module, options: &GpuOptions) ->
         buffer_stats: stats,
         compile_times: times,
         loaded: std::sync::Mutex::new(None),
+        emulation,
     })
+}
+
+/// `kernels` lowered for the CPU and JIT-compiled (`None` for none).
+fn host_jit(
+    context: &Context,
+    kernels: &[&rxla_emitters::EmittedKernel],
+    names: &[String],
+    disabled: &[&str],
+    verify_each: bool,
+    times: &mut CompileTimes,
+) -> Result<Option<Jit>, CompileError> {
+    if kernels.is_empty() {
+        return Ok(None);
+    }
+    let t = Instant::now();
+    let lowered = lower_kernels(context, kernels, Platform::Cpu, disabled, verify_each)?;
+    rxla_codegen::translate::merge_kernel_modules(&lowered);
+    rxla_codegen::translate::register_translations(context);
+    let jit = Jit::compile(&lowered, &host()?, names).map_err(|e| CompileError(format!("LLVM: {e}")))?;
+    times.llvm += t.elapsed();
+    Ok(Some(jit))
 }

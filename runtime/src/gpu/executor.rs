@@ -5,13 +5,11 @@
 //! [`super::plan::Placement`]).
 
 use super::{
-    device::{Device, DeviceBuffer},
-    plan::{placement, Gemm, Placement},
+    device::{Backend, Device, DeviceBuffer, Kernel},
+    plan::{placement, Placement},
     GpuExecutable,
 };
 use crate::{executor::Machine, program::*, RunError};
-use cudarc::cublas::{result as blas, sys as blas_sys};
-use cudarc::driver::sys::CUfunction;
 use rxla_library::array::{Buffer, ElementType};
 use std::{collections::HashMap, sync::Arc};
 
@@ -21,26 +19,44 @@ fn e(message: String) -> RunError {
     RunError(message)
 }
 
-/// What an executable keeps on the device: its kernels and constants.
+/// What an executable keeps on its backend: its kernels and constants.
 pub struct Loaded {
-    pub device: Arc<Device>,
-    /// Per kernel of the executable: the loaded function (GPU kernels).
-    pub functions: Vec<Option<CUfunction>>,
+    pub device: Arc<dyn Backend>,
+    /// Per kernel of the executable: the loaded GPU kernel.
+    pub functions: Vec<Option<Kernel>>,
     pub constants: Vec<DeviceBuffer>,
 }
 
-// SAFETY: CUfunction handles are immutable once loaded.
-unsafe impl Send for Loaded {}
-unsafe impl Sync for Loaded {}
-
 impl Loaded {
-    pub fn new(exe: &GpuExecutable, device: Arc<Device>) -> Result<Loaded> {
+    /// Loads the PTX on a CUDA device.
+    pub fn on_gpu(exe: &GpuExecutable, device: Arc<Device>) -> Result<Loaded> {
         device.bind().map_err(e)?;
         let names: Vec<String> =
             exe.kernels.iter().filter(|k| k.launch.is_some()).map(|k| rxla_lowering::lower_tensors::ptx_name(&k.name)).collect();
         let mut loaded = if names.is_empty() { Vec::new() } else { device.load(&exe.ptx, &names).map_err(e)? }.into_iter();
-        let functions = exe.kernels.iter().map(|k| if k.launch.is_some() { loaded.next() } else { None }).collect();
-        let constants = exe.constants.iter().map(|c| device.upload(c.as_slice())).collect::<std::result::Result<_, _>>().map_err(e)?;
+        let functions = exe.kernels.iter().map(|k| if k.launch.is_some() { loaded.next().map(Kernel::Cuda) } else { None }).collect();
+        Loaded::with(exe, device, functions)
+    }
+
+    /// The GPU kernels' CPU versions on the host backend (an executable
+    /// compiled with `GpuOptions::emulate`).
+    pub fn on_host(exe: &GpuExecutable, device: Arc<dyn Backend>) -> Result<Loaded> {
+        let emulation = exe.emulation.as_ref().ok_or_else(|| e("internal error: no CPU kernels to emulate the GPU with".into()))?;
+        let functions = exe
+            .kernels
+            .iter()
+            .zip(&emulation.kernels)
+            .map(|(k, shadow)| match (k.launch, shadow) {
+                (Some(_), Some((function, workgroups))) => Ok(Some(Kernel::Host { function: *function, workgroups: *workgroups })),
+                (Some(_), None) => Err(e(format!("internal error: kernel {} has no CPU version", k.name))),
+                (None, _) => Ok(None),
+            })
+            .collect::<Result<_>>()?;
+        Loaded::with(exe, device, functions)
+    }
+
+    fn with(exe: &GpuExecutable, device: Arc<dyn Backend>, functions: Vec<Option<Kernel>>) -> Result<Loaded> {
+        let constants = exe.constants.iter().map(|c| DeviceBuffer::upload(&device, c.as_slice())).collect::<std::result::Result<_, _>>().map_err(e)?;
         Ok(Loaded { device, functions, constants })
     }
 }
@@ -101,13 +117,13 @@ impl GpuMachine<'_> {
             return Err(e(format!("{}: {} arguments for {} parameters", p.name, params.len(), p.param_leaves.len())));
         }
         let device = &self.loaded.device;
-        let arena = device.alloc(p.arena_size).map_err(e)?;
+        let arena = DeviceBuffer::alloc(device, p.arena_size).map_err(e)?;
         let outputs: Vec<DeviceBuffer> = p
             .outputs
             .iter()
             .enumerate()
             .filter(|(k, _)| p.output_params.get(*k).copied().flatten().is_none())
-            .map(|(_, &s)| device.alloc(p.slots[s].shape.bytes()))
+            .map(|(_, &s)| DeviceBuffer::alloc(device, p.slots[s].shape.bytes()))
             .collect::<std::result::Result<_, _>>()
             .map_err(e)?;
         let output_ptrs: Vec<u64> = outputs.iter().map(|b| b.ptr).collect();
@@ -128,7 +144,7 @@ impl GpuMachine<'_> {
 
     fn step(&self, f: &Frame, host: &Machine, step: &Step) -> Result<()> {
         let device = &self.loaded.device;
-        match placement(f.p, &self.exe.kernels, step, device.cublas.is_some()) {
+        match placement(f.p, &self.exe.kernels, step, device.has_gemm()) {
             Placement::Device => match step {
                 Step::Kernel { kernel, args } => {
                     let k = &self.exe.kernels[*kernel];
@@ -140,14 +156,14 @@ impl GpuMachine<'_> {
                     }
                     let function = self.loaded.functions[*kernel].ok_or_else(|| e(format!("internal error: kernel {} is not loaded", k.name)))?;
                     let ptrs: Vec<u64> = args.iter().map(|&s| f.ptr(s)).collect();
-                    device.launch(function, launch.blocks, launch.threads, &ptrs).map_err(|m| e(format!("kernel {}: {m}", k.name)))
+                    device.launch(&function, launch.blocks, launch.threads, &ptrs).map_err(|m| e(format!("kernel {}: {m}", k.name)))
                 }
                 Step::Copy { from, to } => device.copy(f.ptr(*to), f.ptr(*from), f.bytes(*from)).map_err(e),
                 _ => unreachable!("only kernels and copies run on the device"),
             },
             Placement::Cublas(g) => {
                 let Step::Dot { lhs, rhs, out, .. } = step else { unreachable!("gemms are dots") };
-                gemm(device, &g, f.ptr(*lhs), f.ptr(*rhs), f.ptr(*out))
+                device.gemm(&g, f.ptr(*lhs), f.ptr(*rhs), f.ptr(*out)).map_err(e)
             }
             Placement::Host => self.staged(f, host, step),
             Placement::Control => self.control(f, step),
@@ -235,55 +251,4 @@ impl GpuMachine<'_> {
             _ => unreachable!("control steps"),
         }
     }
-}
-
-/// `out = lhs . rhs` as one cuBLAS strided-batched gemm (see [`Gemm`]).
-fn gemm(device: &Device, g: &Gemm, lhs: u64, rhs: u64, out: u64) -> Result<()> {
-    use blas_sys::{cublasComputeType_t as C, cublasGemmAlgo_t, cublasOperation_t as O, cudaDataType as D};
-    let handle = device.cublas.ok_or_else(|| e("internal error: no cuBLAS handle".into()))?;
-    let (ty, compute) = match g.ty {
-        ElementType::F32 => (D::CUDA_R_32F, C::CUBLAS_COMPUTE_32F),
-        ElementType::F64 => (D::CUDA_R_64F, C::CUBLAS_COMPUTE_64F),
-        ElementType::F16 => (D::CUDA_R_16F, C::CUBLAS_COMPUTE_32F),
-        ElementType::Bf16 => (D::CUDA_R_16BF, C::CUBLAS_COMPUTE_32F),
-        other => return Err(e(format!("internal error: cuBLAS gemm of {}", other.name()))),
-    };
-    let op = |t: bool| if t { O::CUBLAS_OP_T } else { O::CUBLAS_OP_N };
-    let (one32, zero32, one64, zero64) = (1f32, 0f32, 1f64, 0f64);
-    let (alpha, beta): (*const std::ffi::c_void, *const std::ffi::c_void) = if g.ty == ElementType::F64 {
-        (&one64 as *const f64 as *const _, &zero64 as *const f64 as *const _)
-    } else {
-        (&one32 as *const f32 as *const _, &zero32 as *const f32 as *const _)
-    };
-    // SAFETY: the three device buffers hold the row-major operands the
-    // gemm's sizes and strides describe (plan::gemm computed them from
-    // the slots' shapes); alpha and beta live across the call.
-    unsafe {
-        blas::gemm_strided_batched_ex(
-            handle,
-            op(g.trans_a),
-            op(g.trans_b),
-            g.m as i32,
-            g.n as i32,
-            g.k as i32,
-            alpha,
-            rhs as *const _,
-            ty,
-            g.lda as i32,
-            g.stride_a,
-            lhs as *const _,
-            ty,
-            g.ldb as i32,
-            g.stride_b,
-            beta,
-            out as *mut _,
-            ty,
-            g.ldc as i32,
-            g.stride_c,
-            g.batch as i32,
-            compute,
-            cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
-        )
-    }
-    .map_err(|err| e(format!("cuBLAS gemm ({} batch {} m {} n {} k {}): {err}", g.ty.name(), g.batch, g.m, g.n, g.k)))
 }

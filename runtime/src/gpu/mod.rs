@@ -19,7 +19,7 @@ use crate::{
     program::{KernelInfo, Program},
     CompileTimes, ParameterSpec, RunError,
 };
-use device::{Device, DeviceBuffer};
+use device::{Backend, Device, DeviceBuffer, HostBackend};
 use executor::{GpuMachine, Loaded};
 use rxla_interpreter::Literal;
 use rxla_library::array::Buffer;
@@ -44,6 +44,18 @@ pub struct GpuExecutable {
     pub compile_times: CompileTimes,
     /// The kernels and constants on the device, after the first run.
     pub(crate) loaded: Mutex<Option<Arc<Loaded>>>,
+    /// With `GpuOptions::emulate`: every GPU kernel compiled for the CPU
+    /// too, and runs go to the host backend.
+    pub(crate) emulation: Option<Emulation>,
+}
+
+/// The CPU versions of an executable's GPU kernels.
+pub(crate) struct Emulation {
+    /// Keeps their code mapped.
+    #[allow(dead_code)]
+    pub(crate) jit: Option<rxla_codegen::cpu::Jit>,
+    /// Per kernel: the CPU entry point and workgroups (GPU kernels only).
+    pub(crate) kernels: Vec<Option<(KernelFn, i64)>>,
 }
 
 /// Arguments on the device.
@@ -96,22 +108,26 @@ impl GpuExecutable {
             l.device.bind().map_err(RunError)?;
             return Ok(l.clone());
         }
-        let device = shared_device().map_err(RunError)?;
-        let l = Arc::new(Loaded::new(self, device)?);
+        let l = if self.emulation.is_some() {
+            let host: Arc<dyn Backend> = Arc::new(HostBackend::new());
+            Arc::new(Loaded::on_host(self, host)?)
+        } else {
+            Arc::new(Loaded::on_gpu(self, shared_device().map_err(RunError)?)?)
+        };
         *loaded = Some(l.clone());
         Ok(l)
     }
 
     /// The name of the GPU runs go to (opens the device).
     pub fn device_name(&self) -> Result<String, RunError> {
-        Ok(self.load()?.device.name.clone())
+        Ok(self.load()?.device.describe())
     }
 
     /// Copies `args` (one literal per parameter) to the device.
     pub fn prepare(&self, args: &[Literal]) -> Result<DeviceArgs, RunError> {
         let loaded = self.load()?;
         let host = crate::argument_buffers(self.entry(), args)?;
-        let buffers = host.iter().map(|b| loaded.device.upload(b.as_slice())).collect::<Result<_, _>>().map_err(RunError)?;
+        let buffers = host.iter().map(|b| DeviceBuffer::upload(&loaded.device, b.as_slice())).collect::<Result<_, _>>().map_err(RunError)?;
         Ok(DeviceArgs { buffers })
     }
 
@@ -131,7 +147,7 @@ impl GpuExecutable {
         let mut params: Vec<u64> = args.buffers.iter().map(|b| b.ptr).collect();
         for i in 0..params.len() {
             if p.output_params.contains(&Some(i)) {
-                let copy = device.alloc(args.buffers[i].bytes).map_err(RunError)?;
+                let copy = DeviceBuffer::alloc(device, args.buffers[i].bytes).map_err(RunError)?;
                 device.copy(copy.ptr, params[i], args.buffers[i].bytes).map_err(RunError)?;
                 params[i] = copy.ptr;
                 donated.push((i, copy));
@@ -191,5 +207,5 @@ fn shared_device() -> Result<Arc<Device>, String> {
 /// Whether a GPU can run rxla's kernels here (for tests that skip
 /// without one): `Err` says why not.
 pub fn available() -> Result<String, String> {
-    shared_device().map(|d| format!("{} (sm_{}{})", d.name, d.compute_capability.0, d.compute_capability.1))
+    shared_device().map(|d| d.describe())
 }
