@@ -126,27 +126,45 @@ fn strip_layouts(text: &str) -> String {
 
 /// Compiles HLO text (`file` names it in messages).
 pub fn compile_hlo_text(text: &str, file: &str, options: &Options) -> Result<Executable, CompileError> {
+    from_hlo_text(text, file, |context, module| compile_module(context, module, options), |exe, import, total| {
+        exe.compile_times.import = import;
+        exe.compile_times.total = total;
+    })
+}
+
+/// Imports HLO text into a fresh context and compiles it with `compile`;
+/// `times` gets the import and total times.
+pub(crate) fn from_hlo_text<E>(
+    text: &str,
+    file: &str,
+    compile: impl FnOnce(&Context, Module) -> Result<E, CompileError>,
+    times: impl FnOnce(&mut E, Duration, Duration),
+) -> Result<E, CompileError> {
     let start = Instant::now();
     let context = rxla_dialects::create_context();
     context.enable_multi_threading(false);
     let module = rxla_translate::import_hlo_text(&context, text, file).map_err(|e| CompileError(e.render(file)))?;
     let import = start.elapsed();
-    let mut exe = compile_module(&context, module, options)?;
-    exe.compile_times.import = import;
-    exe.compile_times.total = start.elapsed();
+    let mut exe = compile(&context, module)?;
+    times(&mut exe, import, start.elapsed());
     Ok(exe)
 }
 
 /// Compiles an `hlo` module of `context` (which has rxla's dialects).
 /// MLIR's diagnostics during compilation become part of the error.
 pub fn compile_module(context: &Context, module: Module, options: &Options) -> Result<Executable, CompileError> {
+    with_diagnostics(context, || compile_module_inner(context, module, options))
+}
+
+/// Runs `f`, adding MLIR's diagnostics emitted meanwhile to its error.
+pub(crate) fn with_diagnostics<T>(context: &Context, f: impl FnOnce() -> Result<T, CompileError>) -> Result<T, CompileError> {
     let messages = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
     let sink = messages.clone();
     let id = context.attach_diagnostic_handler(move |d| {
         sink.borrow_mut().push(format!("{} {}", d.location(), d));
         true
     });
-    let result = compile_module_inner(context, module, options);
+    let result = f();
     context.detach_diagnostic_handler(id);
     result.map_err(|e| {
         let diagnostics = messages.borrow();

@@ -138,14 +138,14 @@ fn expand(op: Op, math: &str, gpu: bool) -> Result<()> {
     match math {
         "isnan" => {
             let x = operands[0];
-            let r = cmpf(&b, "uno", x, x);
+            let r = b.cmpf("uno", x, x);
             replace_op(op, &[r]);
         }
         "isinf" | "isfinite" => {
             let x = operands[0];
             let abs = b.val("math.absf", &[x], ty, &[]);
             let inf = b.const_text(ty, &format!("0x{} : {fname}", inf_bits(&fname)?));
-            let r = if math == "isinf" { cmpf(&b, "oeq", abs, inf) } else { cmpf(&b, "olt", abs, inf) };
+            let r = if math == "isinf" { b.cmpf("oeq", abs, inf) } else { b.cmpf("olt", abs, inf) };
             replace_op(op, &[r]);
         }
         "rsqrt" => {
@@ -238,29 +238,6 @@ fn inf_bits(fname: &str) -> Result<&'static str> {
     })
 }
 
-/// `arith.cmpf` with a predicate by name.
-pub fn cmpf(b: &B, pred: &str, x: Value, y: Value) -> Value {
-    let code = match pred {
-        "false" => 0,
-        "oeq" => 1,
-        "ogt" => 2,
-        "oge" => 3,
-        "olt" => 4,
-        "ole" => 5,
-        "one" => 6,
-        "ord" => 7,
-        "ueq" => 8,
-        "ugt" => 9,
-        "uge" => 10,
-        "ult" => 11,
-        "ule" => 12,
-        "une" => 13,
-        "uno" => 14,
-        "true" => 15,
-        _ => panic!("bad cmpf predicate {pred}"),
-    };
-    b.val("arith.cmpf", &[x, y], b.int(1), &[("predicate", b.int_attr(b.int(64), code))])
-}
 
 /// Declares `name : (ty, ...) -> ty` (a C library function) in the
 /// module holding `op`, once.

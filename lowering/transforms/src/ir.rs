@@ -194,21 +194,14 @@ impl B {
 
     /// `arith.cmpi` with predicate `pred` (eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge).
     pub fn cmpi(&self, pred: &str, a: Value, b: Value) -> Value {
-        let code = match pred {
-            "eq" => 0,
-            "ne" => 1,
-            "slt" => 2,
-            "sle" => 3,
-            "sgt" => 4,
-            "sge" => 5,
-            "ult" => 6,
-            "ule" => 7,
-            "ugt" => 8,
-            "uge" => 9,
-            _ => panic!("bad cmpi predicate {pred}"),
-        };
         let i64t = self.int(64);
-        self.val("arith.cmpi", &[a, b], self.int(1), &[("predicate", self.int_attr(i64t, code))])
+        self.val("arith.cmpi", &[a, b], self.int(1), &[("predicate", self.int_attr(i64t, cmpi_code(pred)))])
+    }
+
+    /// `arith.cmpf` with predicate `pred` (oeq, olt, uno, ...).
+    pub fn cmpf(&self, pred: &str, a: Value, b: Value) -> Value {
+        let i64t = self.int(64);
+        self.val("arith.cmpf", &[a, b], self.int(1), &[("predicate", self.int_attr(i64t, cmpf_code(pred)))])
     }
 
     pub fn and(&self, a: Value, b: Value) -> Value {
@@ -227,6 +220,46 @@ impl B {
 }
 
 /// Parses a type; `None` if the text is not one.
+/// `arith.cmpi` predicate codes.
+pub fn cmpi_code(pred: &str) -> i64 {
+    match pred {
+        "eq" => 0,
+        "ne" => 1,
+        "slt" => 2,
+        "sle" => 3,
+        "sgt" => 4,
+        "sge" => 5,
+        "ult" => 6,
+        "ule" => 7,
+        "ugt" => 8,
+        "uge" => 9,
+        _ => panic!("bad cmpi predicate {pred}"),
+    }
+}
+
+/// `arith.cmpf` predicate codes.
+pub fn cmpf_code(pred: &str) -> i64 {
+    match pred {
+        "false" => 0,
+        "oeq" => 1,
+        "ogt" => 2,
+        "oge" => 3,
+        "olt" => 4,
+        "ole" => 5,
+        "one" => 6,
+        "ord" => 7,
+        "ueq" => 8,
+        "ugt" => 9,
+        "uge" => 10,
+        "ult" => 11,
+        "ule" => 12,
+        "une" => 13,
+        "uno" => 14,
+        "true" => 15,
+        _ => panic!("bad cmpf predicate {pred}"),
+    }
+}
+
 pub fn parse_type(ctx: MlirContext, text: &str) -> Option<MlirType> {
     rxla_passes::ir::parse_type(ctx, text)
 }

@@ -367,44 +367,6 @@ impl<'a> Emit<'a> {
     }
 }
 
-/// `arith.cmpf` predicate codes.
-fn cmpf_code(pred: &str) -> i64 {
-    match pred {
-        "oeq" => 1,
-        "ogt" => 2,
-        "oge" => 3,
-        "olt" => 4,
-        "ole" => 5,
-        "one" => 6,
-        "ord" => 7,
-        "ueq" => 8,
-        "ugt" => 9,
-        "uge" => 10,
-        "ult" => 11,
-        "ule" => 12,
-        "une" => 13,
-        "uno" => 14,
-        _ => panic!("bad cmpf predicate {pred}"),
-    }
-}
-
-/// `arith.cmpi` predicate codes.
-fn cmpi_code(pred: &str) -> i64 {
-    match pred {
-        "eq" => 0,
-        "ne" => 1,
-        "slt" => 2,
-        "sle" => 3,
-        "sgt" => 4,
-        "sge" => 5,
-        "ult" => 6,
-        "ule" => 7,
-        "ugt" => 8,
-        "uge" => 9,
-        _ => panic!("bad cmpi predicate {pred}"),
-    }
-}
-
 impl Ops for Emit<'_> {
     type F = Value;
     type I = Value;

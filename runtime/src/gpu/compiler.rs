@@ -5,7 +5,7 @@
 use super::GpuExecutable;
 use crate::{
     buffer_assignment,
-    compiler::{default_entry_layouts, host, lower_kernels, register_passes, CompileTimes, EntryLayouts, Options},
+    compiler::{default_entry_layouts, from_hlo_text, host, lower_kernels, register_passes, with_diagnostics, CompileTimes, EntryLayouts, Options},
     executor::KernelFn,
     thunk_emitter::{CompileError, ThunkEmitter},
 };
@@ -54,36 +54,16 @@ impl Default for GpuOptions {
 
 /// Compiles HLO text for the GPU (`file` names it in messages).
 pub fn compile_hlo_text(text: &str, file: &str, options: &GpuOptions) -> Result<GpuExecutable, CompileError> {
-    let start = Instant::now();
-    let context = rxla_dialects::create_context();
-    context.enable_multi_threading(false);
-    let module = rxla_translate::import_hlo_text(&context, text, file).map_err(|e| CompileError(e.render(file)))?;
-    let import = start.elapsed();
-    let mut exe = compile_module(&context, module, options)?;
-    exe.compile_times.import = import;
-    exe.compile_times.total = start.elapsed();
-    Ok(exe)
+    from_hlo_text(text, file, |context, module| compile_module(context, module, options), |exe, import, total| {
+        exe.compile_times.import = import;
+        exe.compile_times.total = total;
+    })
 }
 
 /// Compiles an `hlo` module of `context` for the GPU; MLIR's diagnostics
 /// become part of the error.
 pub fn compile_module(context: &Context, module: Module, options: &GpuOptions) -> Result<GpuExecutable, CompileError> {
-    let messages = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
-    let sink = messages.clone();
-    let id = context.attach_diagnostic_handler(move |d| {
-        sink.borrow_mut().push(format!("{} {}", d.location(), d));
-        true
-    });
-    let result = compile_inner(context, module, options);
-    context.detach_diagnostic_handler(id);
-    result.map_err(|e| {
-        let diagnostics = messages.borrow();
-        if diagnostics.is_empty() {
-            e
-        } else {
-            CompileError(format!("{e}\n{}", diagnostics.join("\n")))
-        }
-    })
+    with_diagnostics(context, || compile_inner(context, module, options))
 }
 
 fn compile_inner(context: &Context, mut module: Module, options: &GpuOptions) -> Result<GpuExecutable, CompileError> {
