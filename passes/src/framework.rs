@@ -139,7 +139,10 @@ impl<'c, P: HloPass> RunExternalPass<'c> for Adapter<P> {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
     fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        if let Err(error) = self.0.run(operation) {
+        // A panic must not unwind into C++: it fails the pass instead.
+        let result = crate::panics::catch(|| self.0.run(operation))
+            .unwrap_or_else(|what| Err(PassError(format!("internal error: {what}"))));
+        if let Err(error) = result {
             emit_error(operation.location(), &format!("pass '{}' failed: {error}", P::NAME));
             pass.signal_failure();
         }

@@ -20,6 +20,7 @@ pub mod computation;
 pub mod constant;
 pub mod framework;
 pub mod ir;
+pub mod panics;
 pub mod pipeline;
 pub mod registry;
 pub mod rewrite;

@@ -171,17 +171,8 @@ unsafe extern "C" fn match_and_rewrite(
     let op = Op::from_raw(op);
     let rewriter = Rewriter::from_raw(unsafe { mlirPatternRewriterAsBase(rewriter) }, op);
     // A panic must not unwind into C++: turn it into a pass error.
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        callback.pattern.match_and_rewrite(op, &rewriter)
-    }))
-    .unwrap_or_else(|panic| {
-        let what = panic
-            .downcast_ref::<String>()
-            .cloned()
-            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-            .unwrap_or_default();
-        Err(PassError(format!("internal error in a rewrite pattern: {what}")))
-    });
+    let result = crate::panics::catch(|| callback.pattern.match_and_rewrite(op, &rewriter))
+        .unwrap_or_else(|what| Err(PassError(format!("internal error in a rewrite pattern: {what}"))));
     match result {
         Ok(true) => {
             *callback.shared.rewrites.borrow_mut() += 1;

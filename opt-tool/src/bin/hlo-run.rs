@@ -116,6 +116,12 @@ struct Args {
     #[arg(long, default_value_t = 0)]
     warmup: u32,
 
+    /// Only compile (`--warmup` untimed, then `--iterations` timed
+    /// compiles), print the compile times and the last compile's phases,
+    /// and run nothing: no inputs are read (`--platform=cpu|gpu`).
+    #[arg(long = "compile-only", conflicts_with_all = ["inputs", "input_npy", "random_inputs", "reference_platform", "output", "print_literals", "profile"])]
+    compile_only: bool,
+
     /// Write the compile and run times (seconds) as JSON to this file.
     #[arg(long = "timings-json", value_name = "FILE.json")]
     timings_json: Option<String>,
@@ -236,6 +242,9 @@ fn run(args: &Args) -> Result<(), Failure> {
         .get(module.entry)
         .ok_or_else(|| format!("{file}: the module has no entry computation"))?;
     let params = npy::parameter_shapes(entry);
+    if args.compile_only {
+        return compile_only(&source, &file, is_mlir, args);
+    }
 
     let arguments = read_arguments(args, &params)?;
     if let Some(path) = &args.save_inputs {
@@ -353,9 +362,7 @@ fn min_median(times: &[Duration]) -> (Duration, Duration) {
     (sorted[0], median)
 }
 
-/// Compiles for the host CPU (`--warmup` + `--iterations` times when
-/// timing) and runs the last executable; returns the result, the run
-/// times and the compile times.
+/// The compiler options both platforms share.
 fn common_options(args: &Args) -> rxla_runtime::Options {
     let entry_layouts = match args.entry_layouts {
         EntryLayoutsArg::Module => rxla_runtime::EntryLayouts::Module,
@@ -367,7 +374,7 @@ fn common_options(args: &Args) -> rxla_runtime::Options {
 /// Compiles `--warmup + --iterations` times when timing (once otherwise);
 /// returns the last executable and the timed compile times.
 fn compile_timed<E>(args: &Args, compile: impl Fn() -> Result<E, Failure>) -> Result<(E, Vec<Duration>), Failure> {
-    let timed = args.iterations > 1;
+    let timed = args.iterations > 1 || args.compile_only;
     let compiles = if timed { args.warmup + args.iterations } else { 1 };
     let mut compile_times = Vec::new();
     let mut exe = None;
@@ -382,12 +389,90 @@ fn compile_timed<E>(args: &Args, compile: impl Fn() -> Result<E, Failure>) -> Re
     Ok((exe.expect("compiled at least once"), compile_times))
 }
 
+/// `--compile-only`: compiles `--warmup` + `--iterations` times, prints
+/// the timed compiles and the phases of the last one, writes them to
+/// `--timings-json`.
+fn compile_only(source: &str, file: &str, is_mlir: bool, args: &Args) -> Result<(), Failure> {
+    let (times, phases) = match args.platform {
+        Platform::Interpreter => {
+            return Err(Failure("--compile-only needs a compiling platform (--platform=cpu or --platform=gpu)".into()))
+        }
+        Platform::Cpu => {
+            let (exe, times) = compile_cpu(source, file, is_mlir, args)?;
+            (times, exe.compile_times.clone())
+        }
+        Platform::Gpu => {
+            let (exe, times) = compile_gpu(source, file, is_mlir, args)?;
+            (times, exe.compile_times.clone())
+        }
+    };
+    let phases = [
+        ("import", phases.import),
+        ("hlo_pipeline", phases.hlo_pipeline),
+        ("emit", phases.emit),
+        ("lower", phases.lower),
+        ("llvm", phases.llvm),
+        ("total", phases.total),
+    ];
+    let (min, median) = min_median(&times);
+    let mut out = format!(
+        "compile on {}: {} iterations: min {}, median {}\nphases of the last compile:",
+        platform_name(args.platform),
+        times.len(),
+        ms(min),
+        ms(median)
+    );
+    for (name, d) in &phases {
+        out += &format!(" {name} {}", ms(*d));
+    }
+    println!("{out}");
+    if let Some(path) = &args.timings_json {
+        let list = times.iter().map(|d| format!("{:.9}", d.as_secs_f64())).collect::<Vec<_>>().join(", ");
+        let phases =
+            phases.iter().map(|(name, d)| format!("\"{name}\": {:.9}", d.as_secs_f64())).collect::<Vec<_>>().join(", ");
+        let json = format!(
+            "{{\"platform\": \"{}\", \"compile_s\": [{list}], \"run_s\": [], \"phases_s\": {{{phases}}}}}\n",
+            platform_name(args.platform)
+        );
+        std::fs::write(path, json).map_err(|e| format!("cannot write '{path}': {e}"))?;
+    }
+    Ok(())
+}
+
 fn print_profile(steps: Vec<(String, Duration)>) {
     let total: Duration = steps.iter().map(|(_, d)| *d).sum();
     eprintln!("profile ({} steps, {}):", steps.len(), ms(total));
     for (what, d) in steps {
         eprintln!("  {:>10}  {:5.1}%  {what}", ms(d), 100.0 * d.as_secs_f64() / total.as_secs_f64().max(1e-12));
     }
+}
+
+/// The GPU compiler's options from `--gpu-target`, `--ptx-version` and
+/// `--emulate-gpu`.
+fn gpu_options(args: &Args) -> Result<rxla_runtime::gpu::GpuOptions, Failure> {
+    let device = gpu_device(&args.gpu_target)?;
+    let ptx = match &args.ptx_version {
+        Some(v) => rxla_codegen::gpu::PtxTarget::with_ptx_version(device.name, v),
+        None => rxla_codegen::gpu::PtxTarget::for_sm(device.name),
+    }
+    .map_err(|e| Failure(format!("--ptx-version: {e}")))?;
+    Ok(rxla_runtime::gpu::GpuOptions { common: common_options(args), device, ptx, emulate: args.emulate_gpu })
+}
+
+/// Compiles for the GPU (same timing rules as `compile_cpu`).
+fn compile_gpu(source: &str, file: &str, is_mlir: bool, args: &Args) -> Result<(rxla_runtime::gpu::GpuExecutable, Vec<Duration>), Failure> {
+    let options = gpu_options(args)?;
+    compile_timed(args, || {
+        let result = if is_mlir {
+            let context = rxla_dialects::create_context();
+            context.enable_multi_threading(false);
+            let module = Module::parse(&context, source).ok_or_else(|| Failure(format!("{file}: the module does not parse")))?;
+            rxla_runtime::gpu::compile_module(&context, module, &options)
+        } else {
+            rxla_runtime::gpu::compile_hlo_text(source, file, &options)
+        };
+        result.map_err(|e| Failure(format!("{file}: {e}")))
+    })
 }
 
 /// Compiles for the GPU here and runs on the first GPU (same timing rules
@@ -399,24 +484,7 @@ fn run_gpu(
     arguments: &[Literal],
     args: &Args,
 ) -> Result<(Literal, Vec<Duration>, Vec<Duration>), Failure> {
-    let device = gpu_device(&args.gpu_target)?;
-    let ptx = match &args.ptx_version {
-        Some(v) => rxla_codegen::gpu::PtxTarget::with_ptx_version(device.name, v),
-        None => rxla_codegen::gpu::PtxTarget::for_sm(device.name),
-    }
-    .map_err(|e| Failure(format!("--ptx-version: {e}")))?;
-    let options = rxla_runtime::gpu::GpuOptions { common: common_options(args), device, ptx, emulate: args.emulate_gpu };
-    let (exe, compile_times) = compile_timed(args, || {
-        let result = if is_mlir {
-            let context = rxla_dialects::create_context();
-            context.enable_multi_threading(false);
-            let module = Module::parse(&context, source).ok_or_else(|| Failure(format!("{file}: the module does not parse")))?;
-            rxla_runtime::gpu::compile_module(&context, module, &options)
-        } else {
-            rxla_runtime::gpu::compile_hlo_text(source, file, &options)
-        };
-        result.map_err(|e| Failure(format!("{file}: {e}")))
-    })?;
+    let (exe, compile_times) = compile_gpu(source, file, is_mlir, args)?;
     let fail = |e: rxla_runtime::RunError| Failure(format!("{file}: {e}"));
     let device_args = exe.prepare(arguments).map_err(fail)?;
     for _ in 0..args.warmup {
@@ -449,15 +517,12 @@ fn gpu_device(name: &str) -> Result<rxla_emitters::GpuTarget, Failure> {
     Err(Failure(format!("--gpu-target: unknown target '{name}' (sm_80, sm_90, or a target-description file)")))
 }
 
-fn run_cpu(
-    source: &str,
-    file: &str,
-    is_mlir: bool,
-    arguments: &[Literal],
-    args: &Args,
-) -> Result<(Literal, Vec<Duration>, Vec<Duration>), Failure> {
+/// Compiles for the host CPU (`--warmup` + `--iterations` times when
+/// timing, or with `--compile-only`); returns the last executable and the
+/// timed compile times.
+fn compile_cpu(source: &str, file: &str, is_mlir: bool, args: &Args) -> Result<(rxla_runtime::Executable, Vec<Duration>), Failure> {
     let options = common_options(args);
-    let compile = || -> Result<rxla_runtime::Executable, Failure> {
+    compile_timed(args, || {
         let result = if is_mlir {
             let context = rxla_dialects::create_context();
             context.enable_multi_threading(false);
@@ -467,8 +532,17 @@ fn run_cpu(
             rxla_runtime::compile_hlo_text(source, file, &options)
         };
         result.map_err(|e| Failure(format!("{file}: {e}")))
-    };
-    let (exe, compile_times) = compile_timed(args, compile)?;
+    })
+}
+
+fn run_cpu(
+    source: &str,
+    file: &str,
+    is_mlir: bool,
+    arguments: &[Literal],
+    args: &Args,
+) -> Result<(Literal, Vec<Duration>, Vec<Duration>), Failure> {
+    let (exe, compile_times) = compile_cpu(source, file, is_mlir, args)?;
     let buffers = exe.prepare(arguments).map_err(|e| Failure(format!("{file}: {e}")))?;
     for _ in 0..args.warmup {
         exe.execute(&buffers).map_err(|e| Failure(format!("{file}: {e}")))?;
