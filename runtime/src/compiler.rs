@@ -65,6 +65,11 @@ pub(crate) fn host() -> Result<HostTarget, CompileError> {
     HostTarget::new().map_err(|e| CompileError(format!("host target: {e}")))
 }
 
+/// How many threads LLVM compiles kernels on: one per core.
+pub(crate) fn compile_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 pub(crate) fn register_passes() {
     static ONCE: OnceLock<()> = OnceLock::new();
     ONCE.get_or_init(melior::utility::register_all_passes);
@@ -236,9 +241,8 @@ fn compile_module_inner(context: &Context, mut module: Module, options: &Options
         let lowered = lower_kernels(context, &kernels, Platform::Cpu, &disabled, options.verify_each)?;
         times.lower = t.elapsed();
         let t = Instant::now();
-        rxla_codegen::translate::merge_kernel_modules(&lowered);
         rxla_codegen::translate::register_translations(context);
-        let jit = Jit::compile(&lowered, &host()?, &names).map_err(|e| CompileError(format!("LLVM: {e}")))?;
+        let jit = Jit::compile_kernels(&lowered, &host()?, &names, compile_threads()).map_err(|e| CompileError(format!("LLVM: {e}")))?;
         times.llvm = t.elapsed();
         Some(jit)
     };

@@ -11,7 +11,11 @@
 
 use crate::custom_call;
 use crate::program::*;
-use rxla_emitters::{choose::EmitterKind, EmittedKernel, Target};
+use rxla_emitters::{
+    choose::EmitterKind,
+    fingerprint::{Fingerprint, Fingerprinter},
+    EmittedKernel, Target,
+};
 use rxla_library::{
     array::{ArrayShape, Buffer, ElementType},
     conv::{ConvDims, WindowDim},
@@ -113,6 +117,10 @@ pub struct ThunkEmitter {
     program_index: HashMap<String, usize>,
     kernels: Vec<(KernelInfo, EmittedKernel)>,
     kernel_index: HashMap<String, usize>,
+    /// Kernels by the structure of the fusions they were emitted for:
+    /// a fusion like an earlier one reuses its kernel.
+    fingerprints: Fingerprinter,
+    kernel_by_fingerprint: HashMap<Fingerprint, usize>,
     constants: Vec<Buffer>,
 }
 
@@ -155,6 +163,8 @@ impl ThunkEmitter {
             program_index: HashMap::new(),
             kernels: Vec::new(),
             kernel_index: HashMap::new(),
+            fingerprints: Fingerprinter::new(module.raw()),
+            kernel_by_fingerprint: HashMap::new(),
             constants: Vec::new(),
         }
     }
@@ -400,15 +410,27 @@ impl ThunkEmitter {
     }
 
     fn fusion(&mut self, p: &mut Program, in_place: &mut Vec<InPlace>, op: Op, values: &HashMap<Value, Tree>) -> Result<Vec<Tree>> {
-        let emitted = rxla_emitters::emit_fusion(op, self.module, &self.target).map_err(|e| err(op, format!("kernel {e}")))?;
-        let kind = emitted.kind;
         let fused = self.callee(op, "calls")?;
         let outputs = op.results().len();
-        let shadow = match &self.shadow_target {
-            Some(t) => Some(rxla_emitters::emit_fusion(op, self.module, t).map_err(|e| err(op, format!("kernel {e}")))?),
-            None => None,
+        let fingerprint = self.fingerprints.fusion(op.raw());
+        let reused = fingerprint.as_ref().and_then(|f| self.kernel_by_fingerprint.get(f)).copied();
+        let kernel = match reused {
+            Some(k) => k,
+            None => {
+                let emitted =
+                    rxla_emitters::emit_fusion(op, self.module, &self.target).map_err(|e| err(op, format!("kernel {e}")))?;
+                let shadow = match &self.shadow_target {
+                    Some(t) => Some(rxla_emitters::emit_fusion(op, self.module, t).map_err(|e| err(op, format!("kernel {e}")))?),
+                    None => None,
+                };
+                let k = self.kernel(emitted, outputs, shadow);
+                if let Some(f) = fingerprint {
+                    self.kernel_by_fingerprint.insert(f, k);
+                }
+                k
+            }
         };
-        let kernel = self.kernel(emitted, outputs, shadow);
+        let kind = self.kernels[kernel].1.kind;
         // A kernel reads each operand in the layout of its fused
         // computation's parameter (a fusion may read a column-major
         // parameter through a bitcast of its bytes).

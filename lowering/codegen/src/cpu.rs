@@ -33,13 +33,20 @@ impl HostTarget {
     pub fn new() -> Result<HostTarget, String> {
         Target::initialize_native(&InitializationConfig::default())?;
         let triple = TargetMachine::get_default_triple();
-        let target = Target::from_triple(&triple).map_err(|e| e.to_string())?;
         let cpu = TargetMachine::get_host_cpu_name().to_string();
         let features = TargetMachine::get_host_cpu_features().to_string();
+        Self::with(&triple.as_str().to_string_lossy(), &cpu, &features)
+    }
+
+    /// A target machine for `triple`, `cpu` and `features` (the native
+    /// target must be initialized: [`HostTarget::new`] does it).
+    fn with(triple: &str, cpu: &str, features: &str) -> Result<HostTarget, String> {
+        let llvm_triple = TargetTriple::create(triple);
+        let target = Target::from_triple(&llvm_triple).map_err(|e| e.to_string())?;
         let machine = target
-            .create_target_machine(&triple, &cpu, &features, OptimizationLevel::Aggressive, RelocMode::Default, CodeModel::JITDefault)
-            .ok_or_else(|| format!("LLVM cannot create a target machine for {cpu} ({})", triple.as_str().to_string_lossy()))?;
-        Ok(HostTarget { machine, triple: triple.as_str().to_string_lossy().into_owned(), cpu, features })
+            .create_target_machine(&llvm_triple, cpu, features, OptimizationLevel::Aggressive, RelocMode::Default, CodeModel::JITDefault)
+            .ok_or_else(|| format!("LLVM cannot create a target machine for {cpu} ({triple})"))?;
+        Ok(HostTarget { machine, triple: triple.to_string(), cpu: cpu.to_string(), features: features.to_string() })
     }
 
     /// Sets the module's triple and data layout, and the host attributes
@@ -80,64 +87,137 @@ impl HostTarget {
     }
 }
 
-/// Compiled code in memory: the JIT engine and the addresses of the
+/// Compiled code in memory: the JIT engines and the addresses of the
 /// requested functions. The code stays mapped as long as this lives.
 pub struct Jit {
-    /// Dropped by hand, before the context it was made in.
-    engine: std::mem::ManuallyDrop<ExecutionEngine<'static>>,
-    context: *mut Context,
+    units: Vec<Unit>,
     addresses: HashMap<String, usize>,
 }
 
-// SAFETY: after construction the engine is only read (addresses looked up
-// once, at construction); the code it maps is immutable and callable from
-// any thread.
+/// One LLVM module in its own LLVM context (contexts are not thread-safe,
+/// so each thread compiles in its own), and the engine that compiled it.
+struct Unit {
+    /// Leaked in [`Unit::new`], freed in `drop` after what was made in it.
+    context: *mut Context,
+    module: Option<Module<'static>>,
+    engine: Option<ExecutionEngine<'static>>,
+    /// The requested functions this unit defines.
+    functions: Vec<String>,
+}
+
+// SAFETY: a unit's LLVM objects are only used by one thread at a time:
+// the thread compiling it, then (read-only: function addresses) the
+// owner. The reference counts inkwell keeps between a module and its
+// engine never leave the unit.
+unsafe impl Send for Unit {}
+// SAFETY: after construction the engines are only kept alive; the code
+// they map is immutable and callable from any thread.
 unsafe impl Send for Jit {}
 unsafe impl Sync for Jit {}
 
-impl Jit {
-    /// Translates `module` (the `llvm` dialect), optimizes it for `target`
-    /// and maps it into memory; `functions` must all be defined.
-    pub fn compile(module: &melior::ir::Module, target: &HostTarget, functions: &[String]) -> Result<Jit, String> {
+impl Unit {
+    /// Translates `module` (the `llvm` dialect) into a fresh LLVM context.
+    fn new(module: &melior::ir::Module, functions: &[String]) -> Result<Unit, String> {
         let context: &'static Context = Box::leak(Box::new(Context::create()));
-        let raw_context = context as *const Context as *mut Context;
-        let build = || -> Result<(ExecutionEngine<'static>, HashMap<String, usize>), String> {
-            let llvm = crate::translate::to_llvm_ir(module, context)?;
-            target.prepare(&llvm);
-            llvm.verify().map_err(|e| format!("LLVM IR does not verify: {e}"))?;
-            target.optimize(&llvm)?;
-            let engine = llvm.create_jit_execution_engine(OptimizationLevel::Aggressive).map_err(|e| e.to_string())?;
-            let mut addresses = HashMap::new();
-            for name in functions {
-                let address = engine.get_function_address(name).map_err(|e| format!("kernel `{name}`: {e}"))?;
-                addresses.insert(name.clone(), address);
-            }
-            Ok((engine, addresses))
-        };
-        match build() {
-            Ok((engine, addresses)) => Ok(Jit { engine: std::mem::ManuallyDrop::new(engine), context: raw_context, addresses }),
-            Err(e) => {
-                // SAFETY: nothing made from the context survives the error.
-                unsafe { drop(Box::from_raw(raw_context)) };
-                Err(e)
-            }
+        let mut unit = Unit { context: context as *const Context as *mut Context, module: None, engine: None, functions: Vec::new() };
+        let llvm = crate::translate::to_llvm_ir(module, context)?;
+        unit.functions =
+            functions.iter().filter(|f| llvm.get_function(f).is_some_and(|f| f.count_basic_blocks() > 0)).cloned().collect();
+        unit.module = Some(llvm);
+        Ok(unit)
+    }
+
+    /// Optimizes the module and compiles it to machine code in memory;
+    /// returns the addresses of the unit's functions.
+    fn compile(&mut self, target: &HostTarget) -> Result<Vec<(String, usize)>, String> {
+        let llvm = self.module.as_ref().expect("a translated module");
+        target.prepare(llvm);
+        llvm.verify().map_err(|e| format!("LLVM IR does not verify: {e}"))?;
+        target.optimize(llvm)?;
+        let engine = llvm.create_jit_execution_engine(OptimizationLevel::Aggressive).map_err(|e| e.to_string())?;
+        // MCJIT generates code for the whole module at the first lookup.
+        let mut addresses = Vec::new();
+        for name in &self.functions {
+            let address = engine.get_function_address(name).map_err(|e| format!("kernel `{name}`: {e}"))?;
+            addresses.push((name.clone(), address));
         }
+        self.engine = Some(engine);
+        Ok(addresses)
+    }
+}
+
+impl Drop for Unit {
+    fn drop(&mut self) {
+        // The module and the engine (which owns it) go first, then the
+        // context they were made in, which nothing else references.
+        drop(self.module.take());
+        drop(self.engine.take());
+        // SAFETY: leaked in `Unit::new`; nothing made from it is left.
+        unsafe { drop(Box::from_raw(self.context)) };
+    }
+}
+
+impl Jit {
+    /// Translates `module` (the `llvm` dialect, one flat module),
+    /// optimizes it for `target` and maps it into memory; `functions` must
+    /// all be defined.
+    pub fn compile(module: &melior::ir::Module, target: &HostTarget, functions: &[String]) -> Result<Jit, String> {
+        Self::compile_units(std::slice::from_ref(module), target, functions)
+    }
+
+    /// Like [`Jit::compile`] for a module of nested kernel modules (the
+    /// lowering's output), split into up to `threads` parts compiled in
+    /// parallel.
+    pub fn compile_kernels(module: &melior::ir::Module, target: &HostTarget, functions: &[String], threads: usize) -> Result<Jit, String> {
+        let parts = crate::translate::split_kernel_modules(module, threads);
+        Self::compile_units(&parts, target, functions)
+    }
+
+    fn compile_units(modules: &[melior::ir::Module], target: &HostTarget, functions: &[String]) -> Result<Jit, String> {
+        // Translation reads the MLIR context, which is single-threaded.
+        let mut units = modules.iter().map(|m| Unit::new(m, functions)).collect::<Result<Vec<_>, _>>()?;
+        let found: usize = units.iter().map(|u| u.functions.len()).sum();
+        if found != functions.len() {
+            let missing = functions.iter().find(|f| !units.iter().any(|u| u.functions.contains(f)));
+            return Err(format!("kernel `{}`: not defined in the LLVM module", missing.map_or("?", |s| s.as_str())));
+        }
+        let results: Vec<Result<Vec<(String, usize)>, String>> = if units.len() == 1 {
+            vec![units[0].compile(target)]
+        } else {
+            let (triple, cpu, features) = (&target.triple, &target.cpu, &target.features);
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = units
+                    .iter_mut()
+                    .map(|unit| {
+                        scope.spawn(move || {
+                            // A target machine per thread: LLVM's are not
+                            // shared between threads.
+                            let target = HostTarget::with(triple, cpu, features)?;
+                            unit.compile(&target)
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_else(|_| Err("internal error: an LLVM compile thread panicked".into())))
+                    .collect()
+            })
+        };
+        let mut addresses = HashMap::new();
+        for r in results {
+            addresses.extend(r?);
+        }
+        Ok(Jit { units, addresses })
     }
 
     /// The address of a compiled function.
     pub fn address(&self, name: &str) -> Option<usize> {
         self.addresses.get(name).copied()
     }
-}
 
-impl Drop for Jit {
-    fn drop(&mut self) {
-        // SAFETY: the engine (and the module it owns) goes first; then the
-        // context leaked in `compile`, which nothing else references.
-        unsafe {
-            std::mem::ManuallyDrop::drop(&mut self.engine);
-            drop(Box::from_raw(self.context));
-        }
+    /// How many LLVM modules the code was compiled in.
+    pub fn units(&self) -> usize {
+        self.units.len()
     }
 }
 

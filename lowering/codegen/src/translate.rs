@@ -76,3 +76,72 @@ pub fn register_translations(context: &melior::Context) {
     // SAFETY: live context.
     unsafe { mlirRegisterAllLLVMTranslations(context.to_raw()) }
 }
+
+/// Splits the kernel modules nested in `module` into at most `parts`
+/// flat modules (as [`merge_kernel_modules`] makes them) of about the same
+/// size, so that LLVM can compile them on as many threads (XLA:CPU splits
+/// its LLVM module the same way). Each kernel module goes whole to one
+/// part: kernels share nothing but external declarations. The nested
+/// modules are moved out of `module`; ops at its top level are copied into
+/// every part.
+pub fn split_kernel_modules<'c>(module: &Module<'c>, parts: usize) -> Vec<Module<'c>> {
+    // SAFETY: the module's live context; the location lives as long.
+    let location: melior::ir::Location<'c> =
+        unsafe { melior::ir::Location::from_raw(mlirLocationUnknownGet(mlirOperationGetContext(module.as_operation().to_raw()))) };
+    let mut kernels = Vec::new();
+    let mut shared = Vec::new();
+    // SAFETY: live module; ops are moved between live blocks and every op
+    // removed from a block is inserted into another.
+    unsafe {
+        let top = module.as_operation().to_raw();
+        let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(top, 0));
+        let mut op = mlirBlockGetFirstOperation(body);
+        while !op.ptr.is_null() {
+            let name = mlirIdentifierStr(mlirOperationGetName(op));
+            if std::slice::from_raw_parts(name.data as *const u8, name.length) == b"builtin.module" {
+                kernels.push((size(op), op));
+            } else {
+                shared.push(op);
+            }
+            op = mlirOperationGetNextInBlock(op);
+        }
+        let parts = parts.clamp(1, kernels.len().max(1));
+        // Largest first, each to the lightest part so far.
+        kernels.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
+        let mut load = vec![0usize; parts];
+        let out: Vec<Module<'c>> = (0..parts).map(|_| Module::new(location)).collect();
+        for (s, op) in kernels {
+            let i = (0..parts).min_by_key(|&i| load[i]).expect("at least one part");
+            load[i] += s;
+            mlirOperationRemoveFromParent(op);
+            mlirBlockAppendOwnedOperation(out[i].body().to_raw(), op);
+        }
+        for part in &out {
+            for &op in &shared {
+                mlirBlockAppendOwnedOperation(part.body().to_raw(), mlirOperationClone(op));
+            }
+            merge_kernel_modules(part);
+        }
+        out
+    }
+}
+
+/// The number of operations in `op` and everything nested in it: how much
+/// work LLVM will have with it, roughly.
+unsafe fn size(op: MlirOperation) -> usize {
+    unsafe {
+        let mut n = 1;
+        for r in 0..mlirOperationGetNumRegions(op) {
+            let mut block = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+            while !block.ptr.is_null() {
+                let mut child = mlirBlockGetFirstOperation(block);
+                while !child.ptr.is_null() {
+                    n += size(child);
+                    child = mlirOperationGetNextInBlock(child);
+                }
+                block = mlirBlockGetNextInRegion(block);
+            }
+        }
+        n
+    }
+}

@@ -393,17 +393,17 @@ fn compile_timed<E>(args: &Args, compile: impl Fn() -> Result<E, Failure>) -> Re
 /// the timed compiles and the phases of the last one, writes them to
 /// `--timings-json`.
 fn compile_only(source: &str, file: &str, is_mlir: bool, args: &Args) -> Result<(), Failure> {
-    let (times, phases) = match args.platform {
+    let (times, phases, kernels) = match args.platform {
         Platform::Interpreter => {
             return Err(Failure("--compile-only needs a compiling platform (--platform=cpu or --platform=gpu)".into()))
         }
         Platform::Cpu => {
             let (exe, times) = compile_cpu(source, file, is_mlir, args)?;
-            (times, exe.compile_times.clone())
+            (times, exe.compile_times.clone(), exe.num_kernels())
         }
         Platform::Gpu => {
             let (exe, times) = compile_gpu(source, file, is_mlir, args)?;
-            (times, exe.compile_times.clone())
+            (times, exe.compile_times.clone(), exe.num_kernels())
         }
     };
     let phases = [
@@ -416,7 +416,7 @@ fn compile_only(source: &str, file: &str, is_mlir: bool, args: &Args) -> Result<
     ];
     let (min, median) = min_median(&times);
     let mut out = format!(
-        "compile on {}: {} iterations: min {}, median {}\nphases of the last compile:",
+        "compile on {}: {} iterations: min {}, median {}\n{kernels} kernels; phases of the last compile:",
         platform_name(args.platform),
         times.len(),
         ms(min),
@@ -431,7 +431,7 @@ fn compile_only(source: &str, file: &str, is_mlir: bool, args: &Args) -> Result<
         let phases =
             phases.iter().map(|(name, d)| format!("\"{name}\": {:.9}", d.as_secs_f64())).collect::<Vec<_>>().join(", ");
         let json = format!(
-            "{{\"platform\": \"{}\", \"compile_s\": [{list}], \"run_s\": [], \"phases_s\": {{{phases}}}}}\n",
+            "{{\"platform\": \"{}\", \"compile_s\": [{list}], \"run_s\": [], \"kernels\": {kernels}, \"phases_s\": {{{phases}}}}}\n",
             platform_name(args.platform)
         );
         std::fs::write(path, json).map_err(|e| format!("cannot write '{path}': {e}"))?;

@@ -5,7 +5,7 @@
 use super::GpuExecutable;
 use crate::{
     buffer_assignment,
-    compiler::{default_entry_layouts, from_hlo_text, host, lower_kernels, register_passes, with_diagnostics, CompileTimes, EntryLayouts, Options},
+    compiler::{compile_threads, default_entry_layouts, from_hlo_text, host, lower_kernels, register_passes, with_diagnostics, CompileTimes, EntryLayouts, Options},
     executor::KernelFn,
     thunk_emitter::{CompileError, ThunkEmitter},
 };
@@ -182,9 +182,8 @@ fn host_jit(
     }
     let t = Instant::now();
     let lowered = lower_kernels(context, kernels, Platform::Cpu, disabled, verify_each)?;
-    rxla_codegen::translate::merge_kernel_modules(&lowered);
     rxla_codegen::translate::register_translations(context);
-    let jit = Jit::compile(&lowered, &host()?, names).map_err(|e| CompileError(format!("LLVM: {e}")))?;
+    let jit = Jit::compile_kernels(&lowered, &host()?, names, compile_threads()).map_err(|e| CompileError(format!("LLVM: {e}")))?;
     times.llvm += t.elapsed();
     Ok(Some(jit))
 }

@@ -69,6 +69,12 @@ pub struct DeviceOutputs {
 }
 
 impl GpuExecutable {
+    /// How many distinct kernels were compiled (fusions of the same
+    /// structure share one).
+    pub fn num_kernels(&self) -> usize {
+        self.kernels.len()
+    }
+
     fn entry(&self) -> &Program {
         &self.programs[self.entry]
     }

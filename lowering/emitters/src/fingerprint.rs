@@ -1,0 +1,216 @@
+//! Kernel reuse: fusions that emit the same kernel, found without emitting
+//! them (XLA's `KernelReuseCache`).
+//!
+//! A model repeats its layers, so most of its fusions are copies of a few
+//! (a 12-layer ViT has 172 fusions and 83 distinct ones). Two fusions emit
+//! the same kernel up to its name when their fused computations have the
+//! same structure: the same ops in the same order, over the same values,
+//! with the same attributes and types, and callees (reducers, comparators)
+//! of the same structure. [`Fingerprinter`] reads that structure off the IR
+//! through the C API, with no printing: MLIR uniques types and attributes
+//! in their context, so their addresses are exact tokens for as long as the
+//! module lives. Locations (and with them HLO instruction names) are left
+//! out; symbol names are replaced by the structure of what they name.
+//!
+//! A fingerprint is the whole token stream, compared exactly (no hash
+//! collisions), and only meaningful within one module and context.
+
+use mlir_sys::*;
+use std::collections::HashMap;
+
+/// The structure of one fusion, comparable with `==` and hashable.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Fingerprint(Vec<u64>);
+
+/// Token tags, so that streams of different shapes never coincide.
+mod tag {
+    pub const FUNC: u64 = 1 << 60;
+    pub const BLOCK: u64 = 2 << 60;
+    pub const OP: u64 = 3 << 60;
+    pub const OUTSIDE: u64 = 4 << 60;
+    pub const CALLEE: u64 = 5 << 60;
+    pub const ARRAY: u64 = 6 << 60;
+    pub const DICT: u64 = 7 << 60;
+    pub const REGION: u64 = 8 << 60;
+    pub const NULL: u64 = 9 << 60;
+}
+
+/// Fingerprints fusions of one module, remembering the computations it has
+/// read (a reducer shared by many fusions is read once).
+pub struct Fingerprinter {
+    table: MlirSymbolTable,
+    /// Computation (by address) -> its structure's id in `ids`.
+    memo: HashMap<usize, u64>,
+    /// Distinct computation structures, numbered in order of discovery.
+    ids: HashMap<Vec<u64>, u64>,
+}
+
+impl Fingerprinter {
+    /// For the fusions of `module` (a `builtin.module`), which must outlive
+    /// this fingerprinter and not change while it is used.
+    pub fn new(module: MlirOperation) -> Self {
+        // SAFETY: a live module op (a symbol table).
+        let table = unsafe { mlirSymbolTableCreate(module) };
+        Fingerprinter { table, memo: HashMap::new(), ids: HashMap::new() }
+    }
+
+    /// The fingerprint of an `hlo.fusion` op: its own attributes (the
+    /// fusion kind) and the structure of the computation it calls. `None`
+    /// if the op has no callee this can read (then it is not shared).
+    pub fn fusion(&mut self, fusion: MlirOperation) -> Option<Fingerprint> {
+        let mut tokens = Vec::new();
+        // SAFETY: a live operation; the attributes are owned by the context.
+        unsafe {
+            let n = mlirOperationGetNumAttributes(fusion);
+            for i in 0..n {
+                let named = mlirOperationGetAttribute(fusion, i);
+                tokens.push(named.name.ptr as u64);
+                self.attribute(named.attribute, &mut tokens)?;
+            }
+        }
+        Some(Fingerprint(tokens))
+    }
+
+    /// The id of the structure of the function `name`.
+    fn callee(&mut self, name: MlirStringRef) -> Option<u64> {
+        // SAFETY: live symbol table; `name` is valid for the call.
+        let func = unsafe { mlirSymbolTableLookup(self.table, name) };
+        if func.ptr.is_null() {
+            return None;
+        }
+        let key = func.ptr as usize;
+        if let Some(&id) = self.memo.get(&key) {
+            return Some(id);
+        }
+        let tokens = self.function(func)?;
+        let next = self.ids.len() as u64;
+        let id = *self.ids.entry(tokens).or_insert(next);
+        self.memo.insert(key, id);
+        Some(id)
+    }
+
+    /// The token stream of a function: its type and argument/result
+    /// attributes (layouts), then its body.
+    fn function(&mut self, func: MlirOperation) -> Option<Vec<u64>> {
+        let mut tokens = vec![tag::FUNC];
+        // SAFETY: a live operation.
+        unsafe {
+            for name in ["function_type", "arg_attrs", "res_attrs"] {
+                let attr = mlirOperationGetAttributeByName(func, string_ref(name));
+                if attr.ptr.is_null() {
+                    tokens.push(tag::NULL);
+                } else {
+                    self.attribute(attr, &mut tokens)?;
+                }
+            }
+            let mut values = HashMap::new();
+            self.regions(func, &mut values, &mut tokens)?;
+        }
+        Some(tokens)
+    }
+
+    /// The regions of `op`: blocks with their arguments, then their ops.
+    unsafe fn regions(&mut self, op: MlirOperation, values: &mut HashMap<usize, u64>, tokens: &mut Vec<u64>) -> Option<()> {
+        unsafe {
+            for r in 0..mlirOperationGetNumRegions(op) {
+                tokens.push(tag::REGION);
+                let mut block = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+                while !block.ptr.is_null() {
+                    let args = mlirBlockGetNumArguments(block);
+                    tokens.push(tag::BLOCK | args as u64);
+                    for a in 0..args {
+                        let v = mlirBlockGetArgument(block, a);
+                        let n = values.len() as u64;
+                        values.insert(v.ptr as usize, n);
+                        tokens.push(mlirValueGetType(v).ptr as u64);
+                    }
+                    let mut child = mlirBlockGetFirstOperation(block);
+                    while !child.ptr.is_null() {
+                        self.operation(child, values, tokens)?;
+                        child = mlirOperationGetNextInBlock(child);
+                    }
+                    block = mlirBlockGetNextInRegion(block);
+                }
+            }
+        }
+        Some(())
+    }
+
+    unsafe fn operation(&mut self, op: MlirOperation, values: &mut HashMap<usize, u64>, tokens: &mut Vec<u64>) -> Option<()> {
+        unsafe {
+            // Branches name blocks; fused computations have none, and
+            // numbering blocks is not worth it for them.
+            if mlirOperationGetNumSuccessors(op) > 0 {
+                return None;
+            }
+            let operands = mlirOperationGetNumOperands(op);
+            let results = mlirOperationGetNumResults(op);
+            let attributes = mlirOperationGetNumAttributes(op);
+            tokens.extend([tag::OP, mlirOperationGetName(op).ptr as u64, operands as u64, results as u64, attributes as u64]);
+            for i in 0..operands {
+                let v = mlirOperationGetOperand(op, i);
+                match values.get(&(v.ptr as usize)) {
+                    Some(&n) => tokens.push(n),
+                    // A value from outside the function: computations are
+                    // isolated, so this is not one to share.
+                    None => tokens.extend([tag::OUTSIDE, v.ptr as u64]),
+                }
+            }
+            for i in 0..results {
+                let v = mlirOperationGetResult(op, i);
+                let n = values.len() as u64;
+                values.insert(v.ptr as usize, n);
+                tokens.push(mlirValueGetType(v).ptr as u64);
+            }
+            for i in 0..attributes {
+                let named = mlirOperationGetAttribute(op, i);
+                tokens.push(named.name.ptr as u64);
+                self.attribute(named.attribute, tokens)?;
+            }
+            self.regions(op, values, tokens)
+        }
+    }
+
+    /// An attribute: symbol references by the structure they name (in
+    /// arrays and dictionaries too), anything else by its uniqued address.
+    fn attribute(&mut self, attr: MlirAttribute, tokens: &mut Vec<u64>) -> Option<()> {
+        // SAFETY: a live attribute of the module's context.
+        unsafe {
+            if mlirAttributeIsAFlatSymbolRef(attr) {
+                let id = self.callee(mlirFlatSymbolRefAttrGetValue(attr))?;
+                tokens.extend([tag::CALLEE, id]);
+            } else if mlirAttributeIsAArray(attr) {
+                let n = mlirArrayAttrGetNumElements(attr);
+                tokens.push(tag::ARRAY | n as u64);
+                for i in 0..n {
+                    self.attribute(mlirArrayAttrGetElement(attr, i), tokens)?;
+                }
+            } else if mlirAttributeIsADictionary(attr) {
+                let n = mlirDictionaryAttrGetNumElements(attr);
+                tokens.push(tag::DICT | n as u64);
+                for i in 0..n {
+                    let named = mlirDictionaryAttrGetElement(attr, i);
+                    tokens.push(named.name.ptr as u64);
+                    self.attribute(named.attribute, tokens)?;
+                }
+            } else if mlirAttributeIsASymbolRef(attr) {
+                // Nested references (@a::@b) do not occur in HLO modules.
+                return None;
+            } else {
+                tokens.push(attr.ptr as u64);
+            }
+        }
+        Some(())
+    }
+}
+
+impl Drop for Fingerprinter {
+    fn drop(&mut self) {
+        // SAFETY: created in `new`, destroyed once.
+        unsafe { mlirSymbolTableDestroy(self.table) }
+    }
+}
+
+fn string_ref(s: &str) -> MlirStringRef {
+    MlirStringRef { data: s.as_ptr() as *const _, length: s.len() }
+}
