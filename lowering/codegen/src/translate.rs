@@ -60,6 +60,7 @@ unsafe fn declaration_name(op: MlirOperation) -> Option<String> {
 /// an LLVM module of `context`. The MLIR context must have the LLVM
 /// translations registered ([`register_translations`]).
 pub fn to_llvm_ir<'ctx>(module: &Module, context: &'ctx inkwell::context::Context) -> Result<inkwell::module::Module<'ctx>, String> {
+    drop_range_arguments(module);
     // SAFETY: live module and context; the result is owned by `context`.
     let raw = unsafe {
         mlirTranslateModuleToLLVMIR(module.as_operation().to_raw(), context.raw() as mlir_sys::LLVMContextRef)
@@ -144,4 +145,54 @@ unsafe fn size(op: MlirOperation) -> usize {
         }
         n
     }
+}
+
+/// Removes `xla.range` from the argument attributes of every `llvm.func`
+/// in `module` (not nested). The emitters put it on index arguments of
+/// the functions kernels call; the lowering has used it (no-wrap flags,
+/// unsigned division), and MLIR's translation would warn about an
+/// attribute it does not know, once per argument. Those functions are
+/// inlined into their kernels, so LLVM's own range attribute would not
+/// survive either.
+pub fn drop_range_arguments(module: &Module) {
+    const RANGE: &str = "xla.range";
+    // SAFETY: live module; attributes are rebuilt in its context and set
+    // on live ops.
+    unsafe {
+        let top = module.as_operation().to_raw();
+        let context = mlirOperationGetContext(top);
+        let range = mlirIdentifierGet(context, str_ref(RANGE));
+        let arg_attrs = str_ref("arg_attrs");
+        let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(top, 0));
+        let mut op = mlirBlockGetFirstOperation(body);
+        while !op.ptr.is_null() {
+            let attrs = mlirOperationGetAttributeByName(op, arg_attrs);
+            if !attrs.ptr.is_null() && mlirAttributeIsAArray(attrs) {
+                let n = mlirArrayAttrGetNumElements(attrs);
+                let mut changed = false;
+                let mut dicts = Vec::with_capacity(n as usize);
+                for i in 0..n {
+                    let dict = mlirArrayAttrGetElement(attrs, i);
+                    if !mlirAttributeIsADictionary(dict) || mlirDictionaryAttrGetElementByName(dict, str_ref(RANGE)).ptr.is_null() {
+                        dicts.push(dict);
+                        continue;
+                    }
+                    changed = true;
+                    let kept: Vec<MlirNamedAttribute> = (0..mlirDictionaryAttrGetNumElements(dict))
+                        .map(|j| mlirDictionaryAttrGetElement(dict, j))
+                        .filter(|a| a.name.ptr != range.ptr)
+                        .collect();
+                    dicts.push(mlirDictionaryAttrGet(context, kept.len() as isize, kept.as_ptr()));
+                }
+                if changed {
+                    mlirOperationSetAttributeByName(op, arg_attrs, mlirArrayAttrGet(context, dicts.len() as isize, dicts.as_ptr()));
+                }
+            }
+            op = mlirOperationGetNextInBlock(op);
+        }
+    }
+}
+
+fn str_ref(s: &str) -> MlirStringRef {
+    MlirStringRef { data: s.as_ptr() as *const _, length: s.len() }
 }
