@@ -883,6 +883,11 @@ pub struct Functions {
     next_id: usize,
     /// `#hlo<fusion_kind ...>` attributes, parsed once.
     kinds: Vec<(FusionKind, MlirAttribute)>,
+    /// How many symbol references name each function, counted over the
+    /// module when first needed, then kept up to date by
+    /// [`Functions::erase_node`] (the only way fusion passes remove ops;
+    /// the fusions they create call only computations they create).
+    references: Option<HashMap<String, usize>>,
 }
 
 impl Functions {
@@ -897,6 +902,7 @@ impl Functions {
             created: HashSet::new(),
             next_id: 0,
             kinds: Vec::new(),
+            references: None,
         }
     }
 
@@ -961,7 +967,7 @@ impl Functions {
         };
         op.erase();
         let Some(name) = callee else { return };
-        let unused = self.created.contains(&name) || !self.referenced(&name);
+        let unused = self.created.contains(&name) || self.drop_reference(&name) == 0;
         if unused {
             if let Some(func) = self.by_name.remove(&name) {
                 func.erase();
@@ -970,13 +976,30 @@ impl Functions {
         }
     }
 
-    fn referenced(&self, name: &str) -> bool {
-        computation::functions(self.module).into_iter().any(|f| {
-            f.walk_preorder()
-                .into_iter()
-                .skip(1)
-                .any(|op| op.symbol_uses().iter().any(|n| n == name))
-        })
+    /// Forgets one reference to `name` (of a fusion just erased); returns
+    /// how many are left.
+    fn drop_reference(&mut self, name: &str) -> usize {
+        match &mut self.references {
+            Some(references) => {
+                let count = references.entry(name.to_string()).or_insert(0);
+                *count = count.saturating_sub(1);
+                *count
+            }
+            None => {
+                // Counted after the fusion is gone: nothing to drop.
+                let mut references = HashMap::new();
+                for f in computation::functions(self.module) {
+                    for op in f.walk_preorder().into_iter().skip(1) {
+                        for n in op.symbol_uses() {
+                            *references.entry(n).or_insert(0) += 1;
+                        }
+                    }
+                }
+                let count = references.get(name).copied().unwrap_or(0);
+                self.references = Some(references);
+                count
+            }
+        }
     }
 }
 
