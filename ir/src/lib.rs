@@ -11,7 +11,7 @@
 //! - [`computation`]: functions, the call graph, new computations.
 //! - [`rewrite`]: Rust rewrite patterns and fold functions applied by
 //!   MLIR's greedy driver.
-//! - [`pass`]: the [`HloPass`] trait every Rust pass implements, pass
+//! - [`pass`](mod@pass): the [`HloPass`] trait every Rust pass implements, pass
 //!   options and errors, and the adapter that turns a Rust pass into an
 //!   MLIR pass the pass manager can schedule; [`panics`] turns a panic
 //!   inside a pass into a pass error.

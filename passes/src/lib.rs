@@ -5,7 +5,7 @@
 //! - [`constant`]: matching and making constants (needs the translator's
 //!   float formats, hence here and not in `rxla-ir`);
 //! - [`pipeline`]: the default HLO pipelines of each platform;
-//! - [`registry`]: the table of HLO passes by name, which `hlo-opt` reads;
+//! - [`registry`](mod@registry): the table of HLO passes by name, which `hlo-opt` reads;
 //! - [`testing`]: passes for testing the tools;
 //! - one module per pass, named after its command-line name
 //!   ([`fusion`] holds the fusion passes and what they share).

@@ -85,7 +85,7 @@ pub fn hlo_pipeline(platform: Platform) -> Vec<Step> {
     steps
 }
 
-/// Runs `steps` (HLO passes from [`crate::registry`]) over `module` pass
+/// Runs `steps` (HLO passes from [`crate::registry`](mod@crate::registry)) over `module` pass
 /// by pass: [`rxla_ir::pipeline::run`] with this crate's registry.
 pub fn run(
     context: &melior::Context,

@@ -1,5 +1,5 @@
 //! The HLO passes `hlo-opt` knows, by name. Adding a pass is one line in
-//! [`REGISTRY`] (the machinery, [`PassInfo`] and `pass!`, is
+//! `REGISTRY` (the machinery, [`PassInfo`] and `pass!`, is
 //! `rxla_ir::registry`'s).
 
 pub use rxla_ir::registry::PassInfo;
