@@ -158,7 +158,7 @@ impl Facts {
         self.has(EXPENSIVE)
     }
     /// Cheap, or expensive on at most [`SMALL_EXPENSIVE_ELEMENTS`] elements
-    /// (see [`duplicable`]).
+    /// (see [`duplicable`](super::duplicable)).
     pub fn is_duplicable(&self) -> bool {
         self.has(DUPLICABLE)
     }
@@ -455,7 +455,7 @@ impl View {
     }
 
     /// The same view over other ops: `ops[k]` in place of node `k`'s op
-    /// (the clones [`materialize`] made, which have the same facts except
+    /// (the clones [`materialize`](super::materialize) made, which have the same facts except
     /// those that depend on operands' definitions).
     pub fn with_ops(&self, ops: &[Op]) -> View {
         View {
