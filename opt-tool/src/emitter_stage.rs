@@ -6,7 +6,7 @@
 
 use melior::{ir::Module, Context};
 use rxla_emitters::{GpuTarget, Target};
-use rxla_passes::ir::Op;
+use rxla_ir::op::Op;
 
 /// True for HLO text that is a bare computation (no `HloModule` header).
 pub fn is_headerless(text: &str) -> bool {

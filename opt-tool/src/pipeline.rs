@@ -10,7 +10,7 @@
 use anyhow::{anyhow, bail, Result};
 use melior::pass::{OperationPassManager, PassManager};
 use mlir_sys::{mlirOpPassManagerAddPipeline, MlirStringRef};
-use rxla_passes::PassOptions;
+use rxla_ir::PassOptions;
 use std::ffi::c_void;
 
 /// One element of a pipeline.
@@ -168,7 +168,7 @@ fn add_elements(manager: &OperationPassManager, elements: &[Element], anchor: &s
 }
 
 /// A Rust pass by name: rxla's HLO passes, then the lowering passes.
-pub fn lookup_rust_pass(name: &str) -> Option<&'static rxla_passes::PassInfo> {
+pub fn lookup_rust_pass(name: &str) -> Option<&'static rxla_ir::PassInfo> {
     rxla_passes::lookup(name).or_else(|| rxla_lowering::lookup(name))
 }
 

@@ -26,12 +26,13 @@
 //! `hlo.layout` are left alone. Not exact: the expansion rounds differently
 //! from the interpreter's batch-norm kernels.
 
-use crate::{
+use crate::constant::ConstantBuilder;
+use crate::constant::Scalar;
+use rxla_ir::{
     builder::Builder,
     computation,
-    constant::Scalar,
-    framework::{HloPass, PassError, PassOptions},
-    ir::{Op, Value},
+    pass::{HloPass, PassError, PassOptions},
+    op::{Op, Value},
     types::{ElementType, TensorType},
 };
 use melior::ir::OperationRef;

@@ -10,13 +10,13 @@
 //! rather than one that makes the transpose a bitcast); the new broadcast
 //! keeps the old one's attributes, layout included.
 
-use crate::{
+use rxla_ir::layout::{layout_text, rebuild};
+use rxla_ir::{
     computation,
     attrs::dims_text,
     builder::Builder,
-    framework::{HloPass, PassError, PassOptions},
-    ir::Op,
-    layout::{layout_text, rebuild},
+    pass::{HloPass, PassError, PassOptions},
+    op::Op,
 };
 use melior::ir::OperationRef;
 

@@ -21,12 +21,12 @@
 //! (`hlo.control_predecessors`): they name instructions, which inlining
 //! would rename.
 
-use crate::{
+use crate::dce::remove_dead_instructions;
+use rxla_ir::{
     builder::Builder,
     computation::{self, functions},
-    dce::remove_dead_instructions,
-    framework::{HloPass, PassError, PassOptions},
-    ir::{Op, Value},
+    pass::{HloPass, PassError, PassOptions},
+    op::{Op, Value},
     types::HloType,
 };
 use melior::ir::OperationRef;

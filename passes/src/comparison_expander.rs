@@ -18,13 +18,14 @@
 //! rxla's interpreter orders that NaN above everything; the pass must not
 //! change the interpreter's results, so it does not expand them.
 
-use crate::{
+use crate::constant::ConstantBuilder;
+use crate::constant::Scalar;
+use rxla_ir::{
     builder::Builder,
     attrs::enum_case,
     computation,
-    constant::Scalar,
-    framework::{HloPass, PassError, PassOptions},
-    ir::{Op, Value},
+    pass::{HloPass, PassError, PassOptions},
+    op::{Op, Value},
     types::ElementType,
 };
 use melior::ir::OperationRef;

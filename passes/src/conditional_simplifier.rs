@@ -24,12 +24,12 @@
 //! rxla leaves conditionals in computations with control dependencies, and
 //! those with a non-default result layout, alone.
 
-use crate::{
+use crate::call_inliner::{inline_call, remove_unreferenced};
+use rxla_ir::{
     builder::{quote_symbol, Builder},
-    call_inliner::{inline_call, remove_unreferenced},
     computation::{self, clone_function, functions, SideEffects},
-    framework::{HloPass, PassError, PassOptions},
-    ir::{parse_type, type_to_string, Op, Value},
+    pass::{HloPass, PassError, PassOptions},
+    op::{parse_type, type_to_string, Op, Value},
     types::HloType,
 };
 use melior::ir::OperationRef;

@@ -5,8 +5,10 @@
 //! broadcasts of such constants, which is how JAX spells scalars used with
 //! arrays.
 
-use crate::{
-    ir::{Op, Value},
+use rxla_ir::{
+    builder::Builder,
+    op::{Op, Value},
+    pass::PassError,
     types::{ElementType, TensorType},
 };
 use mlir_sys::*;
@@ -134,6 +136,51 @@ pub fn element_text(elem: &ElementType, value: Scalar) -> Option<String> {
 /// `dense<v> : tensor<...>` for a splat of `value`.
 pub fn splat_attr_text(ty: &TensorType, value: Scalar) -> Option<String> {
     Some(format!("dense<{}> : {ty}", element_text(&ty.elem, value)?))
+}
+
+/// Constants made through a [`Builder`]. They live here rather than in
+/// rxla-ir because writing a non-finite float in an element type's own
+/// format ([`element_text`]) needs rxla-translate's float formats.
+pub trait ConstantBuilder {
+    /// A constant of type `ty` with every element `value`.
+    fn splat(&self, ty: &TensorType, value: Scalar) -> Result<Value, PassError>;
+
+    /// A scalar constant.
+    fn scalar(&self, elem: &ElementType, value: Scalar) -> Result<Value, PassError>;
+
+    /// A scalar constant of `elem` broadcast to `dims` (the constant alone
+    /// for a scalar).
+    fn splat_broadcast(&self, elem: &ElementType, value: Scalar, dims: &[i64]) -> Result<Value, PassError>;
+
+    /// XLA's `MakeScalarLike`: `value` with the shape and element type of
+    /// `x` (a scalar constant, broadcast when `x` is not a scalar).
+    fn scalar_like(&self, x: Value, value: Scalar) -> Result<Value, PassError>;
+}
+
+impl ConstantBuilder for Builder {
+    fn splat(&self, ty: &TensorType, value: Scalar) -> Result<Value, PassError> {
+        let attr = splat_attr_text(ty, value)
+            .ok_or_else(|| PassError(format!("internal error: {value:?} is not representable in {}", ty.elem)))?;
+        self.constant_attr(&attr, ty)
+    }
+
+    fn scalar(&self, elem: &ElementType, value: Scalar) -> Result<Value, PassError> {
+        self.splat(&TensorType::scalar(elem), value)
+    }
+
+    fn splat_broadcast(&self, elem: &ElementType, value: Scalar, dims: &[i64]) -> Result<Value, PassError> {
+        let c = self.scalar(elem, value)?;
+        if dims.is_empty() {
+            Ok(c)
+        } else {
+            self.broadcast_scalar(c, dims)
+        }
+    }
+
+    fn scalar_like(&self, x: Value, value: Scalar) -> Result<Value, PassError> {
+        let t = Builder::tensor(x)?;
+        self.splat_broadcast(&t.elem, value, &t.dims)
+    }
 }
 
 /// The primitive type of an element type (for the interpreter's literals).

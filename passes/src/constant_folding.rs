@@ -10,11 +10,11 @@
 //! Folding uses the interpreter, so the folded value is exactly what
 //! evaluating the op would give.
 
-use crate::{
+use rxla_ir::{
     builder::Builder,
     computation,
-    framework::{HloPass, PassError, PassOptions},
-    ir::{parse_type, Op, Value},
+    pass::{HloPass, PassError, PassOptions},
+    op::{parse_type, Op, Value},
     types::{HloType, TensorType},
 };
 use melior::ir::{Module, OperationRef};
@@ -257,7 +257,7 @@ pub fn literal_attr(context: MlirContext, ty: &TensorType, literal: &Literal) ->
         _ => return Err(bug("unexpected constant element type")),
     };
     let text = format!("dense<{}> : {ty}", nested(&ty.dims, &mut elements.into_iter()));
-    crate::ir::parse_attr(context, &text).ok_or_else(|| bug("constant text rejected"))
+    rxla_ir::op::parse_attr(context, &text).ok_or_else(|| bug("constant text rejected"))
 }
 
 fn nested(dims: &[i64], elements: &mut impl Iterator<Item = String>) -> String {

@@ -21,11 +21,11 @@
 //! Computations with control dependencies are left alone. Replaced
 //! instructions are erased together with the operands they leave unused.
 
-use crate::{
-    call_inliner::frontend_attributes,
+use crate::call_inliner::frontend_attributes;
+use rxla_ir::{
     computation::{self, functions, SideEffects},
-    framework::{HloPass, PassError, PassOptions},
-    ir::{is_trivially_dead_when_unused, string, Op},
+    pass::{HloPass, PassError, PassOptions},
+    op::{is_trivially_dead_when_unused, string, Op},
 };
 use melior::ir::OperationRef;
 use mlir_sys::*;
@@ -303,7 +303,7 @@ impl SameComputation {
         }
         // Where each value comes from: (op position or usize::MAX for a
         // parameter, result or argument number).
-        fn origin(v: crate::ir::Value, positions: &HashMap<Op, usize>) -> Option<(usize, usize)> {
+        fn origin(v: rxla_ir::op::Value, positions: &HashMap<Op, usize>) -> Option<(usize, usize)> {
             if let Some(n) = v.arg_number() {
                 if v.op().is_none() {
                     return Some((usize::MAX, n));

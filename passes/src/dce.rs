@@ -8,10 +8,10 @@
 //! Computations that the entry computation (`hlo.entry`) no longer reaches
 //! are removed too.
 
-use crate::{
-    framework::{HloPass, PassError, PassOptions},
+use rxla_ir::{
+    pass::{HloPass, PassError, PassOptions},
     computation::SideEffects,
-    ir::{is_trivially_dead_when_unused, Op},
+    op::{is_trivially_dead_when_unused, Op},
 };
 use melior::ir::OperationRef;
 use std::collections::{HashMap, HashSet};

@@ -24,13 +24,13 @@
 //! reshape takes the original's layout. Dots with dynamic dimensions are
 //! left alone, as are `ragged_dot` and `scaled_dot`.
 
-use crate::{
+use rxla_ir::layout::{copy_layout_attr, rebuild};
+use rxla_ir::{
     computation,
     attrs::DotDims,
     builder::Builder,
-    framework::{HloPass, PassError, PassOptions},
-    ir::{Op, Value},
-    layout::{copy_layout_attr, rebuild},
+    pass::{HloPass, PassError, PassOptions},
+    op::{Op, Value},
     types::{shape, HloType, TensorType},
 };
 use melior::ir::OperationRef;

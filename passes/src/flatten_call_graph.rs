@@ -18,11 +18,11 @@
 //! Embedded call sites are left alone: a reducer shared by many reduces
 //! stays shared.
 
-use crate::{
-    call_inliner::post_order,
+use crate::call_inliner::post_order;
+use rxla_ir::{
     computation::{self, clone_function, functions, replace_callees},
-    framework::{HloPass, PassError, PassOptions},
-    ir::Op,
+    pass::{HloPass, PassError, PassOptions},
+    op::Op,
 };
 use melior::ir::OperationRef;
 use std::collections::{HashMap, HashSet};

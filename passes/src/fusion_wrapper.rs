@@ -5,11 +5,11 @@
 //! control flow and buffer plumbing (parameters, constants, tuples,
 //! bitcasts, reshapes of default layouts).
 
-use crate::{
+use rxla_ir::{
     builder::{quote_symbol, Builder},
     computation,
-    framework::{HloPass, PassError, PassOptions},
-    ir::Op,
+    pass::{HloPass, PassError, PassOptions},
+    op::Op,
     types::HloType,
 };
 use melior::ir::OperationRef;

@@ -25,14 +25,15 @@
 //! Gathers with dynamic shapes are left alone; fusion computations are
 //! skipped.
 
-use crate::{
+use crate::constant::ConstantBuilder;
+use crate::constant::Scalar;
+use rxla_ir::layout::{copy_layout_attr, rebuild};
+use rxla_ir::{
     computation,
     attrs::StructAttr,
     builder::Builder,
-    constant::Scalar,
-    framework::{HloPass, PassError, PassOptions},
-    ir::{Op, Value},
-    layout::{copy_layout_attr, rebuild},
+    pass::{HloPass, PassError, PassOptions},
+    op::{Op, Value},
     types::{shape, ElementType, HloType, TensorType},
 };
 use melior::ir::OperationRef;
@@ -91,7 +92,7 @@ impl GatherDims {
         s.set_list("operand_batching_dims", self.operand_batching_dims.clone());
         s.set_list("start_indices_batching_dims", self.start_indices_batching_dims.clone());
         s.set_list("start_index_map", self.start_index_map.clone());
-        s.set("index_vector_dim", crate::attrs::Field::Raw(self.index_vector_dim.to_string()));
+        s.set("index_vector_dim", rxla_ir::attrs::Field::Raw(self.index_vector_dim.to_string()));
         s.to_text()
     }
 }

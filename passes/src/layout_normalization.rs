@@ -50,17 +50,16 @@
 //! rewrite only moves elements or reinterprets the same bytes, so results
 //! are bit-identical. Fusion computations are skipped.
 
-use crate::{
-    attrs::dims_text,
-    builder::Builder,
-    constant::{splat, splat_attr_text},
-    framework::{HloPass, PassError, PassOptions},
-    ir::{Op, Value},
-    layout::{
+use crate::{constant::{splat, splat_attr_text}, reshape_mover::is_elementwise};
+use rxla_ir::layout::{
         keeps_reduction_order, layout_attr_text, layout_of, non_fusion_functions, physical_dims, rebuild,
         reduce_is_order_insensitive,
-    },
-    reshape_mover::is_elementwise,
+    };
+use rxla_ir::{
+    attrs::dims_text,
+    builder::Builder,
+    pass::{HloPass, PassError, PassOptions},
+    op::{Op, Value},
     types::{shape, HloType, TensorType},
 };
 use melior::ir::OperationRef;
@@ -137,7 +136,7 @@ impl Normalizer {
             }
             self.visit(op)?;
         }
-        crate::layout::erase_unused(&self.created);
+        rxla_ir::layout::erase_unused(&self.created);
         Ok(())
     }
 
@@ -258,7 +257,7 @@ impl Normalizer {
         } else {
             let cast = b.bitcast(physical, &rt)?;
             let cast_op = cast.op().ok_or_else(|| bug("bitcast without an op"))?;
-            cast_op.set_attr("hlo.layout", &layout_attr_text(&crate::layout::minor_to_major_of(&order)))?;
+            cast_op.set_attr("hlo.layout", &layout_attr_text(&rxla_ir::layout::minor_to_major_of(&order)))?;
             self.note(cast);
             self.normalized.insert(cast, physical);
             cast

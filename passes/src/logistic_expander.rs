@@ -7,12 +7,13 @@
 //! while the expansion rounds after each of negate/exp/add/divide in the
 //! operand's type.
 
-use crate::{
+use crate::constant::ConstantBuilder;
+use crate::constant::Scalar;
+use rxla_ir::{
     builder::Builder,
     computation,
-    constant::Scalar,
-    framework::{HloPass, PassError, PassOptions},
-    ir::{Op, Value},
+    pass::{HloPass, PassError, PassOptions},
+    op::{Op, Value},
 };
 use melior::ir::OperationRef;
 

@@ -17,11 +17,11 @@
 //! rxla has no `PACKED_NIBBLE` precision, so XLA's nibble-splitting branch
 //! does not exist here.
 
-use crate::{
+use rxla_ir::{
     builder::Builder,
     computation,
-    framework::{HloPass, PassError, PassOptions},
-    ir::Op,
+    pass::{HloPass, PassError, PassOptions},
+    op::Op,
     types::ElementType,
 };
 use melior::ir::OperationRef;
@@ -72,7 +72,7 @@ impl HloPass for OperandUpcaster {
 /// The element types of a dot/convolution's lhs, rhs and result, if all
 /// are static arrays.
 pub(crate) fn element_types(op: Op) -> Option<(ElementType, ElementType, ElementType)> {
-    let elem = |t: crate::types::HloType| t.tensor().map(|t| t.elem.clone());
+    let elem = |t: rxla_ir::types::HloType| t.tensor().map(|t| t.elem.clone());
     Some((elem(op.operand_type(0))?, elem(op.operand_type(1))?, elem(op.result_type(0))?))
 }
 

@@ -8,33 +8,7 @@
 //! can be skipped by name (`--disable-passes`), which is how users bisect a
 //! miscompile.
 
-use std::fmt;
-
-/// A target platform of the HLO pipeline.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Platform {
-    Cpu,
-    Gpu,
-}
-
-impl Platform {
-    pub fn name(self) -> &'static str {
-        match self {
-            Platform::Cpu => "cpu",
-            Platform::Gpu => "gpu",
-        }
-    }
-}
-
-/// One step of a pipeline.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Step {
-    /// A registered pass with its options (`name{options}` syntax).
-    Pass { name: &'static str, options: &'static str },
-    /// Steps repeated until none of them changes the module (XLA's
-    /// HloPassFix), at most `max_iterations` times.
-    Fixpoint { name: &'static str, steps: Vec<Step>, max_iterations: usize },
-}
+pub use rxla_ir::pipeline::{pass_names, Platform, RunOptions, Step};
 
 fn p(name: &'static str) -> Step {
     Step::Pass { name, options: "" }
@@ -111,83 +85,13 @@ pub fn hlo_pipeline(platform: Platform) -> Vec<Step> {
     steps
 }
 
-/// Every pass name a pipeline uses (for checking against the registry).
-pub fn pass_names(steps: &[Step]) -> Vec<&'static str> {
-    let mut out = Vec::new();
-    for step in steps {
-        match step {
-            Step::Pass { name, .. } => out.push(*name),
-            Step::Fixpoint { steps, .. } => out.extend(pass_names(steps)),
-        }
-    }
-    out
-}
-
-impl fmt::Display for Step {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Step::Pass { name, options: "" } => f.write_str(name),
-            Step::Pass { name, options } => write!(f, "{name}{{{options}}}"),
-            Step::Fixpoint { name, steps, max_iterations } => {
-                write!(f, "fixpoint<{name}, max {max_iterations}>(")?;
-                for (i, s) in steps.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(",")?;
-                    }
-                    s.fmt(f)?;
-                }
-                f.write_str(")")
-            }
-        }
-    }
-}
-
-/// How [`run`] runs a pipeline.
-#[derive(Default)]
-pub struct RunOptions<'a> {
-    /// Pass names to skip.
-    pub disabled: &'a [&'a str],
-    /// Verify the module after every pass.
-    pub verify_each: bool,
-    /// When set, receives each pass's name and wall time, in run order.
-    pub timings: Option<&'a mut Vec<(&'static str, std::time::Duration)>>,
-}
-
-/// Runs `steps` over `module` pass by pass (fixpoint groups until the
-/// module text stops changing). Unknown pass names and pass failures are
-/// errors. (`hlo-opt` has its own driver with IR printing and the
-/// interpreter check; this is the programmatic entry the backends, tests
-/// and benchmarks use.)
+/// Runs `steps` (HLO passes from [`crate::registry`](mod@crate::registry)) over `module` pass
+/// by pass: [`rxla_ir::pipeline::run`] with this crate's registry.
 pub fn run(
     context: &melior::Context,
     module: &mut melior::ir::Module,
     steps: &[Step],
     options: &mut RunOptions,
-) -> Result<(), crate::PassError> {
-    for step in steps {
-        match step {
-            Step::Pass { name, .. } if options.disabled.contains(name) => {}
-            Step::Pass { name, options: pass_options } => {
-                let info = crate::lookup(name).ok_or_else(|| crate::PassError(format!("unknown pass '{name}'")))?;
-                let manager = melior::pass::PassManager::new(context);
-                manager.enable_verifier(options.verify_each);
-                manager.add_pass((info.create)(&crate::PassOptions::parse(pass_options)?)?);
-                let start = std::time::Instant::now();
-                manager.run(module).map_err(|e| crate::PassError(format!("pass '{name}' failed: {e}")))?;
-                if let Some(timings) = options.timings.as_deref_mut() {
-                    timings.push((name, start.elapsed()));
-                }
-            }
-            Step::Fixpoint { steps, max_iterations, .. } => {
-                for _ in 0..*max_iterations {
-                    let before = module.as_operation().to_string();
-                    run(context, module, steps, options)?;
-                    if module.as_operation().to_string() == before {
-                        break;
-                    }
-                }
-            }
-        }
-    }
-    Ok(())
+) -> Result<(), rxla_ir::PassError> {
+    rxla_ir::pipeline::run(context, module, steps, options, crate::lookup)
 }

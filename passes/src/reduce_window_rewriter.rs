@@ -31,13 +31,13 @@
 //!
 //! Option `base-length` (default 16): the row length of the tree.
 
-use crate::{
+use crate::constant::{max_value, min_value, splat, Scalar};
+use rxla_ir::{
     attrs::{dims_text, Window, WindowDim},
     builder::{quote_symbol, Builder},
     computation,
-    constant::{max_value, min_value, splat, Scalar},
-    framework::{HloPass, PassError, PassOptions},
-    ir::{Op, Value},
+    pass::{HloPass, PassError, PassOptions},
+    op::{Op, Value},
     types::{shape, HloType, TensorType},
 };
 use melior::ir::OperationRef;

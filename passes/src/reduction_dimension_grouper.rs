@@ -15,13 +15,13 @@
 //! reduces whose inputs have the default layout; reduces with dynamic
 //! shapes are left alone; fusion computations are skipped.
 
-use crate::{
+use rxla_ir::layout::{layout_of, rebuild};
+use rxla_ir::{
     computation,
     attrs::dims_text,
     builder::Builder,
-    framework::{HloPass, PassError, PassOptions},
-    ir::{Op, Value},
-    layout::{layout_of, rebuild},
+    pass::{HloPass, PassError, PassOptions},
+    op::{Op, Value},
     types::TensorType,
 };
 use melior::ir::OperationRef;

@@ -24,16 +24,16 @@
 //! variadic reduce is rewritten only when its kept dims stay in logical
 //! order (its new results need no layout).
 
-use crate::{
+use rxla_ir::layout::{
+        keeps_reduction_order, layout_attr_text, layout_of, layout_text, major_to_minor,
+        rebuild, reduce_is_order_insensitive, LayoutKind,
+    };
+use rxla_ir::{
     computation,
     attrs::dims_text,
     builder::Builder,
-    framework::{HloPass, PassError, PassOptions},
-    ir::{Op, Value},
-    layout::{
-        keeps_reduction_order, layout_attr_text, layout_of, layout_text, major_to_minor,
-        rebuild, reduce_is_order_insensitive, LayoutKind,
-    },
+    pass::{HloPass, PassError, PassOptions},
+    op::{Op, Value},
     types::{HloType, TensorType},
 };
 use melior::ir::OperationRef;
@@ -117,7 +117,7 @@ pub fn normalize(module: Op, reduce: Op) -> Result<bool, PassError> {
         new_layouts.push(m2m);
         new_types.push(HloType::Tensor(TensorType::new(&dims, &t.elem)));
     }
-    let is_default = |m: &Vec<i64>| crate::layout::is_default_minor_to_major(m);
+    let is_default = |m: &Vec<i64>| rxla_ir::layout::is_default_minor_to_major(m);
     // Only single-result ops carry a layout: a variadic reduce is rewritten
     // only when its new results need none.
     if n > 1 && new_layouts.iter().any(|m| !is_default(m)) {

@@ -1,29 +1,9 @@
-//! The Rust passes `hlo-opt` knows, by name. Adding a pass is one line in
-//! [`REGISTRY`].
+//! The HLO passes `hlo-opt` knows, by name. Adding a pass is one line in
+//! `REGISTRY` (the machinery, [`PassInfo`] and `pass!`, is
+//! `rxla_ir::registry`'s).
 
-use crate::framework::{create_pass, HloPass, PassError, PassId, PassOptions};
-use melior::pass::Pass;
-
-/// A registered pass: its name, description and constructor.
-pub struct PassInfo {
-    pub name: &'static str,
-    pub description: &'static str,
-    /// The pass never changes a result bit (see `HloPass::EXACT`).
-    pub exact: bool,
-    /// Builds a configured MLIR pass from pipeline options.
-    pub create: fn(&PassOptions) -> Result<Pass, PassError>,
-}
-
-/// Registry entry for pass type `P`, with its own TypeID.
-macro_rules! pass {
-    ($pass:ty) => {{
-        static ID: PassId = PassId::new();
-        fn create(options: &PassOptions) -> Result<Pass, PassError> {
-            Ok(create_pass(<$pass>::from_options(options)?, &ID))
-        }
-        PassInfo { name: <$pass>::NAME, description: <$pass>::DESCRIPTION, exact: <$pass>::EXACT, create }
-    }};
-}
+pub use rxla_ir::registry::PassInfo;
+use rxla_ir::pass;
 
 static REGISTRY: &[PassInfo] = &[
     pass!(crate::constant_folding::ConstantFolding),
@@ -58,7 +38,6 @@ static REGISTRY: &[PassInfo] = &[
     pass!(crate::fusion::priority::PriorityFusion),
     pass!(crate::fusion::multi_output::MultiOutputFusion),
     pass!(crate::fusion_wrapper::FusionWrapper),
-    pass!(crate::xla_simplify_indexing::XlaSimplifyIndexing),
     pass!(crate::testing::TestMiscompile),
 ];
 

@@ -28,13 +28,13 @@
 //! most 32), folding the inverse rearranges XLA leaves for algsimp.
 //! Fusion computations are skipped, like XLA's pass.
 
-use crate::{
+use crate::constant::{splat, splat_attr_text};
+use rxla_ir::layout::{copy_layout_attr, erase_unused, non_fusion_functions, rebuild};
+use rxla_ir::{
     attrs::dims_text,
     builder::Builder,
-    constant::{splat, splat_attr_text},
-    framework::{HloPass, PassError, PassOptions},
-    ir::{Op, Value},
-    layout::{copy_layout_attr, erase_unused, non_fusion_functions, rebuild},
+    pass::{HloPass, PassError, PassOptions},
+    op::{Op, Value},
     types::{shape, HloType, TensorType},
 };
 use melior::ir::OperationRef;

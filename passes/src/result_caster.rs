@@ -14,12 +14,12 @@
 //! Not exact by declaration: the result is rounded once from the wide
 //! type, which may differ from how a backend accumulates a narrow result.
 
-use crate::{
+use crate::operand_upcaster::{element_types, higher_precision};
+use rxla_ir::{
     builder::Builder,
     computation,
-    framework::{HloPass, PassError, PassOptions},
-    ir::Op,
-    operand_upcaster::{element_types, higher_precision},
+    pass::{HloPass, PassError, PassOptions},
+    op::Op,
     types::HloType,
 };
 use melior::ir::OperationRef;

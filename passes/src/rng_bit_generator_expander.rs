@@ -33,13 +33,14 @@
 //! would fail: Threefry needs u64[2], Philox u64[2] or u64[3]), outputs
 //! with zero elements, and non-static shapes.
 
-use crate::{
+use crate::constant::ConstantBuilder;
+use crate::constant::Scalar;
+use rxla_ir::{
     attrs::enum_case,
     builder::Builder,
     computation,
-    constant::Scalar,
-    framework::{HloPass, PassError, PassOptions},
-    ir::{Op, Value},
+    pass::{HloPass, PassError, PassOptions},
+    op::{Op, Value},
     types::{ElementType, HloType, TensorType},
 };
 use melior::ir::OperationRef;

@@ -35,14 +35,14 @@
 //! than 32 bits, normal integers), non-static shapes and zero-element
 //! results.
 
-use crate::{
+use crate::constant::ConstantBuilder;
+use crate::{constant::Scalar, rng_bit_generator_expander::{Gen, SplitShape}};
+use rxla_ir::{
     attrs::enum_case,
     builder::Builder,
     computation,
-    constant::Scalar,
-    framework::{HloPass, PassError, PassOptions},
-    ir::{Op, Value},
-    rng_bit_generator_expander::{Gen, SplitShape},
+    pass::{HloPass, PassError, PassOptions},
+    op::{Op, Value},
     types::{ElementType, HloType, TensorType},
 };
 use melior::ir::OperationRef;

@@ -28,14 +28,14 @@
 //! coalescing (off by default) is not implemented. Scatters with dynamic
 //! shapes are left alone; fusion computations are skipped.
 
-use crate::{
+use crate::gather_simplifier::{concat_batch_indices, insert_degenerate_dims, maybe_reshape, maybe_transpose, transform_start_indices};
+use rxla_ir::layout::{rebuild};
+use rxla_ir::{
     attrs::{Field, StructAttr},
     builder::Builder,
     computation,
-    framework::{HloPass, PassError, PassOptions},
-    gather_simplifier::{concat_batch_indices, insert_degenerate_dims, maybe_reshape, maybe_transpose, transform_start_indices},
-    ir::{Op, Value},
-    layout::{rebuild},
+    pass::{HloPass, PassError, PassOptions},
+    op::{Op, Value},
     types::HloType,
 };
 use melior::ir::OperationRef;

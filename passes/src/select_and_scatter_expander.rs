@@ -25,13 +25,14 @@
 //! operands, non-static shapes, and select computations that do not return
 //! one `pred` scalar.
 
-use crate::{
+use crate::constant::ConstantBuilder;
+use crate::constant::Scalar;
+use rxla_ir::{
     attrs::{list_text, StructAttr},
     builder::{quote_symbol, Builder},
     computation,
-    constant::Scalar,
-    framework::{HloPass, PassError, PassOptions},
-    ir::Op,
+    pass::{HloPass, PassError, PassOptions},
+    op::Op,
     types::{ElementType, HloType, TensorType},
 };
 use melior::ir::OperationRef;
@@ -135,9 +136,9 @@ fn expand(module: Op, sas: Op) -> Result<()> {
     let initial = b.broadcast_scalar(init, &shape.dims)?;
     let all: Vec<i64> = (0..rank as i64).collect();
     let mut dims = StructAttr::new("scatter");
-    dims.set("inserted_window_dims", crate::attrs::Field::Raw(list_text(&all)));
-    dims.set("scatter_dims_to_operand_dims", crate::attrs::Field::Raw(list_text(&all)));
-    dims.set("index_vector_dim", crate::attrs::Field::Raw(rank.to_string()));
+    dims.set("inserted_window_dims", rxla_ir::attrs::Field::Raw(list_text(&all)));
+    dims.set("scatter_dims_to_operand_dims", rxla_ir::attrs::Field::Raw(list_text(&all)));
+    dims.set("index_vector_dim", rxla_ir::attrs::Field::Raw(rank.to_string()));
     let scatter = b.value(
         "hlo.scatter",
         &[initial, indices, source],

@@ -20,11 +20,11 @@
 //! `pred` scalar, whose operands are not static arrays, or whose sort
 //! dimension has more than 2^31 - 1 elements are left alone.
 
-use crate::{
+use rxla_ir::{
     builder::{quote_symbol, Builder},
     computation,
-    framework::{HloPass, PassError, PassOptions},
-    ir::Op,
+    pass::{HloPass, PassError, PassOptions},
+    op::Op,
     types::{ElementType, HloType, TensorType},
 };
 use melior::ir::OperationRef;

@@ -3,9 +3,9 @@
 //! needs a pass with a known effect. Their names start with `test-` and
 //! pipelines never use them.
 
-use crate::{
-    framework::{HloPass, PassError, PassOptions},
-    ir::Op,
+use rxla_ir::{
+    pass::{HloPass, PassError, PassOptions},
+    op::Op,
     rewrite::{apply_greedily, fold, DriverOptions},
 };
 use melior::ir::OperationRef;

@@ -7,11 +7,8 @@
 //!
 //! Tuples and get_tuple_elements left unused are erased.
 
-use crate::{
-    dce::remove_dead_instructions,
-    framework::{HloPass, PassError, PassOptions},
-    ir::Op,
-};
+use crate::dce::remove_dead_instructions;
+use rxla_ir::{pass::{HloPass, PassError, PassOptions}, op::Op};
 use melior::ir::OperationRef;
 use mlir_sys::{mlirIntegerAttrGetValueInt, mlirOperationGetAttributeByName, mlirTypeEqual, mlirValueGetType, MlirStringRef};
 

@@ -39,15 +39,18 @@
 //! state tuple, are left alone. Not done (XLA does them too): flattening
 //! nested state tuples, and the off-by-default trivial-compare removal.
 
+use crate::constant::ConstantBuilder;
 use crate::{
-    builder::{quote_symbol, Builder},
     call_inliner::{frontend_attributes, inline_call, remove_unreferenced},
-    computation::{self, clone_function, functions, SideEffects},
     dce::remove_dead_instructions,
-    framework::{HloPass, PassError, PassOptions},
-    ir::{parse_type, type_to_string, Op, Value},
-    types::HloType,
     while_loop_trip_count_annotator::trip_count,
+};
+use rxla_ir::{
+    builder::{quote_symbol, Builder},
+    computation::{self, clone_function, functions, SideEffects},
+    pass::{HloPass, PassError, PassOptions},
+    op::{parse_type, type_to_string, Op, Value},
+    types::HloType,
 };
 use melior::ir::OperationRef;
 use mlir_sys::*;
@@ -885,7 +888,7 @@ fn try_merge_induction_variables(ctx: &mut Ctx, w: Op, elem: &str) -> Result<Opt
         return Ok(None);
     }
     let types = tuple_elements(w.operand(0)).ok_or_else(|| bug("tuple init of non-tuple type".into()))?;
-    let scalar: HloType = crate::types::TensorType::scalar(&crate::types::ElementType::new(elem)).into();
+    let scalar: HloType = rxla_ir::types::TensorType::scalar(&rxla_ir::types::ElementType::new(elem)).into();
     let added = trip_counter.is_none();
     let counter = trip_counter.unwrap_or(n);
     let mut new_types = types.clone();
@@ -923,7 +926,7 @@ fn try_merge_induction_variables(ctx: &mut Ctx, w: Op, elem: &str) -> Result<Opt
             elements.push(if step_of(i).is_some() { b.get_tuple_element(p, i)? } else { element(b, r, i)? });
         }
         if added {
-            let one = b.scalar(&crate::types::ElementType::new(elem), crate::constant::Scalar::Int(1))?;
+            let one = b.scalar(&rxla_ir::types::ElementType::new(elem), crate::constant::Scalar::Int(1))?;
             let count = b.get_tuple_element(p, counter)?;
             elements.push(b.add(count, one)?);
         }
@@ -933,7 +936,7 @@ fn try_merge_induction_variables(ctx: &mut Ctx, w: Op, elem: &str) -> Result<Opt
     let b = Builder::before(w);
     let new_init = if added {
         let mut elements: Vec<Value> = init.operands();
-        elements.push(b.scalar(&crate::types::ElementType::new(elem), crate::constant::Scalar::Int(0))?);
+        elements.push(b.scalar(&rxla_ir::types::ElementType::new(elem), crate::constant::Scalar::Int(0))?);
         b.tuple(&elements)?
     } else {
         init.result(0)

@@ -19,12 +19,12 @@
 //! variable's width (a loop whose counter would wrap is not counted) and
 //! for steps that do not divide the distance to the bound.
 
-use crate::{
+use crate::constant::{splat, Scalar};
+use rxla_ir::{
     attrs::enum_case,
     computation,
-    constant::{splat, Scalar},
-    framework::{HloPass, PassError, PassOptions},
-    ir::{Op, Value},
+    pass::{HloPass, PassError, PassOptions},
+    op::{Op, Value},
     types::ElementType,
 };
 use melior::ir::OperationRef;

@@ -16,11 +16,11 @@
 //!   remove an instruction that has some.
 //! - The constant takes over the old op's `hlo.layout` (and metadata).
 
-use crate::{
+use rxla_ir::{
     builder::Builder,
     computation::{self, SideEffects},
-    framework::{HloPass, PassError, PassOptions},
-    ir::Op,
+    pass::{HloPass, PassError, PassOptions},
+    op::Op,
     types::HloType,
 };
 use melior::ir::OperationRef;

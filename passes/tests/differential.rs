@@ -13,10 +13,8 @@ use melior::{
     pass::PassManager,
 };
 use rxla_interpreter::{npy, Data, Interpreter, Literal};
-use rxla_passes::{
-    pipeline::{hlo_pipeline, pass_names, Platform},
-    PassOptions,
-};
+use rxla_passes::pipeline::{hlo_pipeline, pass_names, Platform};
+use rxla_ir::PassOptions;
 use std::path::{Path, PathBuf};
 
 fn cases() -> Vec<PathBuf> {

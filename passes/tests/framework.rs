@@ -2,12 +2,12 @@
 //! patterns under the greedy driver, new computations.
 
 use melior::ir::{operation::OperationLike, Module};
-use rxla_passes::{
+use rxla_passes::constant::{self, ConstantBuilder, Scalar};
+use rxla_ir::{
     attrs::{DotDims, StructAttr, Window},
     builder::Builder,
     computation,
-    constant::{self, Scalar},
-    ir::Op,
+    op::Op,
     rewrite::{apply_greedily, fold, DriverOptions},
     types::{shape, HloType},
 };
@@ -98,6 +98,6 @@ func.func private @sum(%x: tensor<f32>, %y: tensor<f32>) -> tensor<f32> {
     assert_eq!(shape::degenerate_reshape_map(&[2, 1, 3], &[2, 3, 1]), Some(vec![Some(0), Some(2), None]));
 }
 
-fn dims_elem(op: Op) -> rxla_passes::ElementType {
+fn dims_elem(op: Op) -> rxla_ir::ElementType {
     op.result_type(0).tensor().unwrap().elem.clone()
 }

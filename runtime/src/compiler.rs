@@ -13,10 +13,8 @@ use melior::{
 };
 use rxla_codegen::cpu::{HostTarget, Jit};
 use rxla_emitters::Target;
-use rxla_passes::{
-    ir::Op,
-    pipeline::{hlo_pipeline, Platform, RunOptions},
-};
+use rxla_passes::pipeline::{hlo_pipeline, Platform, RunOptions};
+use rxla_ir::op::Op;
 use std::{
     sync::{Mutex, OnceLock},
     time::{Duration, Instant},
@@ -79,7 +77,7 @@ pub(crate) fn register_passes() {
 /// values it returns: they become row-major. Layouts are physical only
 /// (HLO values are logical arrays), so this changes no result.
 pub(crate) fn default_entry_layouts(module: Op) {
-    let Some(entry) = rxla_passes::computation::entry(module) else { return };
+    let Some(entry) = rxla_ir::computation::entry(module) else { return };
     entry.remove_attr("arg_attrs_layouts");
     if let Some(text) = entry.attr_text("arg_attrs") {
         if text.contains("hlo.layout") {
@@ -202,7 +200,7 @@ pub(crate) fn lower_kernels<'c>(
         .into_iter()
         .filter(|s| !matches!(s, rxla_lowering::pipeline::Step::Pass { name, .. } if disabled.contains(name)))
         .collect();
-    rxla_lowering::pipeline::run(context, &mut module, &steps, verify_each).map_err(|e| CompileError(format!("kernel lowering: {e}")))?;
+    rxla_lowering::pipeline::run(context, &mut module, &steps, verify_each, rxla_passes::lookup).map_err(|e| CompileError(format!("kernel lowering: {e}")))?;
     if !module.as_operation().verify() {
         return Err(CompileError("internal error: the lowered kernels do not verify".into()));
     }

@@ -5,7 +5,7 @@ use mlir_sys::*;
 use rxla_hlo_text::ast;
 use rxla_interpreter::Interpreter;
 use rxla_library::array::{byte_size, literal_bytes, ArrayShape, ElementType};
-use rxla_passes::{computation, ir::Op, ir::Value, types::HloType};
+use rxla_ir::{computation, op::Op, op::Value, types::HloType};
 use std::collections::HashSet;
 
 /// The printed location of `op` (without `loc(...)`).

@@ -17,11 +17,11 @@
 //! result of a sort of any stability.
 
 use rxla_library::key_sort::KeyOrder;
-use rxla_passes::{
+use rxla_ir::{
     attrs::enum_case,
     builder::Builder,
     computation,
-    ir::{Op, Value},
+    op::{Op, Value},
     types::{HloType, TensorType},
     PassError,
 };

@@ -23,13 +23,8 @@ use rxla_library::{
     fft::FftKind,
     rng::RngAlgorithm,
 };
-use rxla_passes::{
-    attrs::{self, StructAttr},
-    computation,
-    ir::{Op, Value},
-    layout::{layout_of, LayoutKind},
-    types::HloType,
-};
+use rxla_ir::layout::{layout_of, LayoutKind};
+use rxla_ir::{attrs::{self, StructAttr}, computation, op::{Op, Value}, types::HloType};
 use std::{collections::HashMap, sync::Arc};
 
 /// A compile error, worded for the user (it names the op and its source
@@ -125,7 +120,7 @@ pub struct ThunkEmitter {
 }
 
 /// The runtime element type of an `hlo` element type.
-pub fn element_type(elem: &rxla_passes::ElementType) -> Option<ElementType> {
+pub fn element_type(elem: &rxla_ir::ElementType) -> Option<ElementType> {
     rxla_passes::constant::primitive_type(elem)
 }
 

@@ -29,7 +29,7 @@ use crate::{
     partitioner,
     target::Target,
 };
-use rxla_passes::fusion::{reduction_dimensions, tiled_transpose, FusionKind};
+use rxla_ir::hlo_analysis::{reduction_dimensions, tiled_transpose, FusionKind};
 use std::collections::BTreeSet;
 
 /// The emitter kinds.

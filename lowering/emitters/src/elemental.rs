@@ -29,7 +29,7 @@ use crate::{
 };
 use crate::target::Target;
 use rxla_indexing::{output_to_input_indexing, Expr};
-use rxla_passes::{attrs::Window, types::ElementType};
+use rxla_ir::{attrs::Window, types::ElementType};
 use std::collections::HashMap;
 
 /// Elementwise opcodes (dialect spelling): the result at an index reads
@@ -560,7 +560,7 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
     fn convolution(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<String, EmitError> {
         let ins = self.comp.instrs[i].clone();
         let op = ins.op;
-        let dn = rxla_passes::attrs::StructAttr::of(op, "dimension_numbers").ok_or_else(|| self.err(i, "no dimension numbers"))?;
+        let dn = rxla_ir::attrs::StructAttr::of(op, "dimension_numbers").ok_or_else(|| self.err(i, "no dimension numbers"))?;
         let one = |name: &str| dn.raw(name).and_then(|t| t.trim().parse::<usize>().ok());
         let many = |name: &str| dn.list(name).into_iter().map(|x| x as usize).collect::<Vec<_>>();
         let (Some(ib), Some(ifd), Some(kif), Some(kof), Some(ob), Some(of)) = (
@@ -586,11 +586,11 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
             "f64" => "f64",
             other => return Err(self.err(i, format!("of {other} is not supported by the elemental emitter"))),
         };
-        let window: Vec<rxla_passes::attrs::WindowDim> = match Window::of(op) {
+        let window: Vec<rxla_ir::attrs::WindowDim> = match Window::of(op) {
             Some(w) => w.0,
             None => ks
                 .iter()
-                .map(|&d| rxla_passes::attrs::WindowDim {
+                .map(|&d| rxla_ir::attrs::WindowDim {
                     size: rhs_dims[d],
                     stride: 1,
                     pad_low: 0,
@@ -783,7 +783,7 @@ struct ConvGeometry {
     feature: Expr,
     /// The output spatial position.
     out: Vec<Expr>,
-    window: Vec<rxla_passes::attrs::WindowDim>,
+    window: Vec<rxla_ir::attrs::WindowDim>,
     /// Input features per group.
     ci: i64,
     acc_ty: String,

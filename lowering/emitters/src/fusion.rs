@@ -5,10 +5,10 @@
 
 use crate::EmitError;
 use rxla_indexing::{OpAttrs, OpDesc, PadDim};
-use rxla_passes::{
+use rxla_ir::{
     attrs::StructAttr,
     computation,
-    ir::{Op, Value},
+    op::{Op, Value},
     types::{ElementType, HloType, TensorType},
 };
 use std::collections::HashMap;

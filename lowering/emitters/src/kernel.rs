@@ -10,7 +10,7 @@ use crate::{
     target::Target,
     EmitError,
 };
-use rxla_passes::{computation, ir::Op};
+use rxla_ir::{computation, op::Op};
 use std::collections::{HashMap, HashSet};
 
 /// A reducer (or scatter combiner) emitted as a scalar function.

@@ -48,7 +48,7 @@ use melior::{
     ir::{operation::OperationLike, Module},
     Context,
 };
-use rxla_passes::{computation, fusion::FusionKind, ir::Op};
+use rxla_ir::{computation, hlo_analysis::FusionKind, op::Op};
 use std::{cell::RefCell, fmt, rc::Rc};
 pub use target::{CpuTarget, GpuTarget, Target};
 

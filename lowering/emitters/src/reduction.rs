@@ -57,7 +57,7 @@ use crate::{
     EmitError,
 };
 use rxla_indexing::{Expr, IndexingMap, Interval, Variable};
-use rxla_passes::fusion::{layout_text, reduction_dimensions};
+use rxla_ir::hlo_analysis::{layout_text, reduction_dimensions};
 use std::collections::HashMap;
 
 /// One reduction hero.
@@ -284,7 +284,7 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
     };
     // Variadic reductions are not vectorized (XLA's MayPreventVectorization).
     let variadic = heroes.iter().any(|h| h.types.len() > 1);
-    let bits = |t: &rxla_passes::types::TensorType| -> i64 { if t.elem.is_pred() { 8 } else { t.elem.bit_width().max(1) as i64 } };
+    let bits = |t: &rxla_ir::types::TensorType| -> i64 { if t.elem.is_pred() { 8 } else { t.elem.bit_width().max(1) as i64 } };
     let smallest_in = comp.params.iter().map(bits).min();
     let smallest_out = comp.roots.iter().map(|r| bits(comp.ty(*r))).min().unwrap_or(8);
     let (smallest, largest) = match smallest_in {

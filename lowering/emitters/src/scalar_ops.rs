@@ -5,7 +5,7 @@
 //! the kernel IR; the op chosen carries the signedness.
 
 use crate::{builder::FuncBuilder, fusion::mlir_elem};
-use rxla_passes::{attrs::enum_case, ir::Op, types::ElementType};
+use rxla_ir::{attrs::enum_case, op::Op, types::ElementType};
 
 /// Unary elementwise opcodes (dialect spelling).
 pub const UNARY: &[&str] = &[

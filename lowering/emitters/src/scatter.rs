@@ -23,7 +23,7 @@ use crate::{
     scalar_ops, EmitError,
 };
 use rxla_indexing::Expr;
-use rxla_passes::computation;
+use rxla_ir::computation;
 use std::collections::HashMap;
 
 /// Emits the scatter kernel.

@@ -4,7 +4,7 @@
 //! `T x T` tiles (a SIMD vector wide) per workgroup, for cache locality.
 //!
 //! The hero's shape is normalized (XLA's `GetDescriptionForTiledTransposeEmitter`,
-//! `rxla_passes::fusion::tiled_transpose`): size-1 dimensions dropped and
+//! `rxla_ir::hlo_analysis::tiled_transpose`): size-1 dimensions dropped and
 //! dimensions that stay adjacent merged, leaving `[n, a, b] -> [n, b, a]`
 //! (`021`; a 2-D `[1, 0]` is `021` with `n = 1`) or `[a, m, b] -> [b, m, a]`
 //! (`210`). A block of 128 threads (32 x 4) handles a 32 x 32 tile of the
@@ -41,7 +41,7 @@ use crate::{
     EmitError,
 };
 use rxla_indexing::{Expr, IndexingMap, Interval, Variable};
-use rxla_passes::fusion::{layout_text, tiled_transpose};
+use rxla_ir::hlo_analysis::{layout_text, tiled_transpose};
 use std::collections::HashMap;
 
 const TILE: i64 = 32;

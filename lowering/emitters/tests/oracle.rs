@@ -8,10 +8,8 @@
 
 use melior::ir::Module;
 use rxla_emitters::{choose::EmitterKind, parse_kernel, Target};
-use rxla_passes::{
-    ir::Op,
-    pipeline::{hlo_pipeline, Platform},
-};
+use rxla_passes::pipeline::{hlo_pipeline, Platform};
+use rxla_ir::op::Op;
 use std::{
     collections::BTreeMap,
     path::{Path, PathBuf},

@@ -19,7 +19,7 @@ use crate::ir::*;
 use melior::ir::OperationRef;
 use mlir_sys::*;
 use rxla_hlo_text::{ast::PrimitiveType, floats::{float_format, FloatFormat}};
-use rxla_passes::framework::{HloPass, PassError, PassOptions};
+use rxla_ir::pass::{HloPass, PassError, PassOptions};
 
 #[derive(Clone, Debug)]
 pub struct ExpandNarrowFloats;

@@ -14,7 +14,7 @@ use crate::lower_loops::apply;
 use melior::ir::OperationRef;
 use mlir_sys::*;
 use rxla_indexing::{Expr, IndexingMap, Variable};
-use rxla_passes::framework::{HloPass, PassError, PassOptions};
+use rxla_ir::pass::{HloPass, PassError, PassOptions};
 
 #[derive(Clone, Debug)]
 pub struct FlattenTensors;

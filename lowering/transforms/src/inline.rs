@@ -14,7 +14,7 @@
 use crate::ir::*;
 use melior::ir::OperationRef;
 use mlir_sys::*;
-use rxla_passes::framework::{HloPass, PassError, PassOptions};
+use rxla_ir::pass::{HloPass, PassError, PassOptions};
 use std::collections::HashMap;
 
 /// Callees this small are inlined at every call site.

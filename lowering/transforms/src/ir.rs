@@ -1,13 +1,13 @@
 //! Building and restructuring upstream-dialect IR from Rust, over the raw
 //! MLIR C API (the lowering passes create `scf`, `arith`, `llvm` ... ops,
-//! with regions, which `rxla_passes::builder` does not cover).
+//! with regions, which `rxla_ir::builder` does not cover).
 //!
-//! [`Op`] and [`Value`] are `rxla_passes::ir`'s handles; [`B`] inserts new
+//! [`Op`] and [`Value`] are `rxla_ir::op`'s handles; [`B`] inserts new
 //! ops at one point with one location.
 
 use mlir_sys::*;
-pub use rxla_passes::ir::{attr_to_string, type_to_string, Op, Value};
-use rxla_passes::PassError;
+pub use rxla_ir::op::{attr_to_string, type_to_string, Op, Value};
+use rxla_ir::PassError;
 
 /// A borrowed MLIR string ref of `s` (valid while `s` is).
 pub fn string_ref(s: &str) -> MlirStringRef {
@@ -32,7 +32,7 @@ pub fn op_error(op: Op, what: impl Into<String>) -> PassError {
     let what = what.into();
     // SAFETY: the op is live; its location outlives the call.
     let location = unsafe { melior::ir::Location::from_raw(op.location()) };
-    rxla_passes::framework::emit_error(location, &what);
+    rxla_ir::pass::emit_error(location, &what);
     PassError(what)
 }
 
@@ -261,12 +261,12 @@ pub fn cmpf_code(pred: &str) -> i64 {
 }
 
 pub fn parse_type(ctx: MlirContext, text: &str) -> Option<MlirType> {
-    rxla_passes::ir::parse_type(ctx, text)
+    rxla_ir::op::parse_type(ctx, text)
 }
 
 /// Parses an attribute; `None` if the text is not one.
 pub fn parse_attr(ctx: MlirContext, text: &str) -> Option<MlirAttribute> {
-    rxla_passes::ir::parse_attr(ctx, text)
+    rxla_ir::op::parse_attr(ctx, text)
 }
 
 /// A new region holding one block with arguments of `types` (at `loc`).

@@ -22,5 +22,6 @@ pub mod lower_tensors;
 pub mod math;
 pub mod pipeline;
 pub mod registry;
+pub mod simplify_indexing;
 
 pub use registry::{lookup, registry};

@@ -13,7 +13,7 @@
 use crate::ir::*;
 use melior::ir::OperationRef;
 use rxla_indexing::{expr::BinOp, Expr, ExprKind, IndexingMap, RangeEvaluator};
-use rxla_passes::framework::{HloPass, PassError, PassOptions};
+use rxla_ir::pass::{HloPass, PassError, PassOptions};
 use std::collections::HashMap;
 
 #[derive(Clone, Debug)]

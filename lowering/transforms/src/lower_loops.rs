@@ -15,7 +15,7 @@
 use crate::ir::*;
 use mlir_sys::MlirType;
 use rxla_indexing::{Expr, IndexingMap, Interval};
-use rxla_passes::framework::{HloPass, PassError, PassOptions};
+use rxla_ir::pass::{HloPass, PassError, PassOptions};
 use melior::ir::OperationRef;
 
 #[derive(Clone, Debug)]

@@ -11,7 +11,7 @@
 use crate::ir::*;
 use melior::ir::OperationRef;
 use mlir_sys::MlirType;
-use rxla_passes::framework::{HloPass, PassError, PassOptions};
+use rxla_ir::pass::{HloPass, PassError, PassOptions};
 
 #[derive(Clone, Debug)]
 pub struct LowerShuffles;

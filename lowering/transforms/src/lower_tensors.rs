@@ -27,7 +27,7 @@
 use crate::ir::*;
 use melior::ir::OperationRef;
 use mlir_sys::*;
-use rxla_passes::framework::{HloPass, PassError, PassOptions};
+use rxla_ir::pass::{HloPass, PassError, PassOptions};
 
 /// Which kernel ABI and memory model to lower to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,7 +9,8 @@
 
 use melior::{ir::Module, pass::PassManager, Context};
 use mlir_sys::{mlirOpPassManagerAddPipeline, MlirStringRef};
-pub use rxla_passes::pipeline::{Platform, Step};
+pub use rxla_ir::pipeline::{Platform, Step};
+use rxla_ir::registry::PassInfo;
 use std::ffi::c_void;
 
 fn p(name: &'static str) -> Step {
@@ -73,10 +74,16 @@ pub fn lowering_steps(platform: Platform) -> Vec<Step> {
     steps
 }
 
-/// A pass by name: rxla's HLO passes, the lowering passes, or upstream.
-fn add(manager: &PassManager, name: &str, options: &str) -> Result<(), String> {
-    if let Some(info) = rxla_passes::lookup(name).or_else(|| crate::lookup(name)) {
-        let options = rxla_passes::PassOptions::parse(options).map_err(|e| e.0)?;
+/// A pass by name: rxla's HLO passes (`hlo_passes`, which are looked up
+/// first), the lowering passes, or upstream.
+fn add(
+    manager: &PassManager,
+    name: &str,
+    options: &str,
+    hlo_passes: fn(&str) -> Option<&'static PassInfo>,
+) -> Result<(), String> {
+    if let Some(info) = hlo_passes(name).or_else(|| crate::lookup(name)) {
+        let options = rxla_ir::PassOptions::parse(options).map_err(|e| e.0)?;
         manager.add_pass((info.create)(&options).map_err(|e| e.0)?);
         return Ok(());
     }
@@ -106,9 +113,18 @@ fn add(manager: &PassManager, name: &str, options: &str) -> Result<(), String> {
 }
 
 /// Runs `steps` over `module` in one pass manager (fixpoint groups are
-/// run once: the lowering has none). Upstream passes need
+/// run once: the lowering has none). Names are resolved in `hlo_passes`
+/// first (the backends pass `rxla_passes::lookup`: the pipelines' `cse`
+/// is rxla's HLO pass of that name, as in `hlo-opt`), then in this crate's
+/// registry, then upstream. Upstream passes need
 /// `melior::utility::register_all_passes()` to have run.
-pub fn run(context: &Context, module: &mut Module, steps: &[Step], verify_each: bool) -> Result<(), String> {
+pub fn run(
+    context: &Context,
+    module: &mut Module,
+    steps: &[Step],
+    verify_each: bool,
+    hlo_passes: fn(&str) -> Option<&'static PassInfo>,
+) -> Result<(), String> {
     let manager = PassManager::new(context);
     manager.enable_verifier(verify_each);
     fn flatten<'s>(steps: &'s [Step], out: &mut Vec<(&'static str, &'static str)>) {
@@ -122,7 +138,7 @@ pub fn run(context: &Context, module: &mut Module, steps: &[Step], verify_each: 
     let mut flat = Vec::new();
     flatten(steps, &mut flat);
     for (name, options) in flat {
-        add(&manager, name, options)?;
+        add(&manager, name, options, hlo_passes)?;
     }
     manager.run(module).map_err(|e| format!("lowering failed: {e}"))
 }

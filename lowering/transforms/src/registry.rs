@@ -1,26 +1,12 @@
 //! The lowering passes `hlo-opt` knows, by name (same shape as
-//! `rxla_passes::registry`, whose framework they use).
+//! `rxla_passes::registry`; the machinery is `rxla_ir::registry`'s).
 
-use rxla_passes::{
-    framework::{create_pass, HloPass, PassId},
-    registry::PassInfo,
-    PassError, PassOptions,
-};
-use melior::pass::Pass;
-
-macro_rules! pass {
-    ($pass:ty) => {{
-        static ID: PassId = PassId::new();
-        fn create(options: &PassOptions) -> Result<Pass, PassError> {
-            Ok(create_pass(<$pass>::from_options(options)?, &ID))
-        }
-        PassInfo { name: <$pass>::NAME, description: <$pass>::DESCRIPTION, exact: <$pass>::EXACT, create }
-    }};
-}
+use rxla_ir::{pass, registry::PassInfo};
 
 static REGISTRY: &[PassInfo] = &[
     pass!(crate::lower_shuffles::LowerShuffles),
     pass!(crate::inline::Inline),
+    pass!(crate::simplify_indexing::XlaSimplifyIndexing),
     pass!(crate::lower_loops::LowerLoops),
     pass!(crate::flatten_tensors::FlattenTensors),
     pass!(crate::expand_narrow_floats::ExpandNarrowFloats),

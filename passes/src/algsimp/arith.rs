@@ -7,7 +7,7 @@
 //! `x` (for `x = -0.0`), and `x * 0` is never 0 for floats (NaN, inf, -0).
 
 use super::*;
-use crate::rewrite::Pattern;
+use rxla_ir::rewrite::Pattern;
 
 pub(super) fn patterns(out: &mut Vec<Rc<dyn Pattern>>) {
     out.push(simp("hlo.add", add));

@@ -6,7 +6,7 @@
 //! the compare to use the element type's own signedness.
 
 use super::*;
-use crate::rewrite::Pattern;
+use rxla_ir::rewrite::Pattern;
 
 pub(super) fn patterns(out: &mut Vec<Rc<dyn Pattern>>) {
     out.push(simp("hlo.compare", compare));

@@ -12,7 +12,7 @@
 //!   that represents every S value exactly (so both paths round nothing).
 
 use super::*;
-use crate::rewrite::Pattern;
+use rxla_ir::rewrite::Pattern;
 
 pub(super) fn patterns(out: &mut Vec<Rc<dyn Pattern>>) {
     out.push(simp("hlo.convert", convert));

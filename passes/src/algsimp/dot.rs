@@ -16,7 +16,7 @@
 //! strength reduction to reduce(multiply).
 
 use super::*;
-use crate::{attrs::DotDims, rewrite::Pattern};
+use rxla_ir::{attrs::DotDims, rewrite::Pattern};
 
 pub(super) fn patterns(out: &mut Vec<Rc<dyn Pattern>>) {
     out.push(simp("hlo.dot", dot));

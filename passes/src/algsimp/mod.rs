@@ -34,11 +34,12 @@ mod shape;
 #[cfg(test)]
 mod tests;
 
-use crate::{
+use crate::constant::ConstantBuilder;
+use crate::constant::{self, Scalar};
+use rxla_ir::{
     builder::Builder,
-    constant::{self, Scalar},
-    framework::{HloPass, PassError, PassOptions},
-    ir::{Op, Value},
+    pass::{HloPass, PassError, PassOptions},
+    op::{Op, Value},
     rewrite::{apply_greedily, DriverOptions, Pattern, Rewriter},
     types::{ElementType, TensorType},
 };
@@ -406,12 +407,12 @@ pub(crate) fn selection_ok(x: Value, elem: &ElementType) -> bool {
 
 /// The `comparison_direction` of a compare.
 pub(crate) fn direction(op: Op) -> Option<String> {
-    crate::attrs::enum_case(op, "comparison_direction")
+    rxla_ir::attrs::enum_case(op, "comparison_direction")
 }
 
 /// The explicit `compare_type` of a compare, if any.
 pub(crate) fn compare_type(op: Op) -> Option<String> {
-    crate::attrs::enum_case(op, "compare_type")
+    rxla_ir::attrs::enum_case(op, "compare_type")
 }
 
 /// True if the compare orders its integer (or pred) operands as their
@@ -479,7 +480,7 @@ pub(crate) fn def(v: Value, opcode: &str) -> Option<Op> {
 pub(crate) fn reducer_binary_op(op: Op, attr: &str) -> Option<(String, bool)> {
     let name = op.symbol_attr(attr)?;
     let module = op.parent_module()?;
-    let func = crate::computation::lookup(module, &name)?;
+    let func = rxla_ir::computation::lookup(module, &name)?;
     let args = func.arguments();
     if args.len() != 2 {
         return None;

@@ -26,8 +26,9 @@
 //! reduce(negate) with add, reduce(dot) reordering, float sums of
 //! broadcasts as multiplies.
 
+use crate::constant::ConstantBuilder;
 use super::*;
-use crate::rewrite::Pattern;
+use rxla_ir::rewrite::Pattern;
 
 pub(super) fn patterns(out: &mut Vec<Rc<dyn Pattern>>) {
     out.push(simp_multi("hlo.reduce", reduce));

@@ -5,8 +5,9 @@
 //! here is exact by construction: each rule replaces a movement by another
 //! one that reads the same element for every output position.
 
+use crate::constant::ConstantBuilder;
 use super::*;
-use crate::{
+use rxla_ir::{
     attrs::dims_text,
     rewrite::Pattern,
     types::shape::{compose_permutations, degenerate_reshape_map, inverse_permutation, is_identity_permutation},

@@ -6,7 +6,7 @@
 //! module, so the checks cannot pass vacuously.
 
 use super::AlgSimp;
-use crate::framework::{create_pass, HloPass, PassId, PassOptions};
+use rxla_ir::pass::{create_pass, HloPass, PassId, PassOptions};
 use melior::{
     ir::{operation::OperationLike, Module},
     pass::PassManager,

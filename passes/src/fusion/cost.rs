@@ -22,7 +22,7 @@
 //! matter for the decisions.
 
 use super::{elements, is_expensive, reads_elements_multiple_times, Src, View};
-use crate::ir::Op;
+use rxla_ir::op::Op;
 
 /// Weight of an expensive op, per element (a transcendental is tens of
 /// instructions).
@@ -65,7 +65,7 @@ pub fn op_flops(op: Op) -> f64 {
             inputs
         }
         "reduce_window" => {
-            let window: f64 = crate::attrs::StructAttr::of(op, "window")
+            let window: f64 = rxla_ir::attrs::StructAttr::of(op, "window")
                 .map(|w| w.list("size").iter().product::<i64>() as f64)
                 .unwrap_or(1.0);
             out * window
@@ -77,7 +77,7 @@ pub fn op_flops(op: Op) -> f64 {
 }
 
 /// Bytes of an array value (0 for anything else).
-fn bytes(v: crate::ir::Value) -> f64 {
+fn bytes(v: rxla_ir::op::Value) -> f64 {
     super::value_bytes(v) as f64
 }
 
@@ -89,7 +89,7 @@ pub fn first_operand_read_ratio(op: Op) -> f64 {
         return 1.0;
     }
     if op.is("reduce_window") {
-        return crate::attrs::StructAttr::of(op, "window")
+        return rxla_ir::attrs::StructAttr::of(op, "window")
             .map(|w| {
                 let size: i64 = w.list("size").iter().product();
                 let stride: i64 = w.list("stride").iter().product::<i64>().max(1);

@@ -27,10 +27,7 @@ use super::{
     reduction_dimensions, restore_topological_order, tiled_transpose, Functions, FusionKind,
     FxHashMap, FxHashSet, Src, TypeCacheGuard, View,
 };
-use crate::{
-    framework::{HloPass, PassError, PassOptions},
-    ir::{Op, Value},
-};
+use rxla_ir::{pass::{HloPass, PassError, PassOptions}, op::{Op, Value}};
 use melior::ir::OperationRef;
 use std::rc::Rc;
 

@@ -21,10 +21,7 @@ use super::{
     is_node, is_small_constant, materialize_with_clones, scatter_ok, Functions, FxHashMap,
     FxHashSet, TypeCacheGuard, View,
 };
-use crate::{
-    framework::{HloPass, PassError, PassOptions},
-    ir::Op,
-};
+use rxla_ir::{pass::{HloPass, PassError, PassOptions}, op::Op};
 use melior::ir::OperationRef;
 use std::{cell::RefCell, collections::BTreeMap, rc::Rc};
 

@@ -18,10 +18,8 @@ use rxla_codegen::{
     gpu::{NvptxTarget, PtxTarget},
 };
 use rxla_emitters::{GpuTarget, Target};
-use rxla_passes::{
-    ir::Op,
-    pipeline::{hlo_pipeline, Platform, RunOptions},
-};
+use rxla_passes::pipeline::{hlo_pipeline, Platform, RunOptions};
+use rxla_ir::op::Op;
 use std::time::Instant;
 
 /// GPU compiler options.

@@ -10,7 +10,7 @@ use crate::types::HloType;
 use mlir_sys::*;
 
 /// A Rust string of an MLIR string ref.
-pub(crate) fn string(s: MlirStringRef) -> String {
+pub fn string(s: MlirStringRef) -> String {
     if s.data.is_null() {
         return String::new();
     }
@@ -20,7 +20,7 @@ pub(crate) fn string(s: MlirStringRef) -> String {
 }
 
 /// A borrowed MLIR string ref of `s` (valid while `s` is).
-pub(crate) fn string_ref(s: &str) -> MlirStringRef {
+pub fn string_ref(s: &str) -> MlirStringRef {
     MlirStringRef { data: s.as_ptr() as *const _, length: s.len() }
 }
 

@@ -19,8 +19,8 @@
 use crate::{
     attrs::list_text,
     builder::Builder,
-    framework::PassError,
-    ir::{Op, Value},
+    pass::PassError,
+    op::{Op, Value},
     types::{split_top_level, HloType},
 };
 
@@ -173,7 +173,7 @@ pub fn erase_unused(ops: &[Op]) {
     loop {
         let before = live.len();
         live.retain(|&op| {
-            if !op.has_uses() && crate::ir::is_trivially_dead_when_unused(op) {
+            if !op.has_uses() && crate::op::is_trivially_dead_when_unused(op) {
                 op.erase();
                 false
             } else {

@@ -14,8 +14,8 @@
 
 use crate::{
     builder::Builder,
-    framework::PassError,
-    ir::{string_ref, Op, Value},
+    pass::PassError,
+    op::{string_ref, Op, Value},
 };
 use melior::{GreedyRewriteDriverConfig, GreedySimplifyRegionLevel};
 use mlir_sys::*;

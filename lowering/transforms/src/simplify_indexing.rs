@@ -17,13 +17,13 @@
 //!   bound stays as a constraint, and range variables (the induction
 //!   variables, which set the trip count) are never dropped.
 //!
-//! Per op, one rewrite computes the canonical form (see `docs/passes/xla-simplify-indexing.md`)
+//! Per op, one rewrite computes the canonical form (see `docs/lowering/xla-simplify-indexing.md`)
 //! and replaces the op when it differs; MLIR's greedy driver repeats this to
 //! a fixed point.
 
-use crate::{
-    framework::{HloPass, PassError, PassOptions},
-    ir::{parse_attr, Op, Value},
+use rxla_ir::{
+    pass::{HloPass, PassError, PassOptions},
+    op::{parse_attr, Op, Value},
     rewrite::{apply_greedily, pattern, DriverOptions, Rewriter},
     types::HloType,
 };

@@ -144,7 +144,7 @@ pub enum HloType {
 impl HloType {
     /// Reads an MLIR type.
     pub fn from_mlir(ty: MlirType) -> Self {
-        Self::parse(&crate::ir::type_to_string(ty))
+        Self::parse(&crate::op::type_to_string(ty))
     }
 
     /// Reads the printed form of a type.
@@ -222,7 +222,7 @@ impl From<TensorType> for HloType {
 }
 
 /// Splits `a, b<c, d>, e` at top-level commas.
-pub(crate) fn split_top_level(text: &str) -> Vec<&str> {
+pub fn split_top_level(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut depth = 0i32;
     let mut start = 0;

@@ -9,9 +9,8 @@
 
 use crate::{
     attrs::{dims_text, enum_text, DotDims},
-    constant::{splat_attr_text, Scalar},
-    framework::PassError,
-    ir::{parse_attr, parse_type, string_ref, Op, Value},
+    pass::PassError,
+    op::{parse_attr, parse_type, string_ref, Op, Value},
     types::{shape, ElementType, HloType, TensorType},
 };
 use mlir_sys::*;
@@ -136,7 +135,8 @@ impl Builder {
         Ok(self.create(name, operands, &[result], attrs)?.result(0))
     }
 
-    fn tensor(v: Value) -> Result<TensorType> {
+    /// The array type of `v` (an error for tuples and tokens).
+    pub fn tensor(v: Value) -> Result<TensorType> {
         v.ty().tensor().cloned().ok_or_else(|| bug(format!("expected an array operand, got {}", v.ty())))
     }
 
@@ -267,18 +267,6 @@ impl Builder {
         self.value("hlo.constant", &[], ty.clone().into(), &[("value", attr.to_string())])
     }
 
-    /// A constant of type `ty` with every element `value`.
-    pub fn splat(&self, ty: &TensorType, value: Scalar) -> Result<Value> {
-        let attr = splat_attr_text(ty, value)
-            .ok_or_else(|| bug(format!("{value:?} is not representable in {}", ty.elem)))?;
-        self.constant_attr(&attr, ty)
-    }
-
-    /// A scalar constant.
-    pub fn scalar(&self, elem: &ElementType, value: Scalar) -> Result<Value> {
-        self.splat(&TensorType::scalar(elem), value)
-    }
-
     /// `hlo.iota` of `ty` along `dim`.
     pub fn iota(&self, ty: &TensorType, dim: i64) -> Result<Value> {
         self.value("hlo.iota", &[], ty.clone().into(), &[("iota_dimension", format!("{dim} : i64"))])
@@ -353,24 +341,6 @@ pub fn quote_symbol(name: &str) -> String {
 
 /// Helpers the expander passes share (XLA's hlo_creation_utils).
 impl Builder {
-    /// A scalar constant of `elem` broadcast to `dims` (the constant alone
-    /// for a scalar).
-    pub fn splat_broadcast(&self, elem: &ElementType, value: Scalar, dims: &[i64]) -> Result<Value> {
-        let c = self.scalar(elem, value)?;
-        if dims.is_empty() {
-            Ok(c)
-        } else {
-            self.broadcast_scalar(c, dims)
-        }
-    }
-
-    /// XLA's `MakeScalarLike`: `value` with the shape and element type of
-    /// `x` (a scalar constant, broadcast when `x` is not a scalar).
-    pub fn scalar_like(&self, x: Value, value: Scalar) -> Result<Value> {
-        let t = Self::tensor(x)?;
-        self.splat_broadcast(&t.elem, value, &t.dims)
-    }
-
     /// `hlo.bitcast_convert` of `x` to element type `elem` (same width).
     pub fn bitcast_convert(&self, x: Value, elem: &ElementType) -> Result<Value> {
         let t = Self::tensor(x)?;

@@ -7,7 +7,7 @@
 //! an attribute into a Rust value, changes it, and writes it back as text,
 //! which MLIR parses and verifies.
 
-use crate::{ir::Op, types::split_top_level};
+use crate::{op::Op, types::split_top_level};
 
 /// One field of a struct attribute.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -13,11 +13,8 @@
 
 use melior::ir::{operation::OperationLike, Module};
 use rxla_indexing::{Expr, IndexingMap, Interval, Variable};
-use rxla_passes::{
-    ir::{Op, Value},
-    xla_simplify_indexing::XlaSimplifyIndexing,
-    HloPass,
-};
+use rxla_lowering::simplify_indexing::XlaSimplifyIndexing;
+use rxla_ir::{op::{Op, Value}, HloPass};
 use std::collections::HashMap;
 
 struct Rng(u64);

@@ -3,8 +3,8 @@
 
 use crate::{
     builder::Builder,
-    framework::PassError,
-    ir::{parse_attr, parse_type, string_ref, Op, Value},
+    pass::PassError,
+    op::{parse_attr, parse_type, string_ref, Op, Value},
     types::{ElementType, HloType, TensorType},
 };
 use mlir_sys::*;
@@ -171,14 +171,14 @@ pub fn replace_callees(op: Op, mut f: impl FnMut(&str) -> Option<String>) -> Res
         (0..mlirOperationGetNumAttributes(op.raw()))
             .map(|i| {
                 let a = mlirOperationGetAttribute(op.raw(), i);
-                (crate::ir::string(mlirIdentifierStr(a.name)), a.attribute)
+                (crate::op::string(mlirIdentifierStr(a.name)), a.attribute)
             })
             .collect()
     };
     for (key, attr) in named {
         unsafe {
             if mlirAttributeIsAFlatSymbolRef(attr) {
-                let old = crate::ir::string(mlirFlatSymbolRefAttrGetValue(attr));
+                let old = crate::op::string(mlirFlatSymbolRefAttrGetValue(attr));
                 if let Some(new) = f(&old) {
                     op.set_attr(&key, &format!("@{}", quote_symbol(&new)))?;
                     changed = true;
@@ -193,7 +193,7 @@ pub fn replace_callees(op: Op, mut f: impl FnMut(&str) -> Option<String>) -> Res
                 let names: Vec<String> = elems
                     .iter()
                     .map(|e| {
-                        let old = crate::ir::string(mlirFlatSymbolRefAttrGetValue(*e));
+                        let old = crate::op::string(mlirFlatSymbolRefAttrGetValue(*e));
                         match f(&old) {
                             Some(new) => {
                                 any = true;
