@@ -20,6 +20,8 @@
 //!   `rxla_lowering::registry`).
 //! - [`pipeline`]: pipelines as data ([`pipeline::Step`]) and the driver
 //!   that runs them pass by pass, fixpoint groups included.
+//! - [`structure`]: the structure of IR as a comparable value (a module's,
+//!   for fixed points; a fusion's, for kernel reuse).
 //! - [`hlo_analysis`]: HLO analyses the fusion passes and the emitters
 //!   share (fusion kinds, memoized value types, layouts, reduction and
 //!   transpose shapes).
@@ -38,6 +40,7 @@ pub mod pass;
 pub mod pipeline;
 pub mod registry;
 pub mod rewrite;
+pub mod structure;
 pub mod types;
 
 pub use op::{Op, Value};

@@ -104,9 +104,9 @@ pub fn run(
             }
             Step::Fixpoint { steps, max_iterations, .. } => {
                 for _ in 0..*max_iterations {
-                    let before = module.as_operation().to_string();
+                    let before = Snapshot::of(module);
                     run(context, module, steps, options, lookup)?;
-                    if module.as_operation().to_string() == before {
+                    if Snapshot::of(module) == before {
                         break;
                     }
                 }
@@ -114,4 +114,22 @@ pub fn run(
         }
     }
     Ok(())
+}
+
+/// What a fixed-point group compares to tell whether an iteration changed
+/// the module: its structure ([`crate::structure::snapshot`]), or its text
+/// where that cannot be read (IR with branches between blocks).
+#[derive(PartialEq, Eq)]
+pub enum Snapshot {
+    Structure(crate::structure::Fingerprint),
+    Text(String),
+}
+
+impl Snapshot {
+    pub fn of(module: &melior::ir::Module) -> Snapshot {
+        match crate::structure::snapshot(module.as_operation().to_raw()) {
+            Some(s) => Snapshot::Structure(s),
+            None => Snapshot::Text(module.as_operation().to_string()),
+        }
+    }
 }

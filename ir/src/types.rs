@@ -6,7 +6,7 @@
 //! `ui8`, `bf16`, `f8E4M3FN`, `complex<f32>`), so building a type back is
 //! printing it.
 
-use mlir_sys::MlirType;
+use mlir_sys::*;
 use std::fmt;
 
 /// The element type of an array, by its MLIR spelling.
@@ -16,6 +16,50 @@ pub struct ElementType(pub String);
 impl ElementType {
     pub fn new(text: &str) -> Self {
         Self(text.to_string())
+    }
+
+    /// The spelling of an MLIR element type, read through the C API
+    /// (`None` for types an HLO array does not have).
+    pub fn from_mlir(ty: MlirType) -> Option<Self> {
+        // SAFETY: a live type; only queried.
+        unsafe {
+            if mlirTypeIsAInteger(ty) {
+                let width = mlirIntegerTypeGetWidth(ty);
+                let prefix = if mlirIntegerTypeIsUnsigned(ty) {
+                    "ui"
+                } else if mlirIntegerTypeIsSigned(ty) {
+                    "si"
+                } else {
+                    "i"
+                };
+                return Some(Self(format!("{prefix}{width}")));
+            }
+            if mlirTypeIsAComplex(ty) {
+                let part = Self::from_mlir(mlirComplexTypeGetElementType(ty))?;
+                return Some(Self(format!("complex<{part}>")));
+            }
+            let name = [
+                (mlirTypeIsAF32 as unsafe extern "C" fn(MlirType) -> bool, "f32"),
+                (mlirTypeIsABF16, "bf16"),
+                (mlirTypeIsAF16, "f16"),
+                (mlirTypeIsAF64, "f64"),
+                (mlirTypeIsAFloat8E4M3FN, "f8E4M3FN"),
+                (mlirTypeIsAFloat8E5M2, "f8E5M2"),
+                (mlirTypeIsAFloat8E4M3FNUZ, "f8E4M3FNUZ"),
+                (mlirTypeIsAFloat8E5M2FNUZ, "f8E5M2FNUZ"),
+                (mlirTypeIsAFloat8E4M3B11FNUZ, "f8E4M3B11FNUZ"),
+                (mlirTypeIsAFloat8E4M3, "f8E4M3"),
+                (mlirTypeIsAFloat8E3M4, "f8E3M4"),
+                (mlirTypeIsAFloat8E8M0FNU, "f8E8M0FNU"),
+                (mlirTypeIsAFloat6E2M3FN, "f6E2M3FN"),
+                (mlirTypeIsAFloat6E3M2FN, "f6E3M2FN"),
+                (mlirTypeIsAFloat4E2M1FN, "f4E2M1FN"),
+            ]
+            .into_iter()
+            .find(|(is, _)| is(ty))
+            .map(|(_, name)| name)?;
+            Some(Self(name.to_string()))
+        }
     }
 
     /// `pred` (`i1`).
@@ -142,8 +186,24 @@ pub enum HloType {
 }
 
 impl HloType {
-    /// Reads an MLIR type.
+    /// Reads an MLIR type: arrays and tuples through the C API, anything
+    /// else (tokens, encodings, dynamic dimensions) from its printed form.
     pub fn from_mlir(ty: MlirType) -> Self {
+        // SAFETY: a live type; only queried.
+        unsafe {
+            if mlirTypeIsARankedTensor(ty) && mlirRankedTensorTypeGetEncoding(ty).ptr.is_null() {
+                let rank = mlirShapedTypeGetRank(ty);
+                let dims: Vec<i64> = (0..rank).map(|i| mlirShapedTypeGetDimSize(ty, i as isize)).collect();
+                if !dims.iter().any(|&d| mlirShapedTypeIsDynamicSize(d)) {
+                    if let Some(elem) = ElementType::from_mlir(mlirShapedTypeGetElementType(ty)) {
+                        return HloType::Tensor(TensorType { dims, elem });
+                    }
+                }
+            } else if mlirTypeIsATuple(ty) {
+                let n = mlirTupleTypeGetNumTypes(ty);
+                return HloType::Tuple((0..n).map(|i| HloType::from_mlir(mlirTupleTypeGetType(ty, i))).collect());
+            }
+        }
         Self::parse(&crate::op::type_to_string(ty))
     }
 
@@ -311,5 +371,49 @@ pub mod shape {
             i += 1;
         }
         Some(map)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reading a type through the C API gives what reading its printed
+    /// form gives, for every kind of HLO value type.
+    #[test]
+    fn typed_reads_agree_with_printed_forms() {
+        let context = rxla_dialects::create_context();
+        for text in [
+            "tensor<2x3xf32>",
+            "tensor<f64>",
+            "tensor<0x5xbf16>",
+            "tensor<7xi1>",
+            "tensor<4xi8>",
+            "tensor<4xui16>",
+            "tensor<4xi64>",
+            "tensor<3xcomplex<f32>>",
+            "tensor<3xcomplex<f64>>",
+            "tensor<8xf8E4M3FN>",
+            "tensor<8xf8E5M2>",
+            "tensor<8xf8E4M3FNUZ>",
+            "tensor<8xf8E5M2FNUZ>",
+            "tensor<8xf8E4M3B11FNUZ>",
+            "tensor<8xf8E4M3>",
+            "tensor<8xf8E3M4>",
+            "tensor<8xf8E8M0FNU>",
+            "tensor<8xf6E2M3FN>",
+            "tensor<8xf6E3M2FN>",
+            "tensor<8xf4E2M1FN>",
+            "tensor<8xi4>",
+            "tensor<8xui2>",
+            "tensor<?x3xf32>",
+            "!hlo.token",
+            "tuple<tensor<2xf32>, tuple<tensor<i32>, !hlo.token>>",
+            "tuple<>",
+        ] {
+            let ty = crate::op::parse_type(context.to_raw(), text).unwrap_or_else(|| panic!("{text} parses"));
+            assert_eq!(HloType::from_mlir(ty), HloType::parse(text), "{text}");
+            assert_eq!(HloType::from_mlir(ty).to_string(), text, "{text}");
+        }
     }
 }

@@ -127,9 +127,9 @@ impl State<'_, '_> {
                 Item::Fixpoint { name, items, max_iterations } => {
                     let mut converged = false;
                     for _ in 0..*max_iterations {
-                        let before = module.as_operation().to_string();
+                        let before = rxla_ir::pipeline::Snapshot::of(module);
                         self.items(module, items)?;
-                        if module.as_operation().to_string() == before {
+                        if rxla_ir::pipeline::Snapshot::of(module) == before {
                             converged = true;
                             break;
                         }

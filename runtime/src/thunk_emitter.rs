@@ -11,9 +11,10 @@
 
 use crate::custom_call;
 use crate::program::*;
+use rxla_ir::structure::{Fingerprint, Fingerprinter};
 use rxla_emitters::{
     choose::EmitterKind,
-    fingerprint::{Fingerprint, Fingerprinter},
+    
     EmittedKernel, Target,
 };
 use rxla_library::{

@@ -25,7 +25,6 @@ pub mod choose;
 pub mod concatenate;
 pub mod dynamic_update_slice;
 pub mod elemental;
-pub mod fingerprint;
 pub mod fusion;
 pub mod input_slices;
 pub mod kernel;

@@ -1,24 +1,26 @@
-//! Kernel reuse: fusions that emit the same kernel, found without emitting
-//! them (XLA's `KernelReuseCache`).
+//! The structure of IR as a comparable value, read through the C API with
+//! no printing.
 //!
-//! A model repeats its layers, so most of its fusions are copies of a few
-//! (a 12-layer ViT has 172 fusions and 83 distinct ones). Two fusions emit
-//! the same kernel up to its name when their fused computations have the
-//! same structure: the same ops in the same order, over the same values,
-//! with the same attributes and types, and callees (reducers, comparators)
-//! of the same structure. [`Fingerprinter`] reads that structure off the IR
-//! through the C API, with no printing: MLIR uniques types and attributes
-//! in their context, so their addresses are exact tokens for as long as the
-//! module lives. Locations (and with them HLO instruction names) are left
-//! out; symbol names are replaced by the structure of what they name.
+//! MLIR uniques types and attributes in their context, so their addresses
+//! are exact tokens for as long as the context lives; ops are their names,
+//! operands are the positions of the values they use, regions and blocks
+//! are markers. Locations (and with them HLO instruction names) are left
+//! out. The result is the whole token stream, compared exactly (no hash
+//! collisions), and only meaningful within one context. Two uses:
 //!
-//! A fingerprint is the whole token stream, compared exactly (no hash
-//! collisions), and only meaningful within one module and context.
+//! - [`snapshot`]: a module's structure, to tell whether a group of passes
+//!   changed it (the fixed-point driver, XLA's `HloPassFix`);
+//! - [`Fingerprinter::fusion`]: kernel reuse (XLA's `KernelReuseCache`).
+//!   A model repeats its layers, so most of its fusions are copies of a few
+//!   (a 12-layer ViT has 172 fusions and 83 distinct ones); two fusions
+//!   emit the same kernel up to its name when their fused computations have
+//!   the same structure, with symbol names replaced by the structure of
+//!   the computations they name (reducers, comparators).
 
 use mlir_sys::*;
 use std::collections::HashMap;
 
-/// The structure of one fusion, comparable with `==` and hashable.
+/// The structure of some IR, comparable with `==` and hashable.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Fingerprint(Vec<u64>);
 
@@ -38,7 +40,8 @@ mod tag {
 /// Fingerprints fusions of one module, remembering the computations it has
 /// read (a reducer shared by many fusions is read once).
 pub struct Fingerprinter {
-    table: MlirSymbolTable,
+    /// `None` for a [`snapshot`]: symbol references are their names.
+    table: Option<MlirSymbolTable>,
     /// Computation (by address) -> its structure's id in `ids`.
     memo: HashMap<usize, u64>,
     /// Distinct computation structures, numbered in order of discovery.
@@ -51,7 +54,7 @@ impl Fingerprinter {
     pub fn new(module: MlirOperation) -> Self {
         // SAFETY: a live module op (a symbol table).
         let table = unsafe { mlirSymbolTableCreate(module) };
-        Fingerprinter { table, memo: HashMap::new(), ids: HashMap::new() }
+        Fingerprinter { table: Some(table), memo: HashMap::new(), ids: HashMap::new() }
     }
 
     /// The fingerprint of an `hlo.fusion` op: its own attributes (the
@@ -72,9 +75,9 @@ impl Fingerprinter {
     }
 
     /// The id of the structure of the function `name`.
-    fn callee(&mut self, name: MlirStringRef) -> Option<u64> {
+    fn callee(&mut self, table: MlirSymbolTable, name: MlirStringRef) -> Option<u64> {
         // SAFETY: live symbol table; `name` is valid for the call.
-        let func = unsafe { mlirSymbolTableLookup(self.table, name) };
+        let func = unsafe { mlirSymbolTableLookup(table, name) };
         if func.ptr.is_null() {
             return None;
         }
@@ -176,8 +179,8 @@ impl Fingerprinter {
     fn attribute(&mut self, attr: MlirAttribute, tokens: &mut Vec<u64>) -> Option<()> {
         // SAFETY: a live attribute of the module's context.
         unsafe {
-            if mlirAttributeIsAFlatSymbolRef(attr) {
-                let id = self.callee(mlirFlatSymbolRefAttrGetValue(attr))?;
+            if let (true, Some(table)) = (mlirAttributeIsAFlatSymbolRef(attr), self.table) {
+                let id = self.callee(table, mlirFlatSymbolRefAttrGetValue(attr))?;
                 tokens.extend([tag::CALLEE, id]);
             } else if mlirAttributeIsAArray(attr) {
                 let n = mlirArrayAttrGetNumElements(attr);
@@ -193,7 +196,7 @@ impl Fingerprinter {
                     tokens.push(named.name.ptr as u64);
                     self.attribute(named.attribute, tokens)?;
                 }
-            } else if mlirAttributeIsASymbolRef(attr) {
+            } else if self.table.is_some() && mlirAttributeIsASymbolRef(attr) {
                 // Nested references (@a::@b) do not occur in HLO modules.
                 return None;
             } else {
@@ -206,9 +209,24 @@ impl Fingerprinter {
 
 impl Drop for Fingerprinter {
     fn drop(&mut self) {
-        // SAFETY: created in `new`, destroyed once.
-        unsafe { mlirSymbolTableDestroy(self.table) }
+        if let Some(table) = self.table {
+            // SAFETY: created in `new`, destroyed once.
+            unsafe { mlirSymbolTableDestroy(table) }
+        }
     }
+}
+
+/// The structure of `op` and everything nested in it, symbol references by
+/// name: equal before and after a pass exactly when the pass changed
+/// nothing but locations. `None` for IR with branches between blocks
+/// (not HLO), which callers compare another way.
+pub fn snapshot(op: MlirOperation) -> Option<Fingerprint> {
+    let mut f = Fingerprinter { table: None, memo: HashMap::new(), ids: HashMap::new() };
+    let mut tokens = Vec::new();
+    let mut values = HashMap::new();
+    // SAFETY: a live operation, not changed while this runs.
+    unsafe { f.operation(op, &mut values, &mut tokens)? };
+    Some(Fingerprint(tokens))
 }
 
 fn string_ref(s: &str) -> MlirStringRef {
