@@ -1,0 +1,579 @@
+#!/usr/bin/env python3
+"""Export real-model programs from JAX as HLO text, for bench/compile.py (compile time only).
+
+    bash bench/setup_venv.sh && bench/.venv/bin/python bench/models/export.py
+    bench/.venv/bin/python bench/models/export.py llama_decode vit_b16     # some models
+    bench/.venv/bin/python bench/models/export.py --list
+
+For each model, `jax.jit(f, keep_unused=True).lower(*args).as_text(dialect="hlo")` is written to
+bench/models/<name>/module.hlo and a description to bench/models/<name>/meta.json. The arguments are
+jax.ShapeDtypeStructs (nothing is allocated, nothing is downloaded): the weights, optimizer state and
+batch are all entry *parameters*, so the HLO text has no large constants and stays small. The
+parameters are in the order of jax.tree_util's flattening of the arguments (dict keys sorted),
+listed with their pytree paths in meta.json.
+
+Pure JAX (jax, jax.numpy, jax.lax); f32 throughout; AdamW and SGD-momentum are written out here.
+"""
+import argparse
+import json
+import math
+import os
+import re
+import sys
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+F32, I32 = jnp.float32, jnp.int32
+
+
+def sds(shape, dtype=F32):
+    return jax.ShapeDtypeStruct(tuple(shape), dtype)
+
+
+# ---------------------------------------------------------------------------------------------
+# Common pieces
+
+def layer_norm(x, scale, bias, eps=1e-6):
+    mean = jnp.mean(x, axis=-1, keepdims=True)
+    var = jnp.mean(jnp.square(x - mean), axis=-1, keepdims=True)
+    return (x - mean) * lax.rsqrt(var + eps) * scale + bias
+
+
+def rms_norm(x, w, eps=1e-5):
+    return x * lax.rsqrt(jnp.mean(x * x, axis=-1, keepdims=True) + eps) * w
+
+
+def gelu(x):
+    return jax.nn.gelu(x, approximate=False)  # erf form, as ViT / Mixer use
+
+
+def dense(x, p):
+    return x @ p["w"] + p["b"]
+
+
+def softmax_xent(logits, labels):
+    """Mean cross-entropy; labels are int32 class indices."""
+    logp = jax.nn.log_softmax(logits, axis=-1)
+    return -jnp.mean(jnp.take_along_axis(logp, labels[..., None], axis=-1))
+
+
+def global_norm_clip(grads, max_norm=1.0):
+    leaves = jax.tree_util.tree_leaves(grads)
+    norm = jnp.sqrt(sum(jnp.sum(jnp.square(g)) for g in leaves))
+    scale = jnp.minimum(1.0, max_norm / (norm + 1e-6))
+    return jax.tree_util.tree_map(lambda g: g * scale, grads), norm
+
+
+def adamw_init(params):
+    zeros = lambda p: jax.ShapeDtypeStruct(p.shape, p.dtype)  # noqa: E731 (shapes only)
+    return {"m": jax.tree_util.tree_map(zeros, params), "v": jax.tree_util.tree_map(zeros, params),
+            "step": sds((), I32)}
+
+
+def adamw_update(params, grads, opt, peak_lr=3e-4, warmup=2000, total=100000, b1=0.9, b2=0.95, eps=1e-8,
+                 wd=0.1):
+    """AdamW with a linear-warmup + cosine learning-rate schedule; decay on matrices only."""
+    step = opt["step"] + 1
+    t = step.astype(F32)
+    lr = jnp.where(t < warmup, peak_lr * t / warmup,
+                   0.5 * peak_lr * (1 + jnp.cos(math.pi * jnp.minimum(1.0, (t - warmup) / (total - warmup)))))
+    m = jax.tree_util.tree_map(lambda m, g: b1 * m + (1 - b1) * g, opt["m"], grads)
+    v = jax.tree_util.tree_map(lambda v, g: b2 * v + (1 - b2) * g * g, opt["v"], grads)
+    c1, c2 = 1 - b1 ** t, 1 - b2 ** t
+
+    def upd(p, m, v):
+        u = (m / c1) / (jnp.sqrt(v / c2) + eps)
+        if p.ndim >= 2:
+            u = u + wd * p
+        return p - lr * u
+    new_params = jax.tree_util.tree_map(upd, params, m, v)
+    return new_params, {"m": m, "v": v, "step": step}
+
+
+# ---------------------------------------------------------------------------------------------
+# Llama-style decoder: RMSNorm, RoPE, grouped-query attention, SwiGLU MLP, untied LM head.
+
+LLAMA = dict(layers=8, d=1024, heads=16, kv_heads=4, ffn=2816, vocab=32000, rope_theta=10000.0)
+
+
+def llama_params(c):
+    d, hd = c["d"], c["d"] // c["heads"]
+    layer = {"attn_norm": sds((d,)), "wq": sds((d, c["heads"] * hd)), "wk": sds((d, c["kv_heads"] * hd)),
+             "wv": sds((d, c["kv_heads"] * hd)), "wo": sds((c["heads"] * hd, d)), "mlp_norm": sds((d,)),
+             "w_gate": sds((d, c["ffn"])), "w_up": sds((d, c["ffn"])), "w_down": sds((c["ffn"], d))}
+    return {"embed": sds((c["vocab"], d)), "layers": [dict(layer) for _ in range(c["layers"])],
+            "final_norm": sds((d,)), "lm_head": sds((d, c["vocab"]))}
+
+
+def rope(x, pos, theta):
+    """x [B, T, H, Dh], pos [T] (int32): rotate the two halves of each head (GPT-NeoX / HF Llama)."""
+    dh = x.shape[-1]
+    inv = 1.0 / (theta ** (jnp.arange(0, dh, 2, dtype=F32) / dh))
+    ang = pos.astype(F32)[:, None] * inv[None, :]  # [T, Dh/2]
+    cos, sin = jnp.cos(ang)[None, :, None, :], jnp.sin(ang)[None, :, None, :]
+    x1, x2 = x[..., : dh // 2], x[..., dh // 2:]
+    return jnp.concatenate([x1 * cos - x2 * sin, x1 * sin + x2 * cos], axis=-1)
+
+
+def gqa_attention(q, k, v, mask):
+    """q [B, T, H, Dh]; k, v [B, S, KV, Dh]; mask broadcastable to [B, KV, G, T, S] (True = keep)."""
+    b, t, h, dh = q.shape
+    kv = k.shape[2]
+    q = q.reshape(b, t, kv, h // kv, dh)
+    s = jnp.einsum("btkgd,bskd->bkgts", q, k) / math.sqrt(dh)
+    s = jnp.where(mask, s, jnp.finfo(F32).min)
+    p = jax.nn.softmax(s, axis=-1)
+    o = jnp.einsum("bkgts,bskd->btkgd", p, v)
+    return o.reshape(b, t, h * dh)
+
+
+def llama_block(x, lp, c, pos, kv_fn):
+    """One decoder layer. kv_fn(k, v) -> (k_all, v_all, mask) picks the keys/values to attend to."""
+    b, t, _ = x.shape
+    hd = c["d"] // c["heads"]
+    h = rms_norm(x, lp["attn_norm"])
+    q = (h @ lp["wq"]).reshape(b, t, c["heads"], hd)
+    k = (h @ lp["wk"]).reshape(b, t, c["kv_heads"], hd)
+    v = (h @ lp["wv"]).reshape(b, t, c["kv_heads"], hd)
+    q, k = rope(q, pos, c["rope_theta"]), rope(k, pos, c["rope_theta"])
+    k_all, v_all, mask = kv_fn(k, v)
+    x = x + gqa_attention(q, k_all, v_all, mask) @ lp["wo"]
+    h = rms_norm(x, lp["mlp_norm"])
+    x = x + (jax.nn.silu(h @ lp["w_gate"]) * (h @ lp["w_up"])) @ lp["w_down"]
+    return x, k, v
+
+
+def llama_forward(params, tokens, c):
+    """Full-sequence causal forward: logits [B, T, V] and each layer's (k, v) [B, T, KV, Dh]."""
+    t = tokens.shape[1]
+    x = params["embed"][tokens]
+    pos = jnp.arange(t, dtype=I32)
+    causal = (pos[:, None] >= pos[None, :])[None, None, None]
+    kvs = []
+    for lp in params["layers"]:
+        x, k, v = llama_block(x, lp, c, pos, lambda k, v: (k, v, causal))
+        kvs.append((k, v))
+    return rms_norm(x, params["final_norm"]) @ params["lm_head"], kvs
+
+
+def llama_prefill(batch=1, seq=128, max_len=256):
+    c = LLAMA
+
+    def f(params, tokens):
+        logits, kvs = llama_forward(params, tokens, c)
+        pad = ((0, 0), (0, 0), (0, max_len - seq), (0, 0), (0, 0))
+        k_cache = jnp.pad(jnp.stack([k for k, _ in kvs]), pad)
+        v_cache = jnp.pad(jnp.stack([v for _, v in kvs]), pad)
+        return logits, k_cache, v_cache
+
+    args = (llama_params(c), sds((batch, seq), I32))
+    desc = (f"Llama-style decoder LM prefill: {c['layers']} layers, d_model {c['d']}, {c['heads']} heads / "
+            f"{c['kv_heads']} KV heads (GQA), SwiGLU ffn {c['ffn']}, RMSNorm, RoPE, vocab {c['vocab']}; "
+            f"batch {batch}, seq {seq}; returns logits [B,T,V] and the KV cache [L,B,{max_len},KV,Dh] "
+            "(zero-padded past the prompt)")
+    return f, args, ("params", "tokens"), desc, dict(c, batch=batch, seq=seq, max_len=max_len)
+
+
+def llama_decode(batch=1, max_len=256, steps=8):
+    c = LLAMA
+    hd = c["d"] // c["heads"]
+
+    def f(params, k_cache, v_cache, token, pos0):
+        def step(i, carry):
+            token, kc, vc, out = carry
+            pos = pos0 + i
+            x = params["embed"][token][:, None, :]  # [B, 1, D]
+            posv = pos[None]
+            keep = (jnp.arange(max_len, dtype=I32) <= pos)[None, None, None, None, :]
+            for li, lp in enumerate(params["layers"]):
+                def kv_fn(k, v, li=li):
+                    nonlocal kc, vc
+                    kc = lax.dynamic_update_slice(kc, k[None], (li, 0, pos, 0, 0))
+                    vc = lax.dynamic_update_slice(vc, v[None], (li, 0, pos, 0, 0))
+                    return kc[li], vc[li], keep
+                x, _, _ = llama_block(x, lp, c, posv, kv_fn)
+            logits = rms_norm(x[:, 0], params["final_norm"]) @ params["lm_head"]
+            nxt = jnp.argmax(logits, axis=-1).astype(I32)
+            out = lax.dynamic_update_slice(out, nxt[:, None], (0, i))
+            return nxt, kc, vc, out
+
+        out0 = jnp.zeros((token.shape[0], steps), I32)
+        _, kc, vc, out = lax.fori_loop(0, steps, step, (token, k_cache, v_cache, out0))
+        return out, kc, vc
+
+    cache = sds((c["layers"], batch, max_len, c["kv_heads"], hd))
+    args = (llama_params(c), cache, cache, sds((batch,), I32), sds((), I32))
+    desc = (f"Llama-style decoder (as llama_prefill) greedy decoding: {steps} tokens in a lax.fori_loop, one "
+            f"token per step against a KV cache of max length {max_len} (lax.dynamic_update_slice at the "
+            f"position, masked attention over the cache), argmax; batch {batch}")
+    return f, args, ("params", "k_cache", "v_cache", "token", "pos"), desc, dict(c, batch=batch, max_len=max_len,
+                                                                                  steps=steps)
+
+
+def llama_train_step(layers=16, batch=2, seq=128):
+    c = dict(LLAMA, layers=layers)
+
+    def f(params, opt, tokens):
+        def loss_fn(p):
+            logits, _ = llama_forward(p, tokens[:, :-1], c)
+            return softmax_xent(logits, tokens[:, 1:])
+        loss, grads = jax.value_and_grad(loss_fn)(params)
+        grads, gnorm = global_norm_clip(grads, 1.0)
+        new_params, new_opt = adamw_update(params, grads, opt)
+        return loss, gnorm, new_params, new_opt
+
+    params = llama_params(c)
+    args = (params, adamw_init(params), sds((batch, seq + 1), I32))
+    desc = (f"Llama-style decoder (as llama_prefill, {layers} layers, unrolled) training step: next-token "
+            "cross-entropy, value_and_grad, global-norm clipping to 1.0, AdamW (warmup+cosine lr, weight decay "
+            f"on matrices); batch {batch}, seq {seq}; returns loss, grad norm, new params and optimizer state")
+    return f, args, ("params", "opt_state", "tokens"), desc, dict(c, batch=batch, seq=seq)
+
+
+# ---------------------------------------------------------------------------------------------
+# ViT-B/16 and MLP-Mixer B/16 (inference)
+
+def patch_embed(img, p, patch):
+    """img [B, H, W, 3] NHWC, kernel HWIO: a stride-`patch` convolution -> [B, N, D]."""
+    y = lax.conv_general_dilated(img, p["w"], (patch, patch), "VALID", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+    y = y + p["b"]
+    b, h, w, d = y.shape
+    return y.reshape(b, h * w, d)
+
+
+def vit_b16(batch=2, image=224, patch=16, layers=12, d=768, heads=12, mlp=3072, classes=1000):
+    n = (image // patch) ** 2 + 1
+    hd = d // heads
+    ln = lambda: {"scale": sds((d,)), "bias": sds((d,))}  # noqa: E731
+    lin = lambda i, o: {"w": sds((i, o)), "b": sds((o,))}  # noqa: E731
+    layer = {"ln1": ln(), "q": lin(d, d), "k": lin(d, d), "v": lin(d, d), "out": lin(d, d), "ln2": ln(),
+             "fc1": lin(d, mlp), "fc2": lin(mlp, d)}
+    params = {"patch": {"w": sds((patch, patch, 3, d)), "b": sds((d,))}, "cls": sds((1, 1, d)),
+              "pos": sds((1, n, d)), "layers": [dict(layer) for _ in range(layers)], "ln_f": ln(),
+              "head": lin(d, classes)}
+
+    def f(params, img):
+        x = patch_embed(img, params["patch"], patch)
+        b = x.shape[0]
+        x = jnp.concatenate([jnp.broadcast_to(params["cls"], (b, 1, d)), x], axis=1) + params["pos"]
+        for lp in params["layers"]:
+            h = layer_norm(x, **lp["ln1"])
+            q, k, v = (dense(h, lp[w]).reshape(b, n, heads, hd) for w in ("q", "k", "v"))
+            s = jnp.einsum("bqhd,bkhd->bhqk", q, k) / math.sqrt(hd)
+            o = jnp.einsum("bhqk,bkhd->bqhd", jax.nn.softmax(s, axis=-1), v).reshape(b, n, d)
+            x = x + dense(o, lp["out"])
+            h = layer_norm(x, **lp["ln2"])
+            x = x + dense(gelu(dense(h, lp["fc1"])), lp["fc2"])
+        x = layer_norm(x, **params["ln_f"])
+        return dense(x[:, 0], params["head"])
+
+    args = (params, sds((batch, image, image, 3)))
+    desc = (f"ViT-B/16 inference: {image}x{image} NHWC images, batch {batch}, 16x16 patch convolution, class "
+            f"token + learned position embedding, {layers} pre-LN layers (d {d}, {heads} heads, MLP {mlp}, exact "
+            f"GELU), {classes}-way head")
+    return f, args, ("params", "images"), desc, dict(batch=batch, image=image, patch=patch, layers=layers, d=d,
+                                                     heads=heads, mlp=mlp, classes=classes)
+
+
+def mlp_mixer(batch=2, image=224, patch=16, layers=12, d=768, tokens_mlp=384, channels_mlp=3072, classes=1000):
+    n = (image // patch) ** 2
+    ln = lambda: {"scale": sds((d,)), "bias": sds((d,))}  # noqa: E731
+    lin = lambda i, o: {"w": sds((i, o)), "b": sds((o,))}  # noqa: E731
+    layer = {"ln1": ln(), "tok1": lin(n, tokens_mlp), "tok2": lin(tokens_mlp, n), "ln2": ln(),
+             "ch1": lin(d, channels_mlp), "ch2": lin(channels_mlp, d)}
+    params = {"stem": {"w": sds((patch, patch, 3, d)), "b": sds((d,))},
+              "layers": [dict(layer) for _ in range(layers)], "ln_f": ln(), "head": lin(d, classes)}
+
+    def f(params, img):
+        x = patch_embed(img, params["stem"], patch)  # [B, N, D]
+        for lp in params["layers"]:
+            y = jnp.swapaxes(layer_norm(x, **lp["ln1"]), 1, 2)  # [B, D, N]
+            y = dense(gelu(dense(y, lp["tok1"])), lp["tok2"])
+            x = x + jnp.swapaxes(y, 1, 2)
+            y = layer_norm(x, **lp["ln2"])
+            x = x + dense(gelu(dense(y, lp["ch1"])), lp["ch2"])
+        x = layer_norm(x, **params["ln_f"])
+        return dense(jnp.mean(x, axis=1), params["head"])
+
+    args = (params, sds((batch, image, image, 3)))
+    desc = (f"MLP-Mixer B/16 inference: {image}x{image} NHWC images, batch {batch}, {n} patches, {layers} layers "
+            f"(hidden {d}, token MLP {tokens_mlp}, channel MLP {channels_mlp}, exact GELU), mean pool, "
+            f"{classes}-way head")
+    return f, args, ("params", "images"), desc, dict(batch=batch, image=image, patch=patch, layers=layers, d=d,
+                                                     tokens_mlp=tokens_mlp, channels_mlp=channels_mlp,
+                                                     classes=classes)
+
+
+# ---------------------------------------------------------------------------------------------
+# ResNet-50 (v1.5: the stride on the 3x3 conv) training step, batch norm with batch statistics
+
+def resnet50_train_step(batch=2, image=224, classes=1000, stages=(3, 4, 6, 3), momentum=0.9, bn_momentum=0.9):
+    def conv_p(kh, kw, cin, cout):
+        return sds((kh, kw, cin, cout))
+
+    def bn_p(c):
+        return {"scale": sds((c,)), "bias": sds((c,))}, {"mean": sds((c,)), "var": sds((c,))}
+
+    params, stats = {"stem": {"conv": conv_p(7, 7, 3, 64)}}, {"stem": {}}
+    params["stem"]["bn"], stats["stem"]["bn"] = bn_p(64)
+    blocks, cin = [], 64
+    for si, nb in enumerate(stages):
+        width = 64 * 2 ** si
+        for bi in range(nb):
+            stride = 2 if (bi == 0 and si > 0) else 1
+            name = f"s{si + 1}b{bi + 1}"
+            p, s = {}, {}
+            p["conv1"], (p["bn1"], s["bn1"]) = conv_p(1, 1, cin, width), bn_p(width)
+            p["conv2"], (p["bn2"], s["bn2"]) = conv_p(3, 3, width, width), bn_p(width)
+            p["conv3"], (p["bn3"], s["bn3"]) = conv_p(1, 1, width, 4 * width), bn_p(4 * width)
+            if bi == 0:
+                p["proj"], (p["bn_proj"], s["bn_proj"]) = conv_p(1, 1, cin, 4 * width), bn_p(4 * width)
+            params[name], stats[name] = p, s
+            blocks.append((name, stride, bi == 0))
+            cin = 4 * width
+    params["fc"] = {"w": sds((cin, classes)), "b": sds((classes,))}
+
+    def conv(x, w, stride=1):
+        k = w.shape[0]
+        pad = [((k - 1) // 2, k // 2)] * 2
+        return lax.conv_general_dilated(x, w, (stride, stride), pad, dimension_numbers=("NHWC", "HWIO", "NHWC"))
+
+    def bn(x, p, s, new_stats, key):
+        mean = jnp.mean(x, axis=(0, 1, 2))
+        var = jnp.mean(jnp.square(x - mean), axis=(0, 1, 2))
+        new_stats[key] = {"mean": bn_momentum * s["mean"] + (1 - bn_momentum) * mean,
+                          "var": bn_momentum * s["var"] + (1 - bn_momentum) * var}
+        return (x - mean) * lax.rsqrt(var + 1e-5) * p["scale"] + p["bias"]
+
+    def forward(p, st, x):
+        ns = {}
+        ns["stem"] = {}
+        x = jax.nn.relu(bn(conv(x, p["stem"]["conv"], 2), p["stem"]["bn"], st["stem"]["bn"], ns["stem"], "bn"))
+        x = lax.reduce_window(x, -jnp.inf, lax.max, (1, 3, 3, 1), (1, 2, 2, 1), ((0, 0), (1, 1), (1, 1), (0, 0)))
+        for name, stride, first in blocks:
+            bp, bs = p[name], st[name]
+            ns[name] = {}
+            y = jax.nn.relu(bn(conv(x, bp["conv1"]), bp["bn1"], bs["bn1"], ns[name], "bn1"))
+            y = jax.nn.relu(bn(conv(y, bp["conv2"], stride), bp["bn2"], bs["bn2"], ns[name], "bn2"))
+            y = bn(conv(y, bp["conv3"]), bp["bn3"], bs["bn3"], ns[name], "bn3")
+            sc = bn(conv(x, bp["proj"], stride), bp["bn_proj"], bs["bn_proj"], ns[name], "bn_proj") if first else x
+            x = jax.nn.relu(y + sc)
+        x = jnp.mean(x, axis=(1, 2))
+        return dense(x, p["fc"]), ns
+
+    def f(params, batch_stats, mom, images, labels):
+        def loss_fn(p):
+            logits, ns = forward(p, batch_stats, images)
+            l2 = sum(jnp.sum(jnp.square(w)) for w in jax.tree_util.tree_leaves(p) if w.ndim >= 2)
+            return softmax_xent(logits, labels) + 0.5 * 1e-4 * l2, ns
+        (loss, new_stats), grads = jax.value_and_grad(loss_fn, has_aux=True)(params)
+        lr = 0.1
+        new_mom = jax.tree_util.tree_map(lambda m, g: momentum * m + g, mom, grads)
+        new_params = jax.tree_util.tree_map(lambda p, m: p - lr * m, params, new_mom)
+        return loss, new_params, new_stats, new_mom
+
+    args = (params, stats, params, sds((batch, image, image, 3)), sds((batch,), I32))
+    desc = (f"ResNet-50 (v1.5) training step: {image}x{image} NHWC images, batch {batch}, "
+            "lax.conv_general_dilated NHWC/HWIO, batch norm with batch statistics (running stats updated), "
+            "3x3/2 max pool, softmax cross-entropy + L2 1e-4, value_and_grad, SGD with momentum 0.9; returns "
+            "loss, new params, new batch stats, new momentum")
+    return f, args, ("params", "batch_stats", "momentum", "images", "labels"), desc, dict(
+        batch=batch, image=image, classes=classes, stages=list(stages))
+
+
+# ---------------------------------------------------------------------------------------------
+# T5-style encoder-decoder training-free step (optional extra): one teacher-forced forward
+
+def t5_encoder_decoder_step(batch=2, src=128, tgt=64, layers=6, d=512, heads=8, ffn=2048, vocab=32128,
+                            buckets=32, max_dist=128):
+    """T5-small-like: relative-position buckets, RMSNorm, ReLU FFN, tied embeddings, cross-entropy loss and
+    grads + AdamW (a second, mid-sized training module)."""
+    hd = d // heads
+
+    def attn_p():
+        return {"q": sds((d, d)), "k": sds((d, d)), "v": sds((d, d)), "o": sds((d, d))}
+    enc_layer = {"ln1": sds((d,)), "attn": attn_p(), "ln2": sds((d,)), "wi": sds((d, ffn)), "wo": sds((ffn, d))}
+    dec_layer = {"ln1": sds((d,)), "self": attn_p(), "ln2": sds((d,)), "cross": attn_p(), "ln3": sds((d,)),
+                 "wi": sds((d, ffn)), "wo": sds((ffn, d))}
+    params = {"embed": sds((vocab, d)), "enc_rel": sds((buckets, heads)), "dec_rel": sds((buckets, heads)),
+              "enc": [dict(enc_layer) for _ in range(layers)], "dec": [dict(dec_layer) for _ in range(layers)],
+              "enc_ln": sds((d,)), "dec_ln": sds((d,))}
+
+    def rel_bucket(rel, bidirectional):
+        nb = buckets
+        ret = jnp.zeros_like(rel)
+        if bidirectional:
+            nb //= 2
+            ret = ret + (rel > 0).astype(I32) * nb
+            n = jnp.abs(rel)
+        else:
+            n = jnp.maximum(-rel, 0)
+        max_exact = nb // 2
+        large = max_exact + (jnp.log(jnp.maximum(n, 1).astype(F32) / max_exact) / math.log(max_dist / max_exact)
+                             * (nb - max_exact)).astype(I32)
+        large = jnp.minimum(large, nb - 1)
+        return ret + jnp.where(n < max_exact, n, large)
+
+    def bias(table, tq, tk, bidirectional):
+        rel = jnp.arange(tk, dtype=I32)[None, :] - jnp.arange(tq, dtype=I32)[:, None]
+        return jnp.transpose(table[rel_bucket(rel, bidirectional)], (2, 0, 1))[None]  # [1, H, tq, tk]
+
+    def mha(p, xq, xkv, bias_, mask=None):
+        b, tq, _ = xq.shape
+        tk = xkv.shape[1]
+        q = (xq @ p["q"]).reshape(b, tq, heads, hd)
+        k = (xkv @ p["k"]).reshape(b, tk, heads, hd)
+        v = (xkv @ p["v"]).reshape(b, tk, heads, hd)
+        s = jnp.einsum("bqhd,bkhd->bhqk", q, k)
+        if bias_ is not None:
+            s = s + bias_
+        if mask is not None:
+            s = jnp.where(mask, s, -1e9)
+        o = jnp.einsum("bhqk,bkhd->bqhd", jax.nn.softmax(s, axis=-1), v).reshape(b, tq, d)
+        return o @ p["o"]
+
+    def forward(p, src_tok, tgt_in):
+        x = p["embed"][src_tok]
+        eb = bias(p["enc_rel"], src, src, True)
+        for lp in p["enc"]:
+            x = x + mha(lp["attn"], rms_norm(x, lp["ln1"]), rms_norm(x, lp["ln1"]), eb)
+            x = x + jax.nn.relu(rms_norm(x, lp["ln2"]) @ lp["wi"]) @ lp["wo"]
+        enc = rms_norm(x, p["enc_ln"])
+        y = p["embed"][tgt_in]
+        db = bias(p["dec_rel"], tgt, tgt, False)
+        causal = (jnp.arange(tgt)[:, None] >= jnp.arange(tgt)[None, :])[None, None]
+        for lp in p["dec"]:
+            h = rms_norm(y, lp["ln1"])
+            y = y + mha(lp["self"], h, h, db, causal)
+            y = y + mha(lp["cross"], rms_norm(y, lp["ln2"]), enc, None)
+            y = y + jax.nn.relu(rms_norm(y, lp["ln3"]) @ lp["wi"]) @ lp["wo"]
+        y = rms_norm(y, p["dec_ln"]) * (d ** -0.5)
+        return y @ p["embed"].T
+
+    def f(params, opt, src_tok, tgt_tok):
+        def loss_fn(p):
+            return softmax_xent(forward(p, src_tok, tgt_tok[:, :-1]), tgt_tok[:, 1:])
+        loss, grads = jax.value_and_grad(loss_fn)(params)
+        grads, gnorm = global_norm_clip(grads, 1.0)
+        new_params, new_opt = adamw_update(params, grads, opt)
+        return loss, gnorm, new_params, new_opt
+
+    args = (params, adamw_init(params), sds((batch, src), I32), sds((batch, tgt + 1), I32))
+    desc = (f"T5-small-like encoder-decoder training step: {layers}+{layers} layers, d {d}, {heads} heads, "
+            f"ReLU FFN {ffn}, RMSNorm, relative-position buckets, tied embeddings (vocab {vocab}); batch {batch}, "
+            f"source {src}, target {tgt}; cross-entropy, value_and_grad, clipping, AdamW")
+    return f, args, ("params", "opt_state", "src_tokens", "tgt_tokens"), desc, dict(
+        batch=batch, src=src, tgt=tgt, layers=layers, d=d, heads=heads, ffn=ffn, vocab=vocab)
+
+
+MODELS = {
+    "llama_prefill": llama_prefill,
+    "llama_decode": llama_decode,
+    "llama_train_step": llama_train_step,
+    "vit_b16": vit_b16,
+    "resnet50_train_step": resnet50_train_step,
+    "mlp_mixer": mlp_mixer,
+    "t5_encoder_decoder_step": t5_encoder_decoder_step,
+}
+
+
+# ---------------------------------------------------------------------------------------------
+
+INSTR_RE = re.compile(r"^\s+(?:ROOT\s+)?[^\s=]+ = ")
+HLO_DTYPE = {"float32": "f32", "float64": "f64", "float16": "f16", "bfloat16": "bf16", "int32": "s32",
+             "int64": "s64", "int8": "s8", "uint8": "u8", "uint32": "u32", "bool": "pred"}
+
+
+def count_instructions(text):
+    """Lines of the HLO text that define an instruction (`  [ROOT] name = ...` inside a computation)."""
+    return sum(1 for ln in text.splitlines() if INSTR_RE.match(ln))
+
+
+def count_computations(text):
+    return sum(1 for ln in text.splitlines() if ln.rstrip().endswith("{") and not ln.startswith((" ", "HloModule")))
+
+
+def entry_parameters(text):
+    entry = text[text.index("\nENTRY "):]
+    entry = entry[:entry.index("\n}")]
+    return sum(1 for ln in entry.splitlines() if " parameter(" in ln)
+
+
+def path_str(argname, path):
+    return argname + "".join(f"[{k.idx}]" if hasattr(k, "idx") else f".{k.key}" if hasattr(k, "key")
+                             else str(k) for k in path)
+
+
+def export(name, out_root, check=True):
+    f, args, argnames, desc, config = MODELS[name]()
+    lowered = jax.jit(f, keep_unused=True).lower(*args)
+    text = lowered.as_text(dialect="hlo")
+    params = []
+    for a, an in zip(args, argnames):
+        for path, leaf in jax.tree_util.tree_flatten_with_path(a)[0]:
+            dt = jnp.dtype(leaf.dtype).name
+            params.append({"name": path_str(an, path), "shape": list(leaf.shape), "dtype": HLO_DTYPE.get(dt, dt)})
+    outs = [{"shape": list(o.shape), "dtype": HLO_DTYPE.get(jnp.dtype(o.dtype).name, str(o.dtype))}
+            for o in jax.tree_util.tree_leaves(lowered.out_info)]
+    import jaxlib
+    meta = {
+        "name": name, "category": "model", "description": desc, "config": config,
+        "instructions": count_instructions(text), "computations": count_computations(text),
+        "hlo_bytes": len(text.encode()),
+        "parameters": params, "num_parameters": len(params),
+        "parameter_elements": sum(math.prod(p["shape"]) for p in params),
+        "outputs": outs, "num_outputs": len(outs),
+        "jax": jax.__version__, "jaxlib": jaxlib.__version__,
+        "exported_by": "bench/models/export.py: jax.jit(f, keep_unused=True).lower(*ShapeDtypeStructs)"
+                       ".as_text(dialect='hlo')",
+    }
+    if check:  # XLA's HLO parser must take it back, with one entry parameter per flattened argument
+        import jaxlib._hlo as hlo
+        hlo.hlo_module_from_text(text)
+        n_params = entry_parameters(text)
+        if n_params != len(params):
+            raise RuntimeError(f"{name}: HLO entry has {n_params} parameters, expected {len(params)}")
+    big = [ln for ln in text.splitlines() if " constant(" in ln and len(ln) > 2000]
+    if big:
+        raise RuntimeError(f"{name}: {len(big)} large constant(s) in the HLO text (weights captured?)")
+    d = os.path.join(out_root, name)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "module.hlo"), "w") as fh:
+        fh.write(text)
+    with open(os.path.join(d, "meta.json"), "w") as fh:
+        json.dump(meta, fh, indent=1)
+        fh.write("\n")
+    return meta
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("models", nargs="*", help=f"models to export (default: all of {', '.join(MODELS)})")
+    ap.add_argument("--out", default=HERE, help="where <name>/module.hlo + meta.json go (default: %(default)s)")
+    ap.add_argument("--no-check", action="store_true", help="skip re-parsing the text with XLA's HLO parser")
+    ap.add_argument("--list", action="store_true", help="list the models and exit")
+    args = ap.parse_args()
+    if args.list:
+        for n, fn in MODELS.items():
+            print(n)
+        return 0
+    names = args.models or list(MODELS)
+    bad = [n for n in names if n not in MODELS]
+    if bad:
+        ap.error(f"unknown model(s) {', '.join(bad)}; known: {', '.join(MODELS)}")
+    print(f"jax {jax.__version__}, writing to {args.out}")
+    for n in names:
+        meta = export(n, args.out, check=not args.no_check)
+        print(f"{n:26s} {meta['instructions']:6d} instructions, {meta['computations']:4d} computations, "
+              f"{meta['num_parameters']:4d} parameters ({meta['parameter_elements'] / 1e6:.1f} M elements), "
+              f"{meta['hlo_bytes'] / 1e6:6.2f} MB", flush=True)
+        if meta["hlo_bytes"] > 8e6:
+            print(f"warning: {n}/module.hlo is over 8 MB", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
