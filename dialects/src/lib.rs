@@ -61,10 +61,8 @@ pub const XLA_REFERENCE_DOC: &str =
 
 /// The reference documentation of the `xla_gpu` dialect as mlir-tblgen
 /// generates it (checked in as docs/reference/xla-gpu-dialect.md).
-pub const XLA_GPU_REFERENCE_DOC: &str = include_str!(concat!(
-    env!("OUT_DIR"),
-    "/build/xla_gpu/include/rxla/Dialect/XlaGpu/IR/XlaGpuOps.md"
-));
+pub const XLA_GPU_REFERENCE_DOC: &str =
+    include_str!(concat!(env!("OUT_DIR"), "/build/xla_gpu/include/rxla/Dialect/XlaGpu/IR/XlaGpuOps.md"));
 
 /// The handle of the `hlo` dialect, for registries and contexts.
 pub fn hlo_dialect_handle() -> DialectHandle {
@@ -128,12 +126,7 @@ pub fn create_context() -> Context {
 /// map; the reason goes to the context's diagnostic handlers.
 pub fn indexing_map_attribute<'c>(context: &'c Context, text: &str) -> Option<Attribute<'c>> {
     // SAFETY: the context is live; MLIR copies the text into the attribute.
-    unsafe {
-        Attribute::from_option_raw(ffi::rxlaIndexingMapAttrGet(
-            context.to_raw(),
-            StringRef::new(text).to_raw(),
-        ))
-    }
+    unsafe { Attribute::from_option_raw(ffi::rxlaIndexingMapAttrGet(context.to_raw(), StringRef::new(text).to_raw())) }
 }
 
 /// The text of `attribute` if it is an `#xla.indexing_map`.
@@ -145,9 +138,7 @@ pub fn indexing_map_text<'c>(attribute: Attribute<'c>) -> Option<&'c str> {
         if !ffi::rxlaAttributeIsAIndexingMap(attribute.to_raw()) {
             return None;
         }
-        StringRef::from_raw(ffi::rxlaIndexingMapAttrGetText(attribute.to_raw()))
-            .as_str()
-            .ok()
+        StringRef::from_raw(ffi::rxlaIndexingMapAttrGetText(attribute.to_raw())).as_str().ok()
     }
 }
 

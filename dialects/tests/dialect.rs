@@ -57,10 +57,7 @@ fn typed_builders_build_verified_ops() {
         .result(0)
         .unwrap()
         .into();
-    let negated = block
-        .append_operation(hlo::negate(&context, sum, location).into())
-        .result(0)
-        .unwrap();
+    let negated = block.append_operation(hlo::negate(&context, sum, location).into()).result(0).unwrap();
     block.append_operation(func::r#return(&[negated.into()], location));
     let region = Region::new();
     region.append_block(block);
@@ -82,8 +79,11 @@ fn typed_builders_build_verified_ops() {
 #[test]
 fn structured_attributes_parse_and_print() {
     let context = rxla_dialects::create_context();
-    let dot = Attribute::parse(&context, "#hlo.dot<lhs_batch_dims = [0], rhs_batch_dims = [0], lhs_contracting_dims = [2], rhs_contracting_dims = [1]>")
-        .expect("dot dimension numbers parse");
+    let dot = Attribute::parse(
+        &context,
+        "#hlo.dot<lhs_batch_dims = [0], rhs_batch_dims = [0], lhs_contracting_dims = [2], rhs_contracting_dims = [1]>",
+    )
+    .expect("dot dimension numbers parse");
     assert_eq!(
         dot.to_string(),
         "#hlo.dot<lhs_batch_dims = [0], rhs_batch_dims = [0], lhs_contracting_dims = [2], rhs_contracting_dims = [1]>"
@@ -155,19 +155,13 @@ fn emitter_typed_builders_build_verified_ops() {
         .result(0)
         .unwrap()
         .into();
-    let map = Attribute::parse(
-        &context,
-        "#xla.indexing_map<\"(d0) -> (d0 floordiv 4, d0 mod 4), domain: d0 in [0, 15]\">",
-    )
-    .unwrap();
-    let applied = block.append_operation(
-        xla::apply_indexing(&context, &[index, index], &[workgroup], map, location).into(),
-    );
-    let shmem: melior::ir::Value = block
-        .append_operation(xla_gpu::allocate_shared(&context, tile, location).into())
-        .result(0)
-        .unwrap()
-        .into();
+    let map =
+        Attribute::parse(&context, "#xla.indexing_map<\"(d0) -> (d0 floordiv 4, d0 mod 4), domain: d0 in [0, 15]\">")
+            .unwrap();
+    let applied =
+        block.append_operation(xla::apply_indexing(&context, &[index, index], &[workgroup], map, location).into());
+    let shmem: melior::ir::Value =
+        block.append_operation(xla_gpu::allocate_shared(&context, tile, location).into()).result(0).unwrap().into();
     let synced = block.append_operation(xla_gpu::sync_threads(&context, &[tile], &[shmem], location).into());
     block.append_operation(func::r#return(
         &[applied.result(1).unwrap().into(), synced.result(0).unwrap().into()],
@@ -308,9 +302,8 @@ fn test_files(dir: &str, prefix: &str) -> String {
 
 fn mentions(text: &str, dialect: &str, op: &str) -> bool {
     let needle = format!("{dialect}.{op}");
-    text.match_indices(&needle).any(|(i, _)| {
-        !text[i + needle.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
-    })
+    text.match_indices(&needle)
+        .any(|(i, _)| !text[i + needle.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
 }
 
 /// The ops of `dialect` that lack a round-trip test (`ops*.mlir`) or an
@@ -372,4 +365,3 @@ fn op_coverage_table_matches_the_dialect() {
         assert!(mapped.contains(op), "hlo.{op} is missing from docs/op-coverage.md");
     }
 }
-

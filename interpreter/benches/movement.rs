@@ -54,7 +54,10 @@ fn main() {
     );
     time_bench(
         "bench_gather_embedding_f32",
-        vec![f32_array(&[100000, 256], rng.f32s(100000 * 256)), Literal::array(vec![65536], Data::S32(rng.ints(65536, 100000)))],
+        vec![
+            f32_array(&[100000, 256], rng.f32s(100000 * 256)),
+            Literal::array(vec![65536], Data::S32(rng.ints(65536, 100000))),
+        ],
     );
     time_bench("bench_maxpool_8x112x112x64_f32", vec![f32_array(&[8, 112, 112, 64], rng.f32s(8 * 112 * 112 * 64))]);
 }

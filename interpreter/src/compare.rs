@@ -132,7 +132,9 @@ fn mismatch_at(got: &Literal, want: &Literal, atol: f64, rtol: f64, path: &mut V
             let mut max_abs_error: f64 = 0.0;
             for i in 0..n {
                 let (ok, err) = match (g, w) {
-                    (Data::F32(a), Data::F32(b)) => (agree(a[i] as f64, b[i] as f64, atol, rtol), (a[i] - b[i]).abs() as f64),
+                    (Data::F32(a), Data::F32(b)) => {
+                        (agree(a[i] as f64, b[i] as f64, atol, rtol), (a[i] - b[i]).abs() as f64)
+                    }
                     (Data::F64(a), Data::F64(b)) => (agree(a[i], b[i], atol, rtol), (a[i] - b[i]).abs()),
                     (Data::F16(a), Data::F16(b)) => {
                         (agree(a[i].to_f64(), b[i].to_f64(), atol, rtol), (a[i].to_f64() - b[i].to_f64()).abs())
@@ -143,7 +145,8 @@ fn mismatch_at(got: &Literal, want: &Literal, atol: f64, rtol: f64, path: &mut V
                     (Data::C64(a), Data::C64(b)) => {
                         let m = b[i].norm() as f64;
                         let tol = atol + rtol * m;
-                        let ok = agree(a[i].re as f64, b[i].re as f64, tol, 0.0) && agree(a[i].im as f64, b[i].im as f64, tol, 0.0);
+                        let ok = agree(a[i].re as f64, b[i].re as f64, tol, 0.0)
+                            && agree(a[i].im as f64, b[i].im as f64, tol, 0.0);
                         (ok, (a[i] - b[i]).norm() as f64)
                     }
                     (Data::C128(a), Data::C128(b)) => {
@@ -172,7 +175,8 @@ fn mismatch_at(got: &Literal, want: &Literal, atol: f64, rtol: f64, path: &mut V
             let i = first?;
             let w_i = worst.unwrap_or(i);
             let st = strides(gd);
-            let index_of = |i: usize| -> Vec<i64> { st.iter().zip(gd).map(|(s, d)| (i as i64 / s) % d.max(&1)).collect() };
+            let index_of =
+                |i: usize| -> Vec<i64> { st.iter().zip(gd).map(|(s, d)| (i as i64 / s) % d.max(&1)).collect() };
             // "f32[] 1.5" -> "1.5"
             let element = |d: &Data, i: usize| {
                 let t = text::literal_to_string_oneline(&Literal::array(Vec::new(), d.select(&[i])));

@@ -109,9 +109,7 @@ fn read_raw<R: Read>(reader: R) -> io::Result<RawArray> {
         TypeChar::Bool | TypeChar::Int | TypeChar::Uint | TypeChar::Float | TypeChar::Complex | TypeChar::RawData => {
             ts.size_field() as usize
         }
-        _ => {
-            return Err(io::Error::new(io::ErrorKind::InvalidData, format!("dtype {descr} is not a numeric type")))
-        }
+        _ => return Err(io::Error::new(io::ErrorKind::InvalidData, format!("dtype {descr} is not a numeric type"))),
     };
     if header.uses_pickled_array() {
         return Err(io::Error::new(io::ErrorKind::InvalidData, "pickled (object) arrays are not supported"));
@@ -125,7 +123,10 @@ fn read_raw<R: Read>(reader: R) -> io::Result<RawArray> {
     let mut bytes = vec![0u8; total as usize];
     let mut inner = npy.into_inner();
     inner.read_exact(&mut bytes).map_err(|e| {
-        io::Error::new(e.kind(), format!("data ends early ({} bytes expected for {descr} {}): {e}", total, python_shape(&shape)))
+        io::Error::new(
+            e.kind(),
+            format!("data ends early ({} bytes expected for {descr} {}): {e}", total, python_shape(&shape)),
+        )
     })?;
     // Big-endian multi-byte elements: swap to little-endian (complex parts
     // separately).
@@ -259,13 +260,19 @@ impl RawArray {
                 let signed = matches!(t, S1 | S2 | S4);
                 let mut out = Vec::with_capacity(b.len());
                 for (i, &x) in b.iter().enumerate() {
-                    let value: i64 = if k == 'i' { x as i8 as i64 } else if k == 'V' && signed {
+                    let value: i64 = if k == 'i' {
+                        x as i8 as i64
+                    } else if k == 'V' && signed {
                         // Raw ml_dtypes bytes: sign-extend from the type's width.
                         ((x as i64) << (64 - bits)) >> (64 - bits)
                     } else {
                         x as i64
                     };
-                    let (lo, hi) = if signed { (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1) } else { (0, (1i64 << bits) - 1) };
+                    let (lo, hi) = if signed {
+                        (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
+                    } else {
+                        (0, (1i64 << bits) - 1)
+                    };
                     if value < lo || value > hi {
                         return Err(format!("element {i} is {value}, outside the range of {}", t.name()));
                     }
@@ -282,9 +289,7 @@ impl RawArray {
 
     /// The literal in the dtype's own element type.
     pub fn to_natural_literal(&self) -> std::result::Result<Literal, String> {
-        let t = self
-            .natural_type()
-            .ok_or_else(|| format!("dtype {} has no HLO element type", self.descr))?;
+        let t = self.natural_type().ok_or_else(|| format!("dtype {} has no HLO element type", self.descr))?;
         self.to_literal(t)
     }
 }
@@ -346,7 +351,8 @@ pub fn conform(raw: &RawArray, shape: &Shape, what: &str) -> std::result::Result
             ))
         }
     };
-    let mismatch = || format!("{what}: expected {}, the file has {} {}", shape_text(shape), raw.descr, python_shape(&raw.shape));
+    let mismatch =
+        || format!("{what}: expected {}, the file has {} {}", shape_text(shape), raw.descr, python_shape(&raw.shape));
     // A rank-0 raw-bits value stored as (1,) (see the module docs).
     if dims.is_empty() && raw.shape == [1] && is_raw_bits_type(element) && matches!(raw.kind, 'u' | 'i' | 'V') {
         let scalar = RawArray { shape: Vec::new(), ..raw.clone() };
@@ -450,7 +456,8 @@ pub fn output_arrays(result: &Literal) -> Vec<(String, Literal)> {
 /// dtype (bf16, the f8/f6/f4 formats, sub-byte integers).
 pub fn is_raw_bits_type(t: ElementType) -> bool {
     use PrimitiveType::*;
-    matches!(t, Bf16 | S1 | S2 | S4 | U1 | U2 | U4) || (t != F16 && t != F32 && t != F64 && rxla_hlo_text::floats::float_format(t).is_some())
+    matches!(t, Bf16 | S1 | S2 | S4 | U1 | U2 | U4)
+        || (t != F16 && t != F32 && t != F64 && rxla_hlo_text::floats::float_format(t).is_some())
 }
 
 /// The shape an array of type `t` and `dims` is stored with: `dims`, except
@@ -515,7 +522,8 @@ pub fn write_npy(path: impl AsRef<Path>, literal: &Literal) -> Result<()> {
     let (descr, shape, bytes) = encode(literal).map_err(|e| file_error(path, e))?;
     let write = || -> io::Result<()> {
         let file = io::BufWriter::new(File::create(path)?);
-        let mut w = npyz::WriteOptions::<u8>::new().dtype(dtype_of(descr)).shape(&shape).writer(file).write_header_only()?;
+        let mut w =
+            npyz::WriteOptions::<u8>::new().dtype(dtype_of(descr)).shape(&shape).writer(file).write_header_only()?;
         w.write_all(&bytes)?;
         w.flush()
     };
@@ -564,7 +572,10 @@ mod tests {
     #[test]
     fn round_trips_every_kind() {
         let arrays = vec![
-            ("out0".to_string(), Literal::array(vec![2, 3], Data::F32(vec![1.0, -2.0, 3.5, f32::NAN, f32::INFINITY, -0.0]))),
+            (
+                "out0".to_string(),
+                Literal::array(vec![2, 3], Data::F32(vec![1.0, -2.0, 3.5, f32::NAN, f32::INFINITY, -0.0])),
+            ),
             ("out1".to_string(), Literal::array(vec![], Data::S64(vec![-7]))),
             ("out2".to_string(), Literal::array(vec![0, 3], Data::Pred(vec![]))),
             ("out3".to_string(), Literal::array(vec![2], Data::Bf16(vec![bf16::from_f32(1.5), bf16::from_f32(-3.0)]))),
@@ -581,7 +592,10 @@ mod tests {
         match (&back[0].1, &arrays[0].1) {
             (Literal::Array { dims: a, data: Data::F32(x) }, Literal::Array { dims: b, data: Data::F32(y) }) => {
                 assert_eq!(a, b);
-                assert_eq!(x.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), y.iter().map(|v| v.to_bits()).collect::<Vec<_>>());
+                assert_eq!(
+                    x.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                    y.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+                );
             }
             _ => panic!(),
         }
@@ -624,8 +638,11 @@ mod tests {
         assert!(e.message.ends_with("parameter 1 (arg1): expected f32[2,3], the file has <f4 (3, 2)"), "{e}");
         let e = read_args(&path, &[array(PrimitiveType::S32, &[3])]).unwrap_err();
         assert!(e.message.ends_with("parameter 0 (arg0): expected s32[3], the file has <f4 (3,)"), "{e}");
-        let e = read_args(&path, &[array(PrimitiveType::F32, &[3]), array(PrimitiveType::F32, &[3, 2]), array(PrimitiveType::F32, &[])])
-            .unwrap_err();
+        let e = read_args(
+            &path,
+            &[array(PrimitiveType::F32, &[3]), array(PrimitiveType::F32, &[3, 2]), array(PrimitiveType::F32, &[])],
+        )
+        .unwrap_err();
         assert!(e.message.contains("parameter 2 (arg2): no array 'arg2' in the file (it has arg0, arg1)"), "{e}");
         let e = read_args(tmp("missing.npz"), &[]).unwrap_err();
         assert!(e.message.contains("missing.npz"), "{e}");
@@ -645,7 +662,8 @@ mod tests {
     fn raw_bits_scalars_are_stored_as_one_element() {
         let path = tmp("scalar.npz");
         let x = Literal::array(vec![], Data::Bf16(vec![bf16::from_f32(2.0)]));
-        write_npz(&path, &[("arg0".into(), x.clone()), ("arg1".into(), Literal::array(vec![], Data::F32(vec![1.0])))]).unwrap();
+        write_npz(&path, &[("arg0".into(), x.clone()), ("arg1".into(), Literal::array(vec![], Data::F32(vec![1.0])))])
+            .unwrap();
         let raw = read_npz_raw(&path).unwrap();
         assert_eq!(raw[0].1.shape, vec![1]);
         assert_eq!(raw[1].1.shape, Vec::<u64>::new());

@@ -90,8 +90,8 @@ pub fn random_literal(shape: &Shape, rng: &mut Rng) -> Result<Literal, String> {
             let values: Vec<f32> = (0..n).map(|_| rng.unit().abs() as f32).collect();
             return Ok(Literal::from_f32_vec(element, dims, values));
         }
-        F16 | Bf16 | F32 | F4e2m1fn | F6e2m3fn | F6e3m2fn | F8e3m4 | F8e4m3 | F8e4m3fn | F8e4m3fnuz
-        | F8e4m3b11fnuz | F8e5m2 | F8e5m2fnuz => {
+        F16 | Bf16 | F32 | F4e2m1fn | F6e2m3fn | F6e3m2fn | F8e3m4 | F8e4m3 | F8e4m3fn | F8e4m3fnuz | F8e4m3b11fnuz
+        | F8e5m2 | F8e5m2fnuz => {
             let values: Vec<f32> = (0..n).map(|_| rng.unit() as f32).collect();
             return Ok(Literal::from_f32_vec(element, dims, values));
         }

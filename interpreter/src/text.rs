@@ -76,7 +76,14 @@ fn write_literal(out: &mut String, literal: &Literal) {
     }
 }
 
-fn write_nested(out: &mut String, dims: &[i64], rank: usize, index: &mut Vec<i64>, elements: &[String], next: &mut usize) {
+fn write_nested(
+    out: &mut String,
+    dims: &[i64],
+    rank: usize,
+    index: &mut Vec<i64>,
+    elements: &[String],
+    next: &mut usize,
+) {
     if dims.is_empty() {
         if let Some(e) = elements.get(*next) {
             out.push_str(e);
@@ -125,12 +132,15 @@ fn element_strings(data: &Data, in_array: bool) -> Vec<String> {
     match data {
         Data::Pred(v) => v
             .iter()
-            .map(|&b| match (in_array, b) {
-                (true, true) => "1",
-                (true, false) => "0",
-                (false, true) => "true",
-                (false, false) => "false",
-            }.to_string())
+            .map(|&b| {
+                match (in_array, b) {
+                    (true, true) => "1",
+                    (true, false) => "0",
+                    (false, true) => "true",
+                    (false, false) => "false",
+                }
+                .to_string()
+            })
             .collect(),
         Data::S8(v) => ints(v),
         Data::S16(v) => ints(v),

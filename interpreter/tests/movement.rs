@@ -34,7 +34,8 @@ fn broadcast_maps_operand_dims() {
     let r = run(hlo, vec![f32s(&[2], &[1.0, 2.0])]).unwrap();
     assert_eq!(r.dims(), &[2, 3]);
     assert_eq!(f32_data(&r), vec![1.0, 1.0, 1.0, 2.0, 2.0, 2.0]);
-    let hlo = "HloModule m\nENTRY e {\n  p = f32[] parameter(0)\n  ROOT b = f32[2,2]{1,0} broadcast(p), dimensions={}\n}\n";
+    let hlo =
+        "HloModule m\nENTRY e {\n  p = f32[] parameter(0)\n  ROOT b = f32[2,2]{1,0} broadcast(p), dimensions={}\n}\n";
     let r = run(hlo, vec![Literal::scalar(Data::F32(vec![7.0]))]).unwrap();
     assert_eq!(f32_data(&r), vec![7.0; 4]);
 }
@@ -132,7 +133,11 @@ const ADD: &str = "add {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  
 #[test]
 fn scatter_add_duplicates_and_skips_out_of_bounds() {
     let hlo = format!("HloModule m\n{ADD}ENTRY e {{\n  x = f32[4]{{0}} parameter(0)\n  i = s32[5,1]{{1,0}} parameter(1)\n  u = f32[5]{{0}} parameter(2)\n  ROOT s = f32[4]{{0}} scatter(x, i, u), update_window_dims={{}}, inserted_window_dims={{0}}, scatter_dims_to_operand_dims={{0}}, index_vector_dim=1, to_apply=add\n}}\n");
-    let r = run(&hlo, vec![f32s(&[4], &[0.0; 4]), s32s(&[5, 1], &[1, 1, 4, -1, 3]), f32s(&[5], &[1.0, 2.0, 100.0, 200.0, 5.0])]).unwrap();
+    let r = run(
+        &hlo,
+        vec![f32s(&[4], &[0.0; 4]), s32s(&[5, 1], &[1, 1, 4, -1, 3]), f32s(&[5], &[1.0, 2.0, 100.0, 200.0, 5.0])],
+    )
+    .unwrap();
     assert_eq!(f32_data(&r), vec![0.0, 3.0, 0.0, 5.0]);
 }
 
@@ -140,7 +145,8 @@ fn scatter_add_duplicates_and_skips_out_of_bounds() {
 fn scatter_window_skipped_when_partly_out_of_bounds() {
     let set = "set {\n  a = f32[] parameter(0)\n  ROOT b = f32[] parameter(1)\n}\n";
     let hlo = format!("HloModule m\n{set}ENTRY e {{\n  x = f32[5]{{0}} parameter(0)\n  i = s32[2,1]{{1,0}} parameter(1)\n  u = f32[2,2]{{1,0}} parameter(2)\n  ROOT s = f32[5]{{0}} scatter(x, i, u), update_window_dims={{1}}, inserted_window_dims={{}}, scatter_dims_to_operand_dims={{0}}, index_vector_dim=1, to_apply=set\n}}\n");
-    let r = run(&hlo, vec![f32s(&[5], &[0.0; 5]), s32s(&[2, 1], &[4, 1]), f32s(&[2, 2], &[1.0, 2.0, 3.0, 4.0])]).unwrap();
+    let r =
+        run(&hlo, vec![f32s(&[5], &[0.0; 5]), s32s(&[2, 1], &[4, 1]), f32s(&[2, 2], &[1.0, 2.0, 3.0, 4.0])]).unwrap();
     assert_eq!(f32_data(&r), vec![0.0, 3.0, 4.0, 0.0, 0.0]);
 }
 
@@ -149,7 +155,8 @@ fn scatter_general_combiner_matches_fast_path() {
     // to_apply computes a - (-b) = a + b without being a plain add.
     let sub = "sub {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  n = f32[] negate(b)\n  ROOT s = f32[] subtract(a, n)\n}\n";
     let body = "ENTRY e {\n  x = f32[3,2]{1,0} parameter(0)\n  i = s32[4]{0} parameter(1)\n  u = f32[4,2]{1,0} parameter(2)\n  ROOT s = f32[3,2]{1,0} scatter(x, i, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=F\n}\n";
-    let args = || vec![iota_f32(&[3, 2]), s32s(&[4], &[2, 0, 2, 7]), f32s(&[4, 2], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0])];
+    let args =
+        || vec![iota_f32(&[3, 2]), s32s(&[4], &[2, 0, 2, 7]), f32s(&[4, 2], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0])];
     let a = run(&format!("HloModule m\n{sub}{}", body.replace("=F", "=sub")), args()).unwrap();
     let b = run(&format!("HloModule m\n{ADD}{}", body.replace("=F", "=add")), args()).unwrap();
     assert_eq!(a, b);
@@ -160,7 +167,11 @@ fn scatter_general_combiner_matches_fast_path() {
 fn scatter_with_batching_dims() {
     // x[b, i[b, j]] += u[b, j]
     let hlo = format!("HloModule m\n{ADD}ENTRY e {{\n  x = f32[2,3]{{1,0}} parameter(0)\n  i = s32[2,2,1]{{2,1,0}} parameter(1)\n  u = f32[2,2]{{1,0}} parameter(2)\n  ROOT s = f32[2,3]{{1,0}} scatter(x, i, u), update_window_dims={{}}, inserted_window_dims={{1}}, scatter_dims_to_operand_dims={{1}}, input_batching_dims={{0}}, scatter_indices_batching_dims={{0}}, index_vector_dim=2, to_apply=add\n}}\n");
-    let r = run(&hlo, vec![f32s(&[2, 3], &[0.0; 6]), s32s(&[2, 2, 1], &[0, 2, 1, 1]), f32s(&[2, 2], &[1.0, 2.0, 3.0, 4.0])]).unwrap();
+    let r = run(
+        &hlo,
+        vec![f32s(&[2, 3], &[0.0; 6]), s32s(&[2, 2, 1], &[0, 2, 1, 1]), f32s(&[2, 2], &[1.0, 2.0, 3.0, 4.0])],
+    )
+    .unwrap();
     assert_eq!(f32_data(&r), vec![1.0, 0.0, 2.0, 0.0, 7.0, 0.0]);
 }
 
@@ -168,7 +179,17 @@ fn scatter_with_batching_dims() {
 fn variadic_scatter() {
     let comb = "c {\n  a = f32[] parameter(0)\n  b = s32[] parameter(1)\n  c = f32[] parameter(2)\n  d = s32[] parameter(3)\n  s = f32[] add(a, c)\n  t = s32[] multiply(b, d)\n  ROOT r = (f32[], s32[]) tuple(s, t)\n}\n";
     let hlo = format!("HloModule m\n{comb}ENTRY e {{\n  x = f32[3]{{0}} parameter(0)\n  y = s32[3]{{0}} parameter(1)\n  i = s32[2,1]{{1,0}} parameter(2)\n  u = f32[2]{{0}} parameter(3)\n  v = s32[2]{{0}} parameter(4)\n  ROOT s = (f32[3]{{0}}, s32[3]{{0}}) scatter(x, y, i, u, v), update_window_dims={{}}, inserted_window_dims={{0}}, scatter_dims_to_operand_dims={{0}}, index_vector_dim=1, to_apply=c\n}}\n");
-    let r = run(&hlo, vec![f32s(&[3], &[1.0, 1.0, 1.0]), s32s(&[3], &[1, 2, 3]), s32s(&[2, 1], &[2, 2]), f32s(&[2], &[5.0, 6.0]), s32s(&[2], &[4, 5])]).unwrap();
+    let r = run(
+        &hlo,
+        vec![
+            f32s(&[3], &[1.0, 1.0, 1.0]),
+            s32s(&[3], &[1, 2, 3]),
+            s32s(&[2, 1], &[2, 2]),
+            f32s(&[2], &[5.0, 6.0]),
+            s32s(&[2], &[4, 5]),
+        ],
+    )
+    .unwrap();
     let Literal::Tuple(es) = r else { panic!() };
     assert_eq!(f32_data(&es[0]), vec![1.0, 1.0, 12.0]);
     assert_eq!(es[1].data(), Some(&Data::S32(vec![1, 2, 60])));

@@ -24,14 +24,14 @@
 //! A failing case never stops the run: errors and panics are caught per
 //! case (each case runs on its own thread) and counted as failures.
 
+use rxla_hlo_text::{
+    ast::{Dim, PrimitiveType, Shape},
+    floats::float_format,
+};
 use rxla_interpreter::{
     literal::Data,
     npy::{self, RawArray},
     Interpreter, Literal,
-};
-use rxla_hlo_text::{
-    ast::{Dim, PrimitiveType, Shape},
-    floats::float_format,
 };
 use serde_json::Value;
 use std::{
@@ -84,9 +84,8 @@ fn run_case(dir: &Path, case: &Case) -> Result<(), String> {
 
     // Logical output types: from meta.json as check.py does, else from the
     // entry's result shape.
-    let meta: Option<Value> = std::fs::read_to_string(case_dir.join("meta.json"))
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok());
+    let meta: Option<Value> =
+        std::fs::read_to_string(case_dir.join("meta.json")).ok().and_then(|t| serde_json::from_str(&t).ok());
     let expected = npy::read_npz_raw(case_dir.join("expected.npz")).map_err(|e| format!("expected.npz: {e}"))?;
     let logical: Vec<(String, String)> = match meta.as_ref().and_then(|m| m["outputs"].as_array()) {
         Some(outs) => outs
@@ -313,8 +312,10 @@ fn oracle() {
         // The bar the interpreter is held to (issue: at least 98% of the
         // public cases); lower it only to look at a filtered subset.
         .unwrap_or(0.98);
-    let selected: Vec<Case> =
-        cases.into_iter().filter(|c| filter.is_empty() || c.name.contains(&filter) || c.category.contains(&filter)).collect();
+    let selected: Vec<Case> = cases
+        .into_iter()
+        .filter(|c| filter.is_empty() || c.name.contains(&filter) || c.category.contains(&filter))
+        .collect();
 
     // Panics are caught and reported per case; keep the default hook from
     // printing each one's backtrace.
@@ -329,13 +330,10 @@ fn oracle() {
         let (tx, rx) = mpsc::channel();
         let case_dir = dir.clone();
         let c = Case { name: case.name.clone(), category: case.category.clone(), rtol: case.rtol, atol: case.atol };
-        let spawned = std::thread::Builder::new()
-            .name(case.name.clone())
-            .stack_size(256 << 20)
-            .spawn(move || {
-                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_case(&case_dir, &c)));
-                let _ = tx.send(r.unwrap_or_else(|p| Err(format!("panic: {}", panic_message(p)))));
-            });
+        let spawned = std::thread::Builder::new().name(case.name.clone()).stack_size(256 << 20).spawn(move || {
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_case(&case_dir, &c)));
+            let _ = tx.send(r.unwrap_or_else(|p| Err(format!("panic: {}", panic_message(p)))));
+        });
         let outcome = match spawned {
             Err(e) => Err(format!("cannot start a thread: {e}")),
             Ok(_) => match rx.recv_timeout(Duration::from_secs_f64(timeout)) {
@@ -355,8 +353,11 @@ fn oracle() {
             Err(reason) => {
                 failed += 1;
                 entry.1 += 1;
-                let reason: String =
-                    if reason.chars().count() > 600 { format!("{}...", reason.chars().take(600).collect::<String>()) } else { reason };
+                let reason: String = if reason.chars().count() > 600 {
+                    format!("{}...", reason.chars().take(600).collect::<String>())
+                } else {
+                    reason
+                };
                 println!("FAIL {}: {reason} ({secs:.2}s)", case.name);
             }
         }
@@ -393,16 +394,26 @@ fn comparison_follows_check_py() {
     let expected = raw("<f4", 'f', 4, vec![2, 2], f32s(&[f32::NAN, -0.0, f32::INFINITY, 100.0]));
     let got = |v: Vec<f32>| Literal::array(vec![2, 2], Data::F32(v));
     assert!(compare("out0", &got(vec![f32::NAN, 0.0, f32::INFINITY, 100.0001]), &expected, "f32", 1e-5, 0.0).is_ok());
-    let e = compare("out0", &got(vec![f32::NAN, 0.0, f32::NEG_INFINITY, 101.0]), &expected, "f32", 1e-5, 0.0).unwrap_err();
+    let e =
+        compare("out0", &got(vec![f32::NAN, 0.0, f32::NEG_INFINITY, 101.0]), &expected, "f32", 1e-5, 0.0).unwrap_err();
     assert!(e.contains("2/4 elements") && e.contains("worst at [1,0]"), "{e}");
     let e = compare("out0", &Literal::array(vec![4], Data::F32(vec![0.0; 4])), &expected, "f32", 0.0, 0.0).unwrap_err();
     assert!(e.contains("shape mismatch"), "{e}");
-    let e = compare("out0", &Literal::array(vec![2, 2], Data::F64(vec![0.0; 4])), &expected, "f32", 0.0, 0.0).unwrap_err();
+    let e =
+        compare("out0", &Literal::array(vec![2, 2], Data::F64(vec![0.0; 4])), &expected, "f32", 0.0, 0.0).unwrap_err();
     assert!(e.contains("dtype mismatch"), "{e}");
     // bf16 stored as raw bits in <u2; a scalar as (1,), as the corpus does.
     let bits = half::bf16::from_f32(1.5).to_bits().to_le_bytes().to_vec();
     let expected = raw("<u2", 'u', 2, vec![1], bits);
-    assert!(compare("out0", &Literal::array(vec![], Data::Bf16(vec![half::bf16::from_f32(1.5)])), &expected, "bf16", 0.0, 0.0).is_ok());
+    assert!(compare(
+        "out0",
+        &Literal::array(vec![], Data::Bf16(vec![half::bf16::from_f32(1.5)])),
+        &expected,
+        "bf16",
+        0.0,
+        0.0
+    )
+    .is_ok());
     // Complex: parts separately, |expected| in the bound.
     let c = |re: f32, im: f32| f32s(&[re, im]);
     let expected = raw("<c8", 'c', 8, vec![1], c(100.0, 0.001));

@@ -25,7 +25,8 @@ fn scan_cumulative_sum_forward_and_reverse_with_a_carry() {
 fn scan_exclusive_along_an_inner_dimension() {
     // Output is the carry before the step: an exclusive prefix sum per row.
     let text = "HloModule m\n\nexcl {\n  x = f32[2] parameter(0)\n  c = f32[2] parameter(1)\n  s = f32[2] add(x, c)\n  ROOT t = (f32[2], f32[2]) tuple(c, s)\n}\n\nENTRY e {\n  x = f32[2,3] parameter(0)\n  i = f32[2] parameter(1)\n  ROOT s = (f32[2,3], f32[2]) scan(x, i), dimensions={1}, num_carries=1, to_apply=excl\n}\n";
-    let out = leaves(&run(text, vec![f32a(&[2, 3], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]), f32a(&[2], &[0.0, 0.0])]).unwrap());
+    let out =
+        leaves(&run(text, vec![f32a(&[2, 3], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]), f32a(&[2], &[0.0, 0.0])]).unwrap());
     assert_eq!(out, vec![f32a(&[2, 3], &[0.0, 1.0, 3.0, 0.0, 4.0, 9.0]), f32a(&[2], &[6.0, 15.0])]);
 }
 
@@ -86,7 +87,8 @@ fn collective_reduce_on_one_replica_is_the_identity() {
 fn collective_reduce_sums_over_two_replicas() {
     let text = format!("HloModule m, replica_count=2\n\n{SUM}ENTRY e {{\n  x = f32[2] parameter(0)\n  ROOT c = f32[2] collective-reduce(x), replica_groups={{{{0,1}}}}, to_apply=sum\n}}\n");
     let module = parse(&text);
-    let args: Vec<Vec<Literal>> = (0..2).map(|r| vec![f32a(&[2], &[1.0 + r as f32, 10.0 * (r as f32 + 1.0)])]).collect();
+    let args: Vec<Vec<Literal>> =
+        (0..2).map(|r| vec![f32a(&[2], &[1.0 + r as f32, 10.0 * (r as f32 + 1.0)])]).collect();
     let results = run_replicated(&module, &args).unwrap();
     for r in results {
         assert_eq!(r, f32a(&[2], &[3.0, 30.0]));

@@ -80,7 +80,14 @@ fn reduce_integer_and_pred() {
     let r = run(&hlo, vec![s32s(&[2, 3], &[1, 2, 3, 65536, 65536, 2]), Literal::scalar(Data::S32(vec![1]))]).unwrap();
     assert_eq!(r.data(), Some(&Data::S32(vec![6, 0])), "integer multiply wraps");
     let hlo = format!("HloModule m\n{}ENTRY e {{\n  x = pred[2,2]{{1,0}} parameter(0)\n  i = pred[] parameter(1)\n  ROOT r = pred[2] reduce(x, i), dimensions={{0}}, to_apply=f\n}}\n", combiner("f", "pred", "and", false));
-    let r = run(&hlo, vec![Literal::array(vec![2, 2], Data::Pred(vec![true, false, true, true])), Literal::scalar(Data::Pred(vec![true]))]).unwrap();
+    let r = run(
+        &hlo,
+        vec![
+            Literal::array(vec![2, 2], Data::Pred(vec![true, false, true, true])),
+            Literal::scalar(Data::Pred(vec![true])),
+        ],
+    )
+    .unwrap();
     assert_eq!(r.data(), Some(&Data::Pred(vec![true, false])));
 }
 
@@ -128,19 +135,31 @@ fn reduce_window_padding_stride_dilation() {
     let x = iota_f32(&[5]);
     for general in [false, true] {
         // cumsum: size=5 pad=4_0
-        let r = run(&window_module("add", general, "size=5 pad=4_0", "5", "5"), vec![x.clone(), f32_scalar(0.0)]).unwrap();
+        let r =
+            run(&window_module("add", general, "size=5 pad=4_0", "5", "5"), vec![x.clone(), f32_scalar(0.0)]).unwrap();
         assert_eq!(f32_data(&r), vec![0.0, 1.0, 3.0, 6.0, 10.0]);
         // size 2 stride 2 pad 0_1: [0+1, 2+3, 4]
-        let r = run(&window_module("add", general, "size=2 stride=2 pad=0_1", "5", "3"), vec![x.clone(), f32_scalar(0.0)]).unwrap();
+        let r =
+            run(&window_module("add", general, "size=2 stride=2 pad=0_1", "5", "3"), vec![x.clone(), f32_scalar(0.0)])
+                .unwrap();
         assert_eq!(f32_data(&r), vec![1.0, 5.0, 4.0]);
         // window dilation 2: [0+2, 1+3, 2+4]
-        let r = run(&window_module("add", general, "size=2 rhs_dilate=2", "5", "3"), vec![x.clone(), f32_scalar(0.0)]).unwrap();
+        let r = run(&window_module("add", general, "size=2 rhs_dilate=2", "5", "3"), vec![x.clone(), f32_scalar(0.0)])
+            .unwrap();
         assert_eq!(f32_data(&r), vec![2.0, 4.0, 6.0]);
         // base dilation 2 (holes skipped): dilated [0 . 1 . 2 . 3 . 4], size 3 stride 2
-        let r = run(&window_module("add", general, "size=3 stride=2 lhs_dilate=2", "5", "4"), vec![x.clone(), f32_scalar(0.0)]).unwrap();
+        let r = run(
+            &window_module("add", general, "size=3 stride=2 lhs_dilate=2", "5", "4"),
+            vec![x.clone(), f32_scalar(0.0)],
+        )
+        .unwrap();
         assert_eq!(f32_data(&r), vec![1.0, 3.0, 5.0, 7.0]);
         // max pool 2x2 stride 1 with padding: init -inf never shows through a valid window
-        let r = run(&window_module("maximum", general, "size=2x2 pad=1_0x0_0", "2,2", "2,1"), vec![iota_f32(&[2, 2]), f32_scalar(f32::NEG_INFINITY)]).unwrap();
+        let r = run(
+            &window_module("maximum", general, "size=2x2 pad=1_0x0_0", "2,2", "2,1"),
+            vec![iota_f32(&[2, 2]), f32_scalar(f32::NEG_INFINITY)],
+        )
+        .unwrap();
         assert_eq!(f32_data(&r), vec![1.0, 3.0]);
     }
 }
@@ -166,16 +185,32 @@ ENTRY e {
   ROOT r = f32[4,6]{1,0} select-and-scatter(x, s, i), window={size=2x3 stride=2x3}, select=ge, scatter=add
 }
 ";
-    let x = f32s(&[4, 6], &[7.0, 2.0, 5.0, 3.0, 10.0, 2.0, 3.0, 8.0, 9.0, 3.0, 4.0, 2.0, 1.0, 5.0, 7.0, 5.0, 6.0, 1.0, 0.0, 6.0, 2.0, 7.0, 2.0, 8.0]);
+    let x = f32s(
+        &[4, 6],
+        &[
+            7.0, 2.0, 5.0, 3.0, 10.0, 2.0, 3.0, 8.0, 9.0, 3.0, 4.0, 2.0, 1.0, 5.0, 7.0, 5.0, 6.0, 1.0, 0.0, 6.0, 2.0,
+            7.0, 2.0, 8.0,
+        ],
+    );
     let s = f32s(&[2, 2], &[2.0, 6.0, 3.0, 1.0]);
-    let want = vec![0.0, 0.0, 0.0, 0.0, 6.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 3.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0];
+    let want = vec![
+        0.0, 0.0, 0.0, 0.0, 6.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 3.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+        0.0, 1.0,
+    ];
     assert_eq!(f32_data(&run(hlo, vec![x.clone(), s.clone()]).unwrap()), want);
     // General select (not a plain compare) and overlapping windows with ties:
     // the first maximal element wins (GE keeps the current selection).
-    let general = hlo.replace("ROOT c = pred[] compare(a, b), direction=GE", "c = pred[] compare(a, b), direction=GE\n  ROOT n = pred[] not(c)");
+    let general = hlo.replace(
+        "ROOT c = pred[] compare(a, b), direction=GE",
+        "c = pred[] compare(a, b), direction=GE\n  ROOT n = pred[] not(c)",
+    );
     let flipped = general.replace("direction=GE", "direction=LT");
     assert_eq!(f32_data(&run(&flipped, vec![x, s]).unwrap()), want);
-    let hlo2 = hlo.replace("f32[4,6]{1,0} parameter(0)", "f32[1,3]{1,0} parameter(0)").replace("f32[2,2]{1,0} parameter(1)", "f32[1,2]{1,0} parameter(1)").replace("f32[4,6]{1,0} select-and-scatter", "f32[1,3]{1,0} select-and-scatter").replace("size=2x3 stride=2x3", "size=1x2 stride=1x1");
+    let hlo2 = hlo
+        .replace("f32[4,6]{1,0} parameter(0)", "f32[1,3]{1,0} parameter(0)")
+        .replace("f32[2,2]{1,0} parameter(1)", "f32[1,2]{1,0} parameter(1)")
+        .replace("f32[4,6]{1,0} select-and-scatter", "f32[1,3]{1,0} select-and-scatter")
+        .replace("size=2x3 stride=2x3", "size=1x2 stride=1x1");
     let r = run(&hlo2, vec![f32s(&[1, 3], &[5.0, 5.0, 5.0]), f32s(&[1, 2], &[1.0, 10.0])]).unwrap();
     assert_eq!(f32_data(&r), vec![1.0, 10.0, 0.0]);
 }
@@ -219,7 +254,11 @@ fn sort_total_order_plain_and_descending_keys_values() {
     // (comparator not of the key form) gives the same as the key path.
     let lex = "cmp {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  c = s32[] parameter(2)\n  d = s32[] parameter(3)\n  lt = pred[] compare(a, b), direction=LT, type=TOTALORDER\n  eq = pred[] compare(a, b), direction=EQ\n  gt = pred[] compare(c, d), direction=GT\n  t = pred[] and(eq, gt)\n  ROOT o = pred[] or(lt, t)\n}\n";
     let hlo = format!("HloModule m\n{lex}ENTRY e {{\n  x = f32[6]{{0}} parameter(0)\n  y = s32[6]{{0}} parameter(1)\n  ROOT s = (f32[6]{{0}}, s32[6]{{0}}) sort(x, y), dimensions={{0}}, to_apply=cmp\n}}\n");
-    let Literal::Tuple(es) = run(&hlo, vec![f32s(&[6], &[2.0, 1.0, 2.0, 0.5, 1.0, 2.0]), s32s(&[6], &[0, 1, 2, 3, 4, 5])]).unwrap() else { panic!() };
+    let Literal::Tuple(es) =
+        run(&hlo, vec![f32s(&[6], &[2.0, 1.0, 2.0, 0.5, 1.0, 2.0]), s32s(&[6], &[0, 1, 2, 3, 4, 5])]).unwrap()
+    else {
+        panic!()
+    };
     assert_eq!(es[1].data(), Some(&Data::S32(vec![3, 4, 1, 5, 2, 0])));
 }
 
@@ -229,7 +268,11 @@ fn sort_integers_large_is_stable() {
     let n = 1000;
     let keys: Vec<i32> = (0..n).map(|i| (i * 7919 % 13) as i32).collect();
     let hlo = format!("HloModule m\n{cmp}ENTRY e {{\n  x = s32[{n}]{{0}} parameter(0)\n  y = s32[{n}]{{0}} parameter(1)\n  ROOT s = (s32[{n}]{{0}}, s32[{n}]{{0}}) sort(x, y), dimensions={{0}}, is_stable=true, to_apply=cmp\n}}\n");
-    let Literal::Tuple(es) = run(&hlo, vec![s32s(&[n], &keys), s32s(&[n], &(0..n as i32).collect::<Vec<_>>())]).unwrap() else { panic!() };
+    let Literal::Tuple(es) =
+        run(&hlo, vec![s32s(&[n], &keys), s32s(&[n], &(0..n as i32).collect::<Vec<_>>())]).unwrap()
+    else {
+        panic!()
+    };
     let mut want: Vec<(i32, i32)> = keys.iter().copied().zip(0..).collect();
     want.sort_by_key(|p| p.0);
     assert_eq!(es[1].data(), Some(&Data::S32(want.iter().map(|p| p.1).collect())));
@@ -264,7 +307,8 @@ fn per_element_combiner(name: &str, t: &str, op: &str) -> String {
 fn per_element_fallbacks_match() {
     let x = f32s(&[3, 4], &[1.0, -2.0, 3.5, 0.25, 8.0, 1.0, -1.0, 2.0, 0.5, 0.5, 6.0, -3.0]);
     // reduce
-    let fallback = reduce_module("add", false, "1", "3").replace(&combiner("f", "f32", "add", false), &per_element_combiner("f", "f32", "add"));
+    let fallback = reduce_module("add", false, "1", "3")
+        .replace(&combiner("f", "f32", "add", false), &per_element_combiner("f", "f32", "add"));
     let want = run(&reduce_module("add", true, "1", "3"), vec![x.clone(), f32_scalar(0.5)]).unwrap();
     assert_eq!(run(&fallback, vec![x.clone(), f32_scalar(0.5)]).unwrap(), want);
     // reduce-window
@@ -273,22 +317,31 @@ fn per_element_fallbacks_match() {
     let fallback = plain.replace(&combiner("f", "f32", "maximum", false), &per_element_combiner("f", "f32", "maximum"));
     let want = run(&plain, vec![x.clone(), f32_scalar(-100.0)]).unwrap();
     assert_eq!(run(&fallback, vec![x.clone(), f32_scalar(-100.0)]).unwrap(), want);
-    assert_eq!(run(&window_module("maximum", true, w, "3,4", "3,2"), vec![x.clone(), f32_scalar(-100.0)]).unwrap(), want);
+    assert_eq!(
+        run(&window_module("maximum", true, w, "3,4", "3,2"), vec![x.clone(), f32_scalar(-100.0)]).unwrap(),
+        want
+    );
     // map
-    let map = |f: &str| format!("HloModule m\n{f}ENTRY e {{\n  x = f32[3,4]{{1,0}} parameter(0)\n  y = f32[3,4]{{1,0}} parameter(1)\n  ROOT r = f32[3,4]{{1,0}} map(x, y), dimensions={{0,1}}, to_apply=f\n}}\n");
+    let map = |f: &str| {
+        format!("HloModule m\n{f}ENTRY e {{\n  x = f32[3,4]{{1,0}} parameter(0)\n  y = f32[3,4]{{1,0}} parameter(1)\n  ROOT r = f32[3,4]{{1,0}} map(x, y), dimensions={{0,1}}, to_apply=f\n}}\n")
+    };
     let want = run(&map(&combiner("f", "f32", "multiply", false)), vec![x.clone(), x.clone()]).unwrap();
     assert_eq!(run(&map(&per_element_combiner("f", "f32", "multiply")), vec![x.clone(), x.clone()]).unwrap(), want);
     // select-and-scatter with a per-element select and scatter
     let sas = |select: &str, scatter: &str| {
         format!("HloModule m\n{select}{scatter}ENTRY e {{\n  x = f32[3,4]{{1,0}} parameter(0)\n  s = f32[2,2]{{1,0}} parameter(1)\n  i = f32[] constant(1)\n  ROOT r = f32[3,4]{{1,0}} select-and-scatter(x, s, i), window={{size=2x3 stride=1x2 pad=0_0x1_0}}, select=sel, scatter=sc\n}}\n")
     };
-    let ge = "sel {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT c = pred[] compare(a, b), direction=GE\n}\n";
+    let ge =
+        "sel {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT c = pred[] compare(a, b), direction=GE\n}\n";
     let ge_slow = "sel {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  c = pred[] compare(a, b), direction=GE\n  ROOT r = pred[] broadcast(c), dimensions={}\n}\n";
     let ge_vec = "sel {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  c = pred[] compare(a, b), direction=LT\n  ROOT r = pred[] not(c)\n}\n";
     let s = f32s(&[2, 2], &[1.0, 2.0, 3.0, 4.0]);
     let want = run(&sas(ge, &combiner("sc", "f32", "add", false)), vec![x.clone(), s.clone()]).unwrap();
     assert_eq!(f32_data(&want), vec![1.0, 1.0, 3.0, 1.0, 5.0, 1.0, 1.0, 1.0, 1.0, 1.0, 5.0, 1.0]);
-    assert_eq!(run(&sas(ge_slow, &per_element_combiner("sc", "f32", "add")), vec![x.clone(), s.clone()]).unwrap(), want);
+    assert_eq!(
+        run(&sas(ge_slow, &per_element_combiner("sc", "f32", "add")), vec![x.clone(), s.clone()]).unwrap(),
+        want
+    );
     assert_eq!(run(&sas(ge_vec, &combiner("sc", "f32", "add", true)), vec![x, s]).unwrap(), want);
 }
 
@@ -310,7 +363,10 @@ fn narrow_and_unsigned_types() {
     assert_eq!(r.data(), Some(&Data::U64(vec![1, 1 << 63, u64::MAX])));
     // f8 bit patterns move untouched.
     let hlo = "HloModule m\nENTRY e {\n  x = f8e4m3fn[2,3]{1,0} parameter(0)\n  ROOT t = f8e4m3fn[3,2]{1,0} transpose(x), dimensions={1,0}\n}\n";
-    let x = Literal::array(vec![2, 3], Data::Bits(rxla_interpreter::ElementType::F8e4m3fn, vec![1, 2, 3, 0x7f, 0xff, 0x80]));
+    let x = Literal::array(
+        vec![2, 3],
+        Data::Bits(rxla_interpreter::ElementType::F8e4m3fn, vec![1, 2, 3, 0x7f, 0xff, 0x80]),
+    );
     let r = run(hlo, vec![x]).unwrap();
     assert_eq!(r.data(), Some(&Data::Bits(rxla_interpreter::ElementType::F8e4m3fn, vec![1, 0x7f, 2, 0xff, 3, 0x80])));
 }
@@ -333,7 +389,8 @@ fn lexicographic_sort_matches_comparator_calls() {
   ROOT o = pred[] or(lt0, t)
 }
 ";
-    let slow = cmp.replace("ROOT o = pred[] or(lt0, t)", "o = pred[] or(lt0, t)\n  n = pred[] not(o)\n  ROOT nn = pred[] not(n)");
+    let slow = cmp
+        .replace("ROOT o = pred[] or(lt0, t)", "o = pred[] or(lt0, t)\n  n = pred[] not(o)\n  ROOT nn = pred[] not(n)");
     let module = |c: &str| {
         format!("HloModule m\n{c}ENTRY e {{\n  x = f32[12]{{0}} parameter(0)\n  y = s32[12]{{0}} parameter(1)\n  z = s32[12]{{0}} parameter(2)\n  ROOT s = (f32[12]{{0}}, s32[12]{{0}}, s32[12]{{0}}) sort(x, y, z), dimensions={{0}}, is_stable=true, to_apply=cmp\n}}\n")
     };

@@ -43,7 +43,10 @@ impl StructAttr {
             let value = value.trim();
             let field = match value.strip_prefix('[').and_then(|v| v.strip_suffix(']')) {
                 Some(list) if !list.contains('[') => Field::List(
-                    list.split(',').filter(|s| !s.trim().is_empty()).map(|s| s.trim().parse().ok()).collect::<Option<_>>()?,
+                    list.split(',')
+                        .filter(|s| !s.trim().is_empty())
+                        .map(|s| s.trim().parse().ok())
+                        .collect::<Option<_>>()?,
                 ),
                 _ => Field::Raw(value.to_string()),
             };
@@ -196,8 +199,14 @@ impl Window {
             let v = s.list(name);
             move |i: usize| v.get(i).copied().unwrap_or(default)
         };
-        let (stride, lo, hi, ld, rd, rev) =
-            (get("stride", 1), get("pad_low", 0), get("pad_high", 0), get("lhs_dilation", 1), get("rhs_dilation", 1), get("reversal", 0));
+        let (stride, lo, hi, ld, rd, rev) = (
+            get("stride", 1),
+            get("pad_low", 0),
+            get("pad_high", 0),
+            get("lhs_dilation", 1),
+            get("rhs_dilation", 1),
+            get("reversal", 0),
+        );
         Some(Window(
             (0..size.len())
                 .map(|i| WindowDim {
@@ -219,7 +228,11 @@ impl Window {
         let mut s = StructAttr::new("window");
         let field = |f: fn(&WindowDim) -> i64, default: i64| -> Vec<i64> {
             let v: Vec<i64> = self.0.iter().map(f).collect();
-            if v.iter().all(|&x| x == default) { Vec::new() } else { v }
+            if v.iter().all(|&x| x == default) {
+                Vec::new()
+            } else {
+                v
+            }
         };
         s.set_list("size", self.0.iter().map(|d| d.size).collect());
         s.set_list("stride", field(|d| d.stride, 1));
@@ -240,7 +253,11 @@ impl Window {
                 let dilated = if d == 0 { 0 } else { (d - 1) * w.lhs_dilation + 1 };
                 let padded = dilated + w.pad_low + w.pad_high;
                 let window = if w.size == 0 { 0 } else { (w.size - 1) * w.rhs_dilation + 1 };
-                if padded < window { 0 } else { (padded - window) / w.stride + 1 }
+                if padded < window {
+                    0
+                } else {
+                    (padded - window) / w.stride + 1
+                }
             })
             .collect()
     }

@@ -9,8 +9,8 @@
 
 use crate::{
     attrs::{dims_text, enum_text, DotDims},
-    pass::PassError,
     op::{parse_attr, parse_type, string_ref, Op, Value},
+    pass::PassError,
     types::{shape, ElementType, HloType, TensorType},
 };
 use mlir_sys::*;
@@ -80,7 +80,13 @@ impl Builder {
     }
 
     /// [`Builder::create`] with attributes already built.
-    pub fn create_raw(&self, name: &str, operands: &[Value], results: &[HloType], attrs: &[(&str, MlirAttribute)]) -> Result<Op> {
+    pub fn create_raw(
+        &self,
+        name: &str,
+        operands: &[Value],
+        results: &[HloType],
+        attrs: &[(&str, MlirAttribute)],
+    ) -> Result<Op> {
         let result_types: Vec<MlirType> = results
             .iter()
             .map(|t| parse_type(self.context, &t.to_string()).ok_or_else(|| bug(format!("bad type {t}"))))
@@ -225,14 +231,19 @@ impl Builder {
             "hlo.slice",
             &[x],
             t.with_dims(&dims).into(),
-            &[("start_indices", dims_text(start)), ("limit_indices", dims_text(limit)), ("strides", dims_text(strides))],
+            &[
+                ("start_indices", dims_text(start)),
+                ("limit_indices", dims_text(limit)),
+                ("strides", dims_text(strides)),
+            ],
         )
     }
 
     /// `hlo.concatenate` along `dim`.
     pub fn concatenate(&self, xs: &[Value], dim: i64) -> Result<Value> {
         let mut t = Self::tensor(xs[0])?;
-        t.dims[dim as usize] = xs.iter().map(|x| Self::tensor(*x).map(|t| t.dims[dim as usize])).sum::<Result<i64>>()?;
+        t.dims[dim as usize] =
+            xs.iter().map(|x| Self::tensor(*x).map(|t| t.dims[dim as usize])).sum::<Result<i64>>()?;
         self.value("hlo.concatenate", xs, t.into(), &[("dimension", format!("{dim} : i64"))])
     }
 
@@ -274,7 +285,14 @@ impl Builder {
 
     /// `hlo.dot` with `dims`; the result has element type `elem`. The
     /// precision config (MLIR text) is kept if given.
-    pub fn dot(&self, lhs: Value, rhs: Value, dims: &DotDims, elem: &ElementType, precision: Option<String>) -> Result<Value> {
+    pub fn dot(
+        &self,
+        lhs: Value,
+        rhs: Value,
+        dims: &DotDims,
+        elem: &ElementType,
+        precision: Option<String>,
+    ) -> Result<Value> {
         let (l, r) = (Self::tensor(lhs)?, Self::tensor(rhs)?);
         let out = TensorType::new(&dims.result_dims(&l.dims, &r.dims), elem);
         let mut attrs = vec![("dot_dimension_numbers", dims.to_text())];

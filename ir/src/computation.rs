@@ -3,8 +3,8 @@
 
 use crate::{
     builder::Builder,
-    pass::PassError,
     op::{parse_attr, parse_type, string_ref, Op, Value},
+    pass::PassError,
     types::{ElementType, HloType, TensorType},
 };
 use mlir_sys::*;
@@ -27,7 +27,8 @@ pub fn entry(module: Op) -> Option<Op> {
     if let Some(f) = funcs.iter().find(|f| f.has_attr("hlo.entry")) {
         return Some(*f);
     }
-    let public: Vec<Op> = funcs.into_iter().filter(|f| f.string_attr("sym_visibility").as_deref() != Some("private")).collect();
+    let public: Vec<Op> =
+        funcs.into_iter().filter(|f| f.string_attr("sym_visibility").as_deref() != Some("private")).collect();
     (public.len() == 1).then(|| public[0])
 }
 
@@ -267,14 +268,23 @@ pub fn inline_body(func: Op, builder: &Builder, args: &[Value]) -> Result<Vec<Va
     let bug = |what: String| PassError(format!("internal error: {what}"));
     let params = func.arguments();
     if params.len() != args.len() {
-        return Err(bug(format!("inlining {} with {} arguments for {} parameters", name(func), args.len(), params.len())));
+        return Err(bug(format!(
+            "inlining {} with {} arguments for {} parameters",
+            name(func),
+            args.len(),
+            params.len()
+        )));
     }
     let mut map: HashMap<Value, Value> = params.into_iter().zip(args.iter().copied()).collect();
     for op in func.body_ops() {
         let operands: Vec<Value> = op
             .operands()
             .iter()
-            .map(|v| map.get(v).copied().ok_or_else(|| bug(format!("{} uses a value from outside {}", op.name(), name(func)))))
+            .map(|v| {
+                map.get(v)
+                    .copied()
+                    .ok_or_else(|| bug(format!("{} uses a value from outside {}", op.name(), name(func))))
+            })
             .collect::<Result<_, _>>()?;
         if op.name() == "func.return" {
             return Ok(operands);
@@ -314,7 +324,11 @@ pub fn non_fusion_functions(module: Op) -> Vec<Op> {
 /// Calls `f` on every `hlo.<opcode>` op of the computations that are not
 /// fused computations, in program order. The ops are listed first, so `f`
 /// may replace or erase the op it is given (but no other listed op).
-pub fn for_each_op<T>(module: Op, opcode: &str, mut f: impl FnMut(Op) -> Result<T, PassError>) -> Result<(), PassError> {
+pub fn for_each_op<T>(
+    module: Op,
+    opcode: &str,
+    mut f: impl FnMut(Op) -> Result<T, PassError>,
+) -> Result<(), PassError> {
     let ops: Vec<Op> = non_fusion_functions(module)
         .into_iter()
         .flat_map(|func| func.walk_preorder())

@@ -151,11 +151,7 @@ impl TypeFacts {
             HloType::Tensor(tt) if static_array => tt.num_elements(),
             _ => 0,
         };
-        TypeFacts {
-            static_array,
-            elements,
-            bytes: t.byte_size(),
-        }
+        TypeFacts { static_array, elements, bytes: t.byte_size() }
     }
 }
 
@@ -297,11 +293,7 @@ pub fn layout_text(v: Value) -> Option<String> {
 
 /// True if a layout's text is the default (descending, nothing else).
 fn is_default_layout(text: &str, rank: usize) -> bool {
-    let Some(inner) = text
-        .trim()
-        .strip_prefix("#hlo.layout<")
-        .and_then(|t| t.strip_suffix('>'))
-    else {
+    let Some(inner) = text.trim().strip_prefix("#hlo.layout<").and_then(|t| t.strip_suffix('>')) else {
         return false;
     };
     let mut ok = true;
@@ -365,8 +357,7 @@ impl ReductionDims {
     /// XLA's `IsUnnestedReductionFasterThanElemental`.
     pub fn unnested_is_faster(&self) -> bool {
         if self.row {
-            return self.dims[2] >= WARP_SIZE
-                || (self.dims[2] > 0 && WARP_SIZE % self.dims[2] == 0);
+            return self.dims[2] >= WARP_SIZE || (self.dims[2] > 0 && WARP_SIZE % self.dims[2] == 0);
         }
         let (major, minor) = (self.dims[1], self.dims[2]);
         let elemental = major < WARP_SIZE
@@ -388,10 +379,7 @@ impl ReductionDims {
 
 /// True if `dims` are consecutive in the minor-to-major order `m2m`.
 fn consecutive(m2m: &[i64], dims: &[i64]) -> bool {
-    let mut positions: Vec<usize> = dims
-        .iter()
-        .filter_map(|d| m2m.iter().position(|x| x == d))
-        .collect();
+    let mut positions: Vec<usize> = dims.iter().filter_map(|d| m2m.iter().position(|x| x == d)).collect();
     if positions.len() != dims.len() {
         return false;
     }
@@ -428,24 +416,15 @@ pub fn reduction_dimensions(op: Op) -> Option<ReductionDims> {
     let kept: Vec<i64> = (0..rank).filter(|d| !reduced.contains(d)).collect();
     let m2m = minor_to_major(op.operand(0));
     if kept.is_empty() {
-        return Some(ReductionDims {
-            row: true,
-            dims: [1, 1, input.num_elements()],
-        });
+        return Some(ReductionDims { row: true, dims: [1, 1, input.num_elements()] });
     }
     if consecutive(&m2m, &kept) {
         let p = partition(&input.dims, &m2m, &kept);
         if p[1] == 1 {
-            return Some(ReductionDims {
-                row: true,
-                dims: [1, 1, p[0] * p[2]],
-            });
+            return Some(ReductionDims { row: true, dims: [1, 1, p[0] * p[2]] });
         }
         if p[2] == 1 {
-            return Some(ReductionDims {
-                row: false,
-                dims: [1, p[0], p[1]],
-            });
+            return Some(ReductionDims { row: false, dims: [1, p[0], p[1]] });
         }
         return Some(ReductionDims { row: true, dims: p });
     }
@@ -454,15 +433,9 @@ pub fn reduction_dimensions(op: Op) -> Option<ReductionDims> {
     }
     let p = partition(&input.dims, &m2m, &reduced);
     if p[2] == 1 {
-        return Some(ReductionDims {
-            row: true,
-            dims: [1, p[0], p[1]],
-        });
+        return Some(ReductionDims { row: true, dims: [1, p[0], p[1]] });
     }
-    Some(ReductionDims {
-        row: false,
-        dims: p,
-    })
+    Some(ReductionDims { row: false, dims: p })
 }
 
 /// A transpose the transpose emitter tiles through shared memory: after
@@ -491,11 +464,7 @@ pub fn tiled_transpose(op: Op) -> Option<(Vec<i64>, Vec<i64>)> {
 /// adjacent; returns the merged input dims and the permutation over them.
 fn normalize_transpose(dims: &[i64], perm: &[i64]) -> (Vec<i64>, Vec<i64>) {
     // Output order of the input dims that are not 1.
-    let kept: Vec<i64> = perm
-        .iter()
-        .copied()
-        .filter(|&d| dims[d as usize] != 1)
-        .collect();
+    let kept: Vec<i64> = perm.iter().copied().filter(|&d| dims[d as usize] != 1).collect();
     // Groups: runs in output order of consecutive input dims.
     let mut groups: Vec<Vec<i64>> = Vec::new();
     for d in kept {
@@ -507,10 +476,7 @@ fn normalize_transpose(dims: &[i64], perm: &[i64]) -> (Vec<i64>, Vec<i64>) {
     // Input order of the groups.
     let mut by_input: Vec<usize> = (0..groups.len()).collect();
     by_input.sort_by_key(|&g| groups[g][0]);
-    let merged: Vec<i64> = by_input
-        .iter()
-        .map(|&g| groups[g].iter().map(|&d| dims[d as usize]).product())
-        .collect();
+    let merged: Vec<i64> = by_input.iter().map(|&g| groups[g].iter().map(|&d| dims[d as usize]).product()).collect();
     let mut new_perm = vec![0i64; groups.len()];
     for (out, g) in (0..groups.len()).enumerate() {
         new_perm[out] = by_input.iter().position(|&x| x == g).unwrap() as i64;

@@ -19,8 +19,8 @@
 use crate::{
     attrs::list_text,
     builder::Builder,
-    pass::PassError,
     op::{Op, Value},
+    pass::PassError,
     types::{split_top_level, HloType},
 };
 
@@ -153,13 +153,7 @@ pub use crate::computation::non_fusion_functions;
 /// builder's point with new operands and result types, keeping every
 /// attribute except those in `drop` (e.g. `hlo.layout`, `hlo.sharding` when
 /// the shapes change).
-pub fn rebuild(
-    b: &Builder,
-    op: Op,
-    operands: &[Value],
-    results: &[HloType],
-    drop: &[&str],
-) -> Result<Op, PassError> {
+pub fn rebuild(b: &Builder, op: Op, operands: &[Value], results: &[HloType], drop: &[&str]) -> Result<Op, PassError> {
     let attrs: Vec<(String, String)> = op.attrs().into_iter().filter(|(k, _)| !drop.contains(&k.as_str())).collect();
     let borrowed: Vec<(&str, String)> = attrs.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
     b.create(&op.name(), operands, results, &borrowed)
@@ -219,8 +213,7 @@ pub fn reduce_is_order_insensitive(module: Op, reduce: Op) -> bool {
 /// sequence as the logical row-major order: the reduced dims of size > 1
 /// appear in increasing order.
 pub fn keeps_reduction_order(dims: &[i64], reduced: &[i64], order: &[i64]) -> bool {
-    let seq: Vec<i64> =
-        order.iter().copied().filter(|d| reduced.contains(d) && dims[*d as usize] != 1).collect();
+    let seq: Vec<i64> = order.iter().copied().filter(|d| reduced.contains(d) && dims[*d as usize] != 1).collect();
     seq.windows(2).all(|w| w[0] < w[1])
 }
 

@@ -5,8 +5,8 @@
 //! is valid while the operation is alive: never use one after [`Op::erase`]
 //! of it (or of an ancestor).
 
-use melior::ir::{operation::OperationLike, OperationRef};
 use crate::types::HloType;
+use melior::ir::{operation::OperationLike, OperationRef};
 use mlir_sys::*;
 
 /// A Rust string of an MLIR string ref.
@@ -466,9 +466,7 @@ impl Op {
     /// For a `func.func`: its entry block's arguments (the parameters).
     pub fn arguments(self) -> Vec<Value> {
         let Some(block) = self.region_block(0) else { return Vec::new() };
-        unsafe {
-            (0..mlirBlockGetNumArguments(block)).map(|i| Value(mlirBlockGetArgument(block, i))).collect()
-        }
+        unsafe { (0..mlirBlockGetNumArguments(block)).map(|i| Value(mlirBlockGetArgument(block, i))).collect() }
     }
 
     /// For a `func.func`: the operands of its `func.return` (the root values).
@@ -493,8 +491,7 @@ impl Op {
     /// The op defining `value`, if it is an op result.
     pub fn defining(value: Value) -> Option<Op> {
         let op = unsafe { mlir_sys::mlirOpResultGetOwner(value.0) };
-        (unsafe { mlir_sys::mlirValueIsAOpResult(value.0) } && !op.ptr.is_null())
-            .then_some(Op(op))
+        (unsafe { mlir_sys::mlirValueIsAOpResult(value.0) } && !op.ptr.is_null()).then_some(Op(op))
     }
 }
 
@@ -578,8 +575,7 @@ impl Value {
     /// For an op result, its index among the owner's results.
     pub fn result_number(self) -> Option<usize> {
         unsafe {
-            mlir_sys::mlirValueIsAOpResult(self.0)
-                .then(|| mlir_sys::mlirOpResultGetResultNumber(self.0) as usize)
+            mlir_sys::mlirValueIsAOpResult(self.0).then(|| mlir_sys::mlirOpResultGetResultNumber(self.0) as usize)
         }
     }
 

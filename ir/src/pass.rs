@@ -65,9 +65,7 @@ impl PassOptions {
             None => Ok(default),
             Some("true" | "1") => Ok(true),
             Some("false" | "0") => Ok(false),
-            Some(other) => Err(PassError(format!(
-                "option '{key}' expects true or false, got '{other}'"
-            ))),
+            Some(other) => Err(PassError(format!("option '{key}' expects true or false, got '{other}'"))),
         }
     }
 
@@ -80,9 +78,9 @@ impl PassOptions {
     pub fn int(&self, key: &str, default: i64) -> Result<i64, PassError> {
         match self.values.get(key) {
             None => Ok(default),
-            Some(text) => text.parse().map_err(|_| {
-                PassError(format!("option '{key}' expects an integer, got '{text}'"))
-            }),
+            Some(text) => {
+                text.parse().map_err(|_| PassError(format!("option '{key}' expects an integer, got '{text}'")))
+            }
         }
     }
 }

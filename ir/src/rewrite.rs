@@ -14,8 +14,8 @@
 
 use crate::{
     builder::Builder,
-    pass::PassError,
     op::{string_ref, Op, Value},
+    pass::PassError,
 };
 use melior::{GreedyRewriteDriverConfig, GreedySimplifyRegionLevel};
 use mlir_sys::*;

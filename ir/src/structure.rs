@@ -113,7 +113,12 @@ impl Fingerprinter {
     }
 
     /// The regions of `op`: blocks with their arguments, then their ops.
-    unsafe fn regions(&mut self, op: MlirOperation, values: &mut HashMap<usize, u64>, tokens: &mut Vec<u64>) -> Option<()> {
+    unsafe fn regions(
+        &mut self,
+        op: MlirOperation,
+        values: &mut HashMap<usize, u64>,
+        tokens: &mut Vec<u64>,
+    ) -> Option<()> {
         unsafe {
             for r in 0..mlirOperationGetNumRegions(op) {
                 tokens.push(tag::REGION);
@@ -139,7 +144,12 @@ impl Fingerprinter {
         Some(())
     }
 
-    unsafe fn operation(&mut self, op: MlirOperation, values: &mut HashMap<usize, u64>, tokens: &mut Vec<u64>) -> Option<()> {
+    unsafe fn operation(
+        &mut self,
+        op: MlirOperation,
+        values: &mut HashMap<usize, u64>,
+        tokens: &mut Vec<u64>,
+    ) -> Option<()> {
         unsafe {
             // Branches name blocks; fused computations have none, and
             // numbering blocks is not worth it for them.
@@ -149,7 +159,13 @@ impl Fingerprinter {
             let operands = mlirOperationGetNumOperands(op);
             let results = mlirOperationGetNumResults(op);
             let attributes = mlirOperationGetNumAttributes(op);
-            tokens.extend([tag::OP, mlirOperationGetName(op).ptr as u64, operands as u64, results as u64, attributes as u64]);
+            tokens.extend([
+                tag::OP,
+                mlirOperationGetName(op).ptr as u64,
+                operands as u64,
+                results as u64,
+                attributes as u64,
+            ]);
             for i in 0..operands {
                 let v = mlirOperationGetOperand(op, i);
                 match values.get(&(v.ptr as usize)) {

@@ -332,11 +332,7 @@ pub mod shape {
 
     /// Dims with `removed` positions dropped (a reduce's result dims).
     pub fn remove_dims(dims: &[i64], removed: &[i64]) -> Vec<i64> {
-        dims.iter()
-            .enumerate()
-            .filter(|(i, _)| !removed.contains(&(*i as i64)))
-            .map(|(_, &d)| d)
-            .collect()
+        dims.iter().enumerate().filter(|(i, _)| !removed.contains(&(*i as i64))).map(|(_, &d)| d).collect()
     }
 
     /// If reshaping `from` to `to` only inserts or deletes size-1 dims,

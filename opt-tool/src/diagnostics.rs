@@ -63,10 +63,7 @@ impl Record {
 /// fused-) location.
 fn position(location: Location) -> Option<(usize, usize)> {
     if location.is_file_line_col_range() {
-        return Some((
-            location.file_line_col_range_start_line(),
-            location.file_line_col_range_start_column(),
-        ));
+        return Some((location.file_line_col_range_start_line(), location.file_line_col_range_start_column()));
     }
     if location.is_name() {
         return position(location.name_child_location());
@@ -171,9 +168,9 @@ pub fn parse_expectations(text: &str, first_line: usize) -> Result<Vec<Expectati
                         first_line + i
                     }
                     offset => {
-                        let delta: i64 = offset.parse().map_err(|_| {
-                            format!("line {comment_line}: bad expected-* designator '@{offset}'")
-                        })?;
+                        let delta: i64 = offset
+                            .parse()
+                            .map_err(|_| format!("line {comment_line}: bad expected-* designator '@{offset}'"))?;
                         let target = comment_line as i64 + delta;
                         if target < 1 {
                             return Err(format!("line {comment_line}: '@{offset}' is before the file"));
@@ -260,7 +257,11 @@ mod tests {
     #[test]
     fn matches_substrings_on_the_right_line() {
         let expectations = parse_expectations("// expected-error @+1 {{rank}}\nop\n", 1).unwrap();
-        let got = vec![Record { severity: Severity::Error, position: Some((2, 7)), message: "'hlo.x' op wrong rank 3".into() }];
+        let got = vec![Record {
+            severity: Severity::Error,
+            position: Some((2, 7)),
+            message: "'hlo.x' op wrong rank 3".into(),
+        }];
         assert!(verify(&expectations, &got).is_empty());
     }
 

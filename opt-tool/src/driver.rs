@@ -169,7 +169,8 @@ impl State<'_, '_> {
                     let _ = std::fs::create_dir_all(dir);
                     let b = dir.join(format!("before_{name}.mlir"));
                     let a = dir.join(format!("after_{name}.mlir"));
-                    let written = std::fs::write(&b, &before).and_then(|_| std::fs::write(&a, module.as_operation().to_string()));
+                    let written =
+                        std::fs::write(&b, &before).and_then(|_| std::fs::write(&a, module.as_operation().to_string()));
                     match written {
                         Ok(()) => report.push_str(&format!(
                             "\n  module before the pass: {}\n  module after the pass: {}\n  reproduce: hlo-opt {} --passes={name}",

@@ -10,10 +10,7 @@ use rxla_ir::op::Op;
 
 /// True for HLO text that is a bare computation (no `HloModule` header).
 pub fn is_headerless(text: &str) -> bool {
-    let first = text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with('#'));
+    let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with('#'));
     first.is_some_and(|l| !l.starts_with("HloModule"))
 }
 
@@ -33,7 +30,8 @@ pub fn gpu_device(gpu_target: &str) -> Result<GpuTarget, String> {
     }
     let path = std::path::Path::new(gpu_target);
     if path.is_file() {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("--gpu-target: cannot read '{gpu_target}': {e}"))?;
+        let text =
+            std::fs::read_to_string(path).map_err(|e| format!("--gpu-target: cannot read '{gpu_target}': {e}"))?;
         return GpuTarget::from_spec(&text).map_err(|e| format!("--gpu-target: {gpu_target}: {e}"));
     }
     Err(format!("--gpu-target: unknown target '{gpu_target}' (sm_80, sm_90, or a target-description file)"))

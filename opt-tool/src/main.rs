@@ -264,7 +264,8 @@ fn list_stages() -> String {
     }
     let _ = writeln!(out, "  emitter  the hlo stage, then each fusion to kernel IR (--gpu-target=sm_80|sm_90);");
     let _ = writeln!(out, "           a header-less `fusion {{ ... }}` HLO file goes straight to the emitters");
-    let names = |steps: Vec<rxla_passes::pipeline::Step>| steps.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ");
+    let names =
+        |steps: Vec<rxla_passes::pipeline::Step>| steps.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ");
     for (stage, steps) in [("scf", "the emitter stage"), ("llvm-mlir", "the scf stage")] {
         let _ = writeln!(out, "  {stage}  {steps}, then:");
         for platform in [Platform::Cpu, Platform::Gpu] {
@@ -276,7 +277,10 @@ fn list_stages() -> String {
         }
     }
     let _ = writeln!(out, "  llvm-before-optimizations  the llvm-mlir stage translated to LLVM IR (kernels merged; cpu: host attributes; gpu: nvptx64 triple)");
-    let _ = writeln!(out, "  llvm  LLVM IR after LLVM's default<O3> (cpu: for the host CPU; gpu: libdevice linked, for the SM)");
+    let _ = writeln!(
+        out,
+        "  llvm  LLVM IR after LLVM's default<O3> (cpu: for the host CPU; gpu: libdevice linked, for the SM)"
+    );
     let _ = writeln!(out, "  asm  (cpu) the host CPU's assembly");
     let _ = writeln!(out, "  ptx  (gpu) PTX for --gpu-target and --ptx-version");
     let _ = writeln!(out, "  thunks  (gpu) the thunk sequence: launches (blocks, threads), cuBLAS gemms, copies, host steps, control flow, buffer slices");
@@ -309,7 +313,9 @@ fn run(args: &Args) -> Result<bool> {
     }
     let items: Vec<driver::Item> = match (&args.passes, &args.pass_pipeline, args.stage) {
         (Some(_), Some(_), _) => bail!("use either --passes or --pass-pipeline, not both"),
-        (Some(passes), None, None) => pipeline::parse_elements(passes)?.into_iter().map(driver::Item::Element).collect(),
+        (Some(passes), None, None) => {
+            pipeline::parse_elements(passes)?.into_iter().map(driver::Item::Element).collect()
+        }
         (None, Some(p), None) => pipeline::parse_anchored(p)?.into_iter().map(driver::Item::Element).collect(),
         (None, None, Some(_)) => {
             let platform = args.platform.expect("clap requires --platform with --stage").platform();
@@ -334,8 +340,7 @@ fn run(args: &Args) -> Result<bool> {
         std::io::stdin().read_to_string(&mut text).context("reading standard input")?;
         (text, "<stdin>".to_string())
     } else {
-        let text = std::fs::read_to_string(&args.input)
-            .with_context(|| format!("cannot read '{}'", args.input))?;
+        let text = std::fs::read_to_string(&args.input).with_context(|| format!("cannot read '{}'", args.input))?;
         (text, args.input.clone())
     };
 
@@ -441,15 +446,17 @@ fn process_chunk(
     let emitter = args.stage.is_some_and(|s| s != Stage::Hlo);
     let headerless = emitter && options.input == Format::Hlo && emitter_stage::is_headerless(&chunk.text);
     if !items.is_empty() && !headerless {
-        let ir_printing = (args.print_ir_after_all || args.print_ir_before_all || args.print_ir_after_change)
-            .then(|| PassIrPrintingOptions {
-                before_all: args.print_ir_before_all,
-                after_all: args.print_ir_after_all || args.print_ir_after_change,
-                module_scope: true,
-                on_change: args.print_ir_after_change,
-                on_failure: false,
-                flags: printing_flags(args),
-                tree_printing_path: PathBuf::new(),
+        let ir_printing =
+            (args.print_ir_after_all || args.print_ir_before_all || args.print_ir_after_change).then(|| {
+                PassIrPrintingOptions {
+                    before_all: args.print_ir_before_all,
+                    after_all: args.print_ir_after_all || args.print_ir_after_change,
+                    module_scope: true,
+                    on_change: args.print_ir_after_change,
+                    on_failure: false,
+                    flags: printing_flags(args),
+                    tree_printing_path: PathBuf::new(),
+                }
             });
         let checker = match &args.run_after_each_pass {
             Some(inputs) => Some(checker(args, inputs, &module).map_err(|e| {
@@ -459,7 +466,8 @@ fn process_chunk(
             None => None,
         };
         let disabled = args.disable_passes.iter().cloned().collect();
-        let driver_options = driver::Options { verify_each: args.verify_each, disabled: &disabled, ir_printing, checker };
+        let driver_options =
+            driver::Options { verify_each: args.verify_each, disabled: &disabled, ir_printing, checker };
         driver::run(context, &mut module, items, &driver_options).map_err(|stop| match stop {
             driver::Stop::Failed => ChunkError::Diagnosed,
             driver::Stop::Tool(e) => ChunkError::Tool(e),
@@ -501,12 +509,26 @@ fn process_chunk(
 /// The stages after the emitters: the kernel module through the lowering
 /// pipeline (pass by pass, with --disable-passes and IR printing), then
 /// LLVM.
-fn lower_kernels(args: &Args, context: &Context, kernels: &str, stage: Stage, file: &str) -> Result<String, ChunkError> {
+fn lower_kernels(
+    args: &Args,
+    context: &Context,
+    kernels: &str,
+    stage: Stage,
+    file: &str,
+) -> Result<String, ChunkError> {
     let platform = args.platform.expect("clap requires --platform with --stage").platform();
     let gpu = platform == rxla_passes::pipeline::Platform::Gpu;
     match stage {
-        Stage::Asm if gpu => return Err(ChunkError::Tool(anyhow::anyhow!("--stage=asm is for --platform=cpu (the GPU's is --stage=ptx)"))),
-        Stage::Ptx if !gpu => return Err(ChunkError::Tool(anyhow::anyhow!("--stage=ptx is for --platform=gpu (the CPU's is --stage=asm)"))),
+        Stage::Asm if gpu => {
+            return Err(ChunkError::Tool(anyhow::anyhow!(
+                "--stage=asm is for --platform=cpu (the GPU's is --stage=ptx)"
+            )))
+        }
+        Stage::Ptx if !gpu => {
+            return Err(ChunkError::Tool(anyhow::anyhow!(
+                "--stage=ptx is for --platform=gpu (the CPU's is --stage=asm)"
+            )))
+        }
         _ => {}
     }
     let mut module = Module::parse(context, kernels).ok_or(ChunkError::Diagnosed)?;
@@ -527,7 +549,8 @@ fn lower_kernels(args: &Args, context: &Context, kernels: &str, stage: Stage, fi
             tree_printing_path: PathBuf::new(),
         }
     });
-    let driver_options = driver::Options { verify_each: args.verify_each, disabled: &disabled, ir_printing, checker: None };
+    let driver_options =
+        driver::Options { verify_each: args.verify_each, disabled: &disabled, ir_printing, checker: None };
     driver::run(context, &mut module, &items, &driver_options).map_err(|stop| match stop {
         driver::Stop::Failed => ChunkError::Diagnosed,
         driver::Stop::Tool(e) => ChunkError::Tool(e),
@@ -552,8 +575,10 @@ fn lower_kernels(args: &Args, context: &Context, kernels: &str, stage: Stage, fi
         ChunkError::Reported
     };
     let (before, after, asm) = if gpu {
-        let target = emitter_stage::ptx_target(&args.gpu_target, args.ptx_version.as_deref()).map_err(|e| ChunkError::Tool(anyhow::anyhow!(e)))?;
-        let nvptx = rxla_codegen::gpu::NvptxTarget::new(target, rxla_codegen::gpu::libdevice_path()).map_err(|e| ChunkError::Tool(anyhow::anyhow!(e)))?;
+        let target = emitter_stage::ptx_target(&args.gpu_target, args.ptx_version.as_deref())
+            .map_err(|e| ChunkError::Tool(anyhow::anyhow!(e)))?;
+        let nvptx = rxla_codegen::gpu::NvptxTarget::new(target, rxla_codegen::gpu::libdevice_path())
+            .map_err(|e| ChunkError::Tool(anyhow::anyhow!(e)))?;
         rxla_codegen::gpu::stages(&module, &nvptx).map_err(report)?
     } else {
         let target = rxla_codegen::cpu::HostTarget::new().map_err(|e| ChunkError::Tool(anyhow::anyhow!(e)))?;

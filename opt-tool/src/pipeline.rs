@@ -152,11 +152,8 @@ fn add_elements(manager: &OperationPassManager, elements: &[Element], anchor: &s
                         return Err(e);
                     }
                 } else if let Some(info) = rust {
-                    let options = PassOptions::parse(options)
-                        .and_then(|o| {
-                            (info.create)(&o)
-                        })
-                        .map_err(|e| anyhow!("{e}"))?;
+                    let options =
+                        PassOptions::parse(options).and_then(|o| (info.create)(&o)).map_err(|e| anyhow!("{e}"))?;
                     manager.add_pass(options);
                 } else {
                     add_upstream(manager, name, options)?;
@@ -174,8 +171,7 @@ pub fn lookup_rust_pass(name: &str) -> Option<&'static rxla_ir::PassInfo> {
 
 /// Adds an upstream MLIR pass (`name{options}`) through MLIR's parser.
 fn add_upstream(manager: &OperationPassManager, name: &str, options: &str) -> Result<()> {
-    let text =
-        if options.is_empty() { name.to_string() } else { format!("{name}{{{options}}}") };
+    let text = if options.is_empty() { name.to_string() } else { format!("{name}{{{options}}}") };
     let mut message = String::new();
     unsafe extern "C" fn collect(s: MlirStringRef, user: *mut c_void) {
         // SAFETY: `user` is the `message` String below; `s` is valid UTF-8 text.

@@ -45,10 +45,7 @@ fn test_root() -> PathBuf {
 /// Where `%t` paths live: `target/lit-tmp/<relative test path>.tmp`.
 fn tmp_root() -> PathBuf {
     // Cargo sets CARGO_TARGET_TMPDIR (= <target>/tmp) for integration tests.
-    match option_env!("CARGO_TARGET_TMPDIR")
-        .map(Path::new)
-        .and_then(Path::parent)
-    {
+    match option_env!("CARGO_TARGET_TMPDIR").map(Path::new).and_then(Path::parent) {
         Some(target) => target.join("lit-tmp"),
         None => std::env::temp_dir().join("rxla-lit-tmp"),
     }
@@ -59,9 +56,7 @@ fn discover_lit_tests() -> Vec<Trial> {
     let root = test_root();
     let mut files = Vec::new();
     if let Err(e) = harness::collect_test_files(&root, &mut files) {
-        return vec![Trial::test("lit::discovery", move || {
-            Err(format!("cannot scan {}: {e}", root.display()).into())
-        })];
+        return vec![Trial::test("lit::discovery", move || Err(format!("cannot scan {}: {e}", root.display()).into()))];
     }
     files.sort();
 
@@ -71,11 +66,7 @@ fn discover_lit_tests() -> Vec<Trial> {
     let mut trials = Vec::new();
     for file in files {
         let rel = file.strip_prefix(&root).unwrap_or(&file);
-        let name = rel
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy())
-            .collect::<Vec<_>>()
-            .join("/");
+        let name = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
         let text = match std::fs::read_to_string(&file) {
             Ok(t) => t,
             Err(e) => {
@@ -95,15 +86,9 @@ fn discover_lit_tests() -> Vec<Trial> {
         if directives.run.is_empty() {
             continue; // not a test (e.g. an input file for another test)
         }
-        let ctx = harness::SubstContext {
-            source: file.clone(),
-            tmp_base: tmp_root.join(&name),
-            tools: tools.clone(),
-        };
+        let ctx = harness::SubstContext { source: file.clone(), tmp_base: tmp_root.join(&name), tools: tools.clone() };
         let features = features.clone();
-        trials.push(Trial::ignorable_test(name, move || {
-            harness::run_test(&directives, &ctx, &features)
-        }));
+        trials.push(Trial::ignorable_test(name, move || harness::run_test(&directives, &ctx, &features)));
     }
     trials
 }
@@ -142,10 +127,7 @@ mod harness {
     /// `tools` in test/lit.cfg.py and the table in test/README.md.
     pub fn tools() -> Vec<Tool> {
         let llvm = llvm_tools_dir();
-        let tool = |name: &'static str, path: &str| Tool {
-            name,
-            path: PathBuf::from(path),
-        };
+        let tool = |name: &'static str, path: &str| Tool { name, path: PathBuf::from(path) };
         let mut tools = vec![
             // Binaries of this package:
             tool("hlo-opt", env!("CARGO_BIN_EXE_hlo-opt")),
@@ -153,10 +135,7 @@ mod harness {
         ];
         // LLVM testing tools:
         for name in ["FileCheck", "not", "count"] {
-            tools.push(Tool {
-                name,
-                path: llvm.join(name),
-            });
+            tools.push(Tool { name, path: llvm.join(name) });
         }
         // Longest names first so that e.g. `hlo-opt-foo` would win over `hlo-opt`.
         tools.sort_by_key(|t| std::cmp::Reverse(t.name.len()));
@@ -169,10 +148,7 @@ mod harness {
     pub fn workspace_bin(name: &str) -> PathBuf {
         let exe = std::env::current_exe().expect("current_exe");
         // target/<profile>/deps/lit-<hash> -> target/<profile>/<name>
-        exe.parent()
-            .and_then(Path::parent)
-            .expect("target dir")
-            .join(name)
+        exe.parent().and_then(Path::parent).expect("target dir").join(name)
     }
 
     /// THE feature list (same names as `config.available_features` in
@@ -207,10 +183,7 @@ mod harness {
                 if name != "Output" {
                     collect_test_files(&path, out)?;
                 }
-            } else if path
-                .extension()
-                .is_some_and(|e| SUFFIXES.iter().any(|s| e == *s))
-            {
+            } else if path.extension().is_some_and(|e| SUFFIXES.iter().any(|s| e == *s)) {
                 out.push(path);
             }
         }
@@ -253,19 +226,13 @@ mod harness {
                     ));
                 }
                 if let Some(kw) = UNSUPPORTED_KEYWORDS.iter().find(|k| line.contains(*k)) {
-                    return Err(format!(
-                        "line {}: lit directive '{kw}' is not supported by this runner",
-                        lineno + 1
-                    ));
+                    return Err(format!("line {}: lit directive '{kw}' is not supported by this runner", lineno + 1));
                 }
                 continue;
             };
             let body = body.trim();
             if continuing && keyword != "RUN" {
-                return Err(format!(
-                    "line {}: RUN line continued with '\\' but followed by {keyword}:",
-                    lineno + 1
-                ));
+                return Err(format!("line {}: RUN line continued with '\\' but followed by {keyword}:", lineno + 1));
             }
             match keyword {
                 "RUN" => {
@@ -293,8 +260,7 @@ mod harness {
                     };
                     for item in body.split(',').map(str::trim).filter(|s| !s.is_empty()) {
                         if item != "*" {
-                            parse_expr(item)
-                                .map_err(|e| format!("line {}: {keyword}: {e}", lineno + 1))?;
+                            parse_expr(item).map_err(|e| format!("line {}: {keyword}: {e}", lineno + 1))?;
                         }
                         list.push(item.to_string());
                     }
@@ -445,10 +411,7 @@ mod harness {
 
     impl SubstContext {
         fn source_dir(&self) -> PathBuf {
-            self.source
-                .parent()
-                .map(Path::to_path_buf)
-                .unwrap_or_default()
+            self.source.parent().map(Path::to_path_buf).unwrap_or_default()
         }
         fn tmp_name(&self) -> PathBuf {
             let mut t = self.tmp_base.clone().into_os_string();
@@ -566,12 +529,7 @@ mod harness {
                 .into());
         }
         let path = |p: PathBuf| p.to_string_lossy().into_owned();
-        let basename_t = || {
-            ctx.tmp_base
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default()
-        };
+        let basename_t = || ctx.tmp_base.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         // Longest keys first.
         let table: [(&str, &dyn Fn() -> String); 11] = [
             ("{pathsep}", &|| ":".to_string()),
@@ -595,9 +553,7 @@ mod harness {
     }
 
     fn shell_quote(s: &str) -> String {
-        if s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "/._-+=:,@".contains(c))
-        {
+        if s.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+=:,@".contains(c)) {
             s.to_string()
         } else {
             format!("'{}'", s.replace('\'', r"'\''"))
@@ -611,29 +567,14 @@ mod harness {
     const MAX_OUTPUT: usize = 16 * 1024;
 
     fn timeout() -> Duration {
-        let secs = std::env::var("RXLA_LIT_TIMEOUT")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(300u64);
+        let secs = std::env::var("RXLA_LIT_TIMEOUT").ok().and_then(|v| v.parse().ok()).unwrap_or(300u64);
         Duration::from_secs(secs)
     }
 
-    pub fn run_test(
-        d: &Directives,
-        ctx: &SubstContext,
-        features: &BTreeSet<String>,
-    ) -> Result<Completion, Failed> {
-        let missing: Vec<&str> = d
-            .requires
-            .iter()
-            .filter(|r| !holds(r, features))
-            .map(String::as_str)
-            .collect();
+    pub fn run_test(d: &Directives, ctx: &SubstContext, features: &BTreeSet<String>) -> Result<Completion, Failed> {
+        let missing: Vec<&str> = d.requires.iter().filter(|r| !holds(r, features)).map(String::as_str).collect();
         if !missing.is_empty() {
-            return Ok(Completion::ignored_with(format!(
-                "REQUIRES not met: {}",
-                missing.join(", ")
-            )));
+            return Ok(Completion::ignored_with(format!("REQUIRES not met: {}", missing.join(", "))));
         }
         if let Some(u) = d.unsupported.iter().find(|u| holds(u, features)) {
             return Ok(Completion::ignored_with(format!("UNSUPPORTED: {u}")));
@@ -641,16 +582,12 @@ mod harness {
         let xfail = d.xfail.iter().any(|x| holds(x, features));
 
         if let Some(parent) = ctx.tmp_base.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+            std::fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
         }
         let cwd = ctx.source_dir();
         let path_env = {
-            let mut dirs: Vec<PathBuf> = ctx
-                .tools
-                .iter()
-                .filter_map(|t| t.path.parent().map(Path::to_path_buf))
-                .collect();
+            let mut dirs: Vec<PathBuf> =
+                ctx.tools.iter().filter_map(|t| t.path.parent().map(Path::to_path_buf)).collect();
             let mut seen = std::collections::HashSet::new();
             dirs.retain(|d| seen.insert(d.clone()));
             if let Some(p) = std::env::var_os("PATH") {
@@ -661,8 +598,7 @@ mod harness {
 
         for (n, raw) in d.run.iter().enumerate() {
             let line = d.run_lines.get(n).copied().unwrap_or(0);
-            let cmd = expand(raw, ctx)
-                .map_err(|e| format!("RUN: at line {line}: {e}\ncommand: {raw}"))?;
+            let cmd = expand(raw, ctx).map_err(|e| format!("RUN: at line {line}: {e}\ncommand: {raw}"))?;
             let res = run_shell(&cmd, &cwd, &path_env)?;
             if !res.success {
                 if xfail {
@@ -728,9 +664,7 @@ mod harness {
             }
             if start.elapsed() > limit {
                 // Kill the whole process group (bash and its pipeline).
-                let _ = Command::new("kill")
-                    .args(["-KILL", "--", &format!("-{}", child.id())])
-                    .status();
+                let _ = Command::new("kill").args(["-KILL", "--", &format!("-{}", child.id())]).status();
                 let _ = child.kill();
                 timed_out = true;
                 break child.wait().map_err(|e| e.to_string())?;
@@ -747,12 +681,7 @@ mod harness {
                 None => format!("{status}"),
             }
         };
-        Ok(ShellResult {
-            success: status.success() && !timed_out,
-            status: status_text,
-            stdout,
-            stderr,
-        })
+        Ok(ShellResult { success: status.success() && !timed_out, status: status_text, stdout, stderr })
     }
 
     /// Keeps the head (where FileCheck puts its error) and the tail.
@@ -762,12 +691,7 @@ mod harness {
         }
         let head_end = floor_char_boundary(s, MAX_OUTPUT * 3 / 4);
         let tail_start = floor_char_boundary(s, s.len() - MAX_OUTPUT / 4);
-        format!(
-            "{}\n[... {} bytes omitted ...]\n{}",
-            &s[..head_end],
-            tail_start - head_end,
-            s[tail_start..].trim_end()
-        )
+        format!("{}\n[... {} bytes omitted ...]\n{}", &s[..head_end], tail_start - head_end, s[tail_start..].trim_end())
     }
 
     fn floor_char_boundary(s: &str, mut i: usize) -> usize {
@@ -798,22 +722,10 @@ fn harness_self_tests() -> Vec<Trial> {
             source: PathBuf::from("/w/test/ops/add.mlir"),
             tmp_base: PathBuf::from("/w/target/lit-tmp/ops/add.mlir"),
             tools: vec![
-                Tool {
-                    name: "hlo-opt",
-                    path: "/bin/HLO-OPT".into(),
-                },
-                Tool {
-                    name: "FileCheck",
-                    path: "/llvm/FileCheck".into(),
-                },
-                Tool {
-                    name: "not",
-                    path: "/llvm/not".into(),
-                },
-                Tool {
-                    name: "count",
-                    path: "/llvm/count".into(),
-                },
+                Tool { name: "hlo-opt", path: "/bin/HLO-OPT".into() },
+                Tool { name: "FileCheck", path: "/llvm/FileCheck".into() },
+                Tool { name: "not", path: "/llvm/not".into() },
+                Tool { name: "count", path: "/llvm/count".into() },
             ],
         }
     }
@@ -834,44 +746,17 @@ fn harness_self_tests() -> Vec<Trial> {
             check(
                 "run",
                 d.run,
-                vec![
-                    "hlo-opt %s --split-input-file | FileCheck %s".to_string(),
-                    "echo two".to_string(),
-                ],
+                vec!["hlo-opt %s --split-input-file | FileCheck %s".to_string(), "echo two".to_string()],
             )?;
             check("run_lines", d.run_lines, vec![1, 4])?;
-            check(
-                "requires",
-                d.requires,
-                vec!["linux".into(), "x86_64 || aarch64".into()],
-            )?;
+            check("requires", d.requires, vec!["linux".into(), "x86_64 || aarch64".into()])?;
             check("unsupported", d.unsupported, vec!["cuda".to_string()])?;
             check("xfail", d.xfail, vec!["*".to_string()])?;
-            check(
-                "no run lines",
-                parse_directives("// CHECK: foo\n")?.run.len(),
-                0,
-            )?;
-            check(
-                "unterminated continuation",
-                parse_directives("// RUN: foo \\\n").is_err(),
-                true,
-            )?;
-            check(
-                "keyword not at comment start",
-                parse_directives("// CHECK: RUN: x\n").is_err(),
-                true,
-            )?;
-            check(
-                "unsupported lit directive",
-                parse_directives("// DEFINE: %{x} = y\n").is_err(),
-                true,
-            )?;
-            check(
-                "bad expression",
-                parse_directives("// REQUIRES: a &&\n").is_err(),
-                true,
-            )
+            check("no run lines", parse_directives("// CHECK: foo\n")?.run.len(), 0)?;
+            check("unterminated continuation", parse_directives("// RUN: foo \\\n").is_err(), true)?;
+            check("keyword not at comment start", parse_directives("// CHECK: RUN: x\n").is_err(), true)?;
+            check("unsupported lit directive", parse_directives("// DEFINE: %{x} = y\n").is_err(), true)?;
+            check("bad expression", parse_directives("// REQUIRES: a &&\n").is_err(), true)
         }),
         Trial::test("harness::percent_substitutions", || {
             let c = ctx();
@@ -882,27 +767,11 @@ fn harness_self_tests() -> Vec<Trial> {
                  /w/target/lit-tmp/ops/add.mlir.tmp % add.mlir /w/test/ops/add.mlir"
                     .to_string(),
             )?;
-            check(
-                "%T is rejected like LLVM 22 lit",
-                expand("mkdir %T", &c).is_err(),
-                true,
-            )?;
+            check("%T is rejected like LLVM 22 lit", expand("mkdir %T", &c).is_err(), true)?;
             check("%%T is fine", expand("echo %%T", &c)?, "echo %T".into())?;
-            check(
-                "%t suffix",
-                expand("echo %t.out", &c)?,
-                "echo /w/target/lit-tmp/ops/add.mlir.tmp.out".into(),
-            )?;
-            check(
-                "%% then s",
-                expand("printf '%%s'", &c)?,
-                "printf '%s'".into(),
-            )?;
-            check(
-                "unknown kept",
-                expand("echo %0 %arg0", &c)?,
-                "echo %0 %arg0".into(),
-            )
+            check("%t suffix", expand("echo %t.out", &c)?, "echo /w/target/lit-tmp/ops/add.mlir.tmp.out".into())?;
+            check("%% then s", expand("printf '%%s'", &c)?, "printf '%s'".into())?;
+            check("unknown kept", expand("echo %0 %arg0", &c)?, "echo %0 %arg0".into())
         }),
         Trial::test("harness::tool_substitutions", || {
             let c = ctx();
@@ -913,10 +782,7 @@ fn harness_self_tests() -> Vec<Trial> {
             )?;
             check(
                 "not / not --crash / && / || / ;",
-                expand(
-                    "not hlo-opt x && not --crash hlo-opt y || count 0 ; FileCheck z",
-                    &c,
-                )?,
+                expand("not hlo-opt x && not --crash hlo-opt y || count 0 ; FileCheck z", &c)?,
                 "/llvm/not /bin/HLO-OPT x && /llvm/not --crash /bin/HLO-OPT y || \
                  /llvm/count 0 ; /llvm/FileCheck z"
                     .into(),
@@ -931,11 +797,7 @@ fn harness_self_tests() -> Vec<Trial> {
                  --implicit-check-not='not hlo-opt' 2>&1"
                     .into(),
             )?;
-            check(
-                "word boundary",
-                expand("hlo-optimize x; counting", &c)?,
-                "hlo-optimize x; counting".into(),
-            )?;
+            check("word boundary", expand("hlo-optimize x; counting", &c)?, "hlo-optimize x; counting".into())?;
             check(
                 "redirects are not command starts",
                 expand("hlo-opt x 2>&1 | count 1", &c)?,
@@ -943,10 +805,8 @@ fn harness_self_tests() -> Vec<Trial> {
             )
         }),
         Trial::test("harness::feature_expressions", || {
-            let f: std::collections::BTreeSet<String> = ["linux", "x86_64", "filecheck"]
-                .iter()
-                .map(|s| s.to_string())
-                .collect();
+            let f: std::collections::BTreeSet<String> =
+                ["linux", "x86_64", "filecheck"].iter().map(|s| s.to_string()).collect();
             let eval = |s: &str| parse_expr(s).map(|e| e.eval(&f));
             check("a", eval("linux"), Ok(true))?;
             check("!a", eval("!cuda"), Ok(true))?;

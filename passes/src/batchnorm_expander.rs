@@ -28,14 +28,14 @@
 
 use crate::constant::ConstantBuilder;
 use crate::constant::Scalar;
+use melior::ir::OperationRef;
 use rxla_ir::{
     builder::Builder,
     computation,
-    pass::{HloPass, PassError, PassOptions},
     op::{Op, Value},
+    pass::{HloPass, PassError, PassOptions},
     types::{ElementType, TensorType},
 };
-use melior::ir::OperationRef;
 
 #[derive(Clone, Debug)]
 pub struct BatchNormExpander {
@@ -46,8 +46,7 @@ pub struct BatchNormExpander {
 
 impl HloPass for BatchNormExpander {
     const NAME: &'static str = "batchnorm_expander";
-    const DESCRIPTION: &'static str =
-        "Expand batch-norm training/inference/grad into elementwise ops and reductions";
+    const DESCRIPTION: &'static str = "Expand batch-norm training/inference/grad into elementwise ops and reductions";
     const EXACT: bool = false;
 
     fn from_options(options: &PassOptions) -> Result<Self> {
@@ -122,7 +121,10 @@ impl Context {
         let (Some(feature_index), Some(epsilon)) = (op.int_attr("feature_index"), op.float_attr("epsilon")) else {
             return Ok(None);
         };
-        if feature_index < 0 || feature_index as usize >= shape.rank() || feature.dims != [shape.dims[feature_index as usize]] {
+        if feature_index < 0
+            || feature_index as usize >= shape.rank()
+            || feature.dims != [shape.dims[feature_index as usize]]
+        {
             return Ok(None);
         }
         let same_elem = |i: usize| op.operand_type(i).tensor().is_some_and(|t| t.elem == shape.elem);

@@ -10,15 +10,15 @@
 //! rather than one that makes the transpose a bitcast); the new broadcast
 //! keeps the old one's attributes, layout included.
 
+use melior::ir::OperationRef;
 use rxla_ir::layout::{layout_text, rebuild};
 use rxla_ir::{
-    computation,
     attrs::dims_text,
     builder::Builder,
-    pass::{HloPass, PassError, PassOptions},
+    computation,
     op::Op,
+    pass::{HloPass, PassError, PassOptions},
 };
-use melior::ir::OperationRef;
 
 #[derive(Clone, Debug)]
 pub struct BroadcastCanonicalizer;

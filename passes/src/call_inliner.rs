@@ -22,14 +22,14 @@
 //! would rename.
 
 use crate::dce::remove_dead_instructions;
+use melior::ir::OperationRef;
 use rxla_ir::{
     builder::Builder,
     computation::{self, functions},
-    pass::{HloPass, PassError, PassOptions},
     op::{Op, Value},
+    pass::{HloPass, PassError, PassOptions},
     types::HloType,
 };
-use melior::ir::OperationRef;
 use std::collections::{HashMap, HashSet};
 
 #[derive(Clone, Debug, Default)]
@@ -46,7 +46,12 @@ impl HloPass for CallInliner {
         options.expect_only(Self::NAME, &["composites-to-preserve"])?;
         let names = options.string("composites-to-preserve", "");
         Ok(Self {
-            composites_to_preserve: names.split(',').map(str::trim).filter(|n| !n.is_empty()).map(str::to_string).collect(),
+            composites_to_preserve: names
+                .split(',')
+                .map(str::trim)
+                .filter(|n| !n.is_empty())
+                .map(str::to_string)
+                .collect(),
         })
     }
 
@@ -168,7 +173,11 @@ pub fn inline_call(module: Op, call: Op) -> Result<Vec<Value>, PassError> {
         .ok_or_else(|| bug(format!("hlo.call of unknown computation @{callee_name}")))?;
     let params = callee.arguments();
     if params.len() != call.num_operands() {
-        return Err(bug(format!("@{callee_name} takes {} parameters, the call passes {}", params.len(), call.num_operands())));
+        return Err(bug(format!(
+            "@{callee_name} takes {} parameters, the call passes {}",
+            params.len(),
+            call.num_operands()
+        )));
     }
     let prefix = call.string_attr("hlo.metadata").and_then(|m| metadata_op_name(&m)).filter(|p| !p.is_empty());
     let copy = callee.clone_detached();
@@ -192,12 +201,18 @@ pub fn inline_call(module: Op, call: Op) -> Result<Vec<Value>, PassError> {
         // tuple result), or one tuple of them (several results).
         let values = if returned.len() == call.num_results() {
             returned
-        } else if returned.len() == 1 && matches!(returned[0].ty(), HloType::Tuple(ref t) if t.len() == call.num_results()) {
+        } else if returned.len() == 1
+            && matches!(returned[0].ty(), HloType::Tuple(ref t) if t.len() == call.num_results())
+        {
             (0..call.num_results()).map(|i| b.get_tuple_element(returned[0], i)).collect::<Result<_, _>>()?
         } else if call.num_results() == 1 {
             vec![b.tuple(&returned)?]
         } else {
-            return Err(bug(format!("@{callee_name} returns {} values, the call has {} results", returned.len(), call.num_results())));
+            return Err(bug(format!(
+                "@{callee_name} returns {} values, the call has {} results",
+                returned.len(),
+                call.num_results()
+            )));
         };
         for (i, v) in values.iter().enumerate() {
             call.replace_result_uses(i, *v);

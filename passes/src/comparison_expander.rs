@@ -20,15 +20,15 @@
 
 use crate::constant::ConstantBuilder;
 use crate::constant::Scalar;
+use melior::ir::OperationRef;
 use rxla_ir::{
-    builder::Builder,
     attrs::enum_case,
+    builder::Builder,
     computation,
-    pass::{HloPass, PassError, PassOptions},
     op::{Op, Value},
+    pass::{HloPass, PassError, PassOptions},
     types::ElementType,
 };
-use melior::ir::OperationRef;
 
 #[derive(Clone, Debug)]
 pub struct ComparisonExpander {

@@ -25,15 +25,15 @@
 //! those with a non-default result layout, alone.
 
 use crate::call_inliner::{inline_call, remove_unreferenced};
+use melior::ir::OperationRef;
+use mlir_sys::*;
 use rxla_ir::{
     builder::{quote_symbol, Builder},
     computation::{self, clone_function, functions, SideEffects},
-    pass::{HloPass, PassError, PassOptions},
     op::{parse_type, type_to_string, Op, Value},
+    pass::{HloPass, PassError, PassOptions},
     types::HloType,
 };
-use melior::ir::OperationRef;
-use mlir_sys::*;
 use std::collections::{BTreeSet, HashMap};
 
 #[derive(Clone, Debug)]
@@ -126,8 +126,19 @@ pub fn simplify(module: Op) -> Result<usize> {
 /// True if a branch of `c` (transitively) holds a channel instruction.
 fn calls_channel_instructions(module: Op, c: Op) -> bool {
     const CHANNEL: &[&str] = &[
-        "send", "send_done", "recv", "recv_done", "all_reduce", "all_reduce_start", "all_gather", "all_gather_start",
-        "all_to_all", "ragged_all_to_all", "reduce_scatter", "collective_broadcast", "collective_permute",
+        "send",
+        "send_done",
+        "recv",
+        "recv_done",
+        "all_reduce",
+        "all_reduce_start",
+        "all_gather",
+        "all_gather_start",
+        "all_to_all",
+        "ragged_all_to_all",
+        "reduce_scatter",
+        "collective_broadcast",
+        "collective_permute",
         "collective_permute_start",
     ];
     let mut seen: Vec<String> = Vec::new();
@@ -267,7 +278,10 @@ fn remove_unused_elements(module: Op, c: Op, released: &mut Vec<String>) -> Resu
     }
     let Some(funcs) = branches(module, c) else { return Ok(None) };
     let old_ty = c.result(0).raw_type();
-    if funcs.iter().any(|f| f.return_values().len() != 1 || unsafe { !mlirTypeEqual(f.return_values()[0].raw_type(), old_ty) }) {
+    if funcs
+        .iter()
+        .any(|f| f.return_values().len() != 1 || unsafe { !mlirTypeEqual(f.return_values()[0].raw_type(), old_ty) })
+    {
         return Ok(None);
     }
     let kept: Vec<usize> = used.iter().copied().collect();
@@ -308,14 +322,72 @@ fn empty_unused(module: Op, c: Op, released: &mut Vec<String>) -> Result<Option<
 /// Ops XLA counts as cheap enough to run both branches.
 fn is_cheap(op: Op) -> bool {
     const CHEAP: &[&str] = &[
-        "broadcast", "concatenate", "dynamic_slice", "get_tuple_element", "reduce", "reshape", "pad", "slice", "tuple",
+        "broadcast",
+        "concatenate",
+        "dynamic_slice",
+        "get_tuple_element",
+        "reduce",
+        "reshape",
+        "pad",
+        "slice",
+        "tuple",
         // Elementwise.
-        "abs", "add", "and", "atan2", "cbrt", "ceil", "clamp", "compare", "complex", "constant", "convert", "cosine",
-        "count_leading_zeros", "divide", "erf", "exponential", "exponential_minus_one", "floor", "imag", "is_finite",
-        "log", "log_plus_one", "logistic", "maximum", "minimum", "multiply", "negate", "not", "or", "popcnt", "power",
-        "real", "reduce_precision", "remainder", "round_nearest_afz", "round_nearest_even", "rsqrt", "select",
-        "shift_left", "shift_right_arithmetic", "shift_right_logical", "sign", "sine", "sqrt", "subtract", "tan",
-        "tanh", "xor", "acos", "acosh", "asin", "asinh", "atan", "atanh", "cosh", "sinh",
+        "abs",
+        "add",
+        "and",
+        "atan2",
+        "cbrt",
+        "ceil",
+        "clamp",
+        "compare",
+        "complex",
+        "constant",
+        "convert",
+        "cosine",
+        "count_leading_zeros",
+        "divide",
+        "erf",
+        "exponential",
+        "exponential_minus_one",
+        "floor",
+        "imag",
+        "is_finite",
+        "log",
+        "log_plus_one",
+        "logistic",
+        "maximum",
+        "minimum",
+        "multiply",
+        "negate",
+        "not",
+        "or",
+        "popcnt",
+        "power",
+        "real",
+        "reduce_precision",
+        "remainder",
+        "round_nearest_afz",
+        "round_nearest_even",
+        "rsqrt",
+        "select",
+        "shift_left",
+        "shift_right_arithmetic",
+        "shift_right_logical",
+        "sign",
+        "sine",
+        "sqrt",
+        "subtract",
+        "tan",
+        "tanh",
+        "xor",
+        "acos",
+        "acosh",
+        "asin",
+        "asinh",
+        "atan",
+        "atanh",
+        "cosh",
+        "sinh",
     ];
     op.name() == "func.return" || CHEAP.iter().any(|n| op.is(n))
 }
@@ -324,7 +396,8 @@ fn is_cheap(op: Op) -> bool {
 /// get_tuple_elements of the parameter, with an array somewhere in the
 /// result.
 fn is_empty_with_array_root(func: Op) -> bool {
-    let only_plumbing = func.body_ops().iter().all(|op| op.name() == "func.return" || op.is("tuple") || op.is("get_tuple_element"));
+    let only_plumbing =
+        func.body_ops().iter().all(|op| op.name() == "func.return" || op.is("tuple") || op.is("get_tuple_element"));
     fn has_array(t: &HloType) -> bool {
         match t {
             HloType::Tensor(_) => true,

@@ -5,14 +5,14 @@
 //! broadcasts of such constants, which is how JAX spells scalars used with
 //! arrays.
 
+use mlir_sys::*;
+use rxla_hlo_text::ast::PrimitiveType;
 use rxla_ir::{
     builder::Builder,
     op::{Op, Value},
     pass::PassError,
     types::{ElementType, TensorType},
 };
-use mlir_sys::*;
-use rxla_hlo_text::ast::PrimitiveType;
 
 /// One element value, as wide as any HLO element type needs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -129,7 +129,13 @@ pub fn element_text(elem: &ElementType, value: Scalar) -> Option<String> {
         return Some(rxla_translate::literal::float_literal(f));
     }
     let prim = rxla_translate::types::primitive_type(&elem.0)?;
-    let token = if f.is_nan() { "nan" } else if f < 0.0 { "-inf" } else { "inf" };
+    let token = if f.is_nan() {
+        "nan"
+    } else if f < 0.0 {
+        "-inf"
+    } else {
+        "inf"
+    };
     rxla_translate::literal::element_to_mlir(prim, token).ok()
 }
 

@@ -10,16 +10,16 @@
 //! Folding uses the interpreter, so the folded value is exactly what
 //! evaluating the op would give.
 
-use rxla_ir::{
-    builder::Builder,
-    computation,
-    pass::{HloPass, PassError, PassOptions},
-    op::{parse_type, Op, Value},
-    types::{HloType, TensorType},
-};
 use melior::ir::{Module, OperationRef};
 use mlir_sys::*;
 use rxla_interpreter::{Data, Interpreter, Literal};
+use rxla_ir::{
+    builder::Builder,
+    computation,
+    op::{parse_type, Op, Value},
+    pass::{HloPass, PassError, PassOptions},
+    types::{HloType, TensorType},
+};
 use std::collections::{HashMap, HashSet};
 
 #[derive(Clone, Debug)]
@@ -55,10 +55,25 @@ impl HloPass for ConstantFolding {
 /// Ops never folded: cheap generators (folding them only grows the
 /// module), effects and nondeterminism, and control flow.
 const NOT_FOLDED: &[&str] = &[
-    "constant", "broadcast", "iota", "tuple", "get_tuple_element", "while", "conditional", "rng",
-    "rng_bit_generator", "rng_get_and_update_state", "custom_call", "after_all", "replica_id",
-    "partition_id", "optimization_barrier", "add_dependency", "get_dimension_size",
-    "set_dimension_size", "domain",
+    "constant",
+    "broadcast",
+    "iota",
+    "tuple",
+    "get_tuple_element",
+    "while",
+    "conditional",
+    "rng",
+    "rng_bit_generator",
+    "rng_get_and_update_state",
+    "custom_call",
+    "after_all",
+    "replica_id",
+    "partition_id",
+    "optimization_barrier",
+    "add_dependency",
+    "get_dimension_size",
+    "set_dimension_size",
+    "domain",
 ];
 
 /// Generators a constant operand may be built from.
@@ -92,9 +107,10 @@ impl ConstantFolding {
         }
         let Some(module) = op.parent_module() else { return false };
         callees(module, op).iter().all(|f| {
-            f.walk_preorder().into_iter().skip(1).all(|o| {
-                o.name() == "func.return" || rxla_dialects::is_memory_effect_free(&unsafe { o.as_ref() })
-            })
+            f.walk_preorder()
+                .into_iter()
+                .skip(1)
+                .all(|o| o.name() == "func.return" || rxla_dialects::is_memory_effect_free(&unsafe { o.as_ref() }))
         })
     }
 }

@@ -22,13 +22,13 @@
 //! instructions are erased together with the operands they leave unused.
 
 use crate::call_inliner::frontend_attributes;
-use rxla_ir::{
-    computation::{self, functions, SideEffects},
-    pass::{HloPass, PassError, PassOptions},
-    op::{is_trivially_dead_when_unused, string, Op},
-};
 use melior::ir::OperationRef;
 use mlir_sys::*;
+use rxla_ir::{
+    computation::{self, functions, SideEffects},
+    op::{is_trivially_dead_when_unused, string, Op},
+    pass::{HloPass, PassError, PassOptions},
+};
 use std::collections::{hash_map::DefaultHasher, HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 
@@ -56,12 +56,14 @@ impl HloPass for Cse {
 }
 
 /// Attributes identity ignores.
-const IGNORED: &[&str] = &["hlo.metadata", "hlo.frontend_attributes", "hlo.original_value", "hlo.statistics_viz", "hlo.sharding"];
+const IGNORED: &[&str] =
+    &["hlo.metadata", "hlo.frontend_attributes", "hlo.original_value", "hlo.statistics_viz", "hlo.sharding"];
 
 const COMMUTATIVE: &[&str] = &["hlo.add", "hlo.multiply", "hlo.maximum", "hlo.minimum", "hlo.and", "hlo.or", "hlo.xor"];
 
 /// Never merged even when MLIR sees no effect (random numbers).
-const NEVER: &[&str] = &["hlo.rng", "hlo.rng_bit_generator", "hlo.rng_get_and_update_state", "hlo.after_all", "hlo.add_dependency"];
+const NEVER: &[&str] =
+    &["hlo.rng", "hlo.rng_bit_generator", "hlo.rng_get_and_update_state", "hlo.after_all", "hlo.add_dependency"];
 
 /// Runs CSE on one computation; returns the number of instructions merged.
 pub fn run_on_function(func: Op, effects: &mut SideEffects, same: &mut SameComputation) -> usize {
@@ -96,7 +98,8 @@ pub fn run_on_function(func: Op, effects: &mut SideEffects, same: &mut SameCompu
             continue;
         }
         let ptr = |name: &str| op.attr_raw(name).map(|a| a.ptr as usize).unwrap_or(0);
-        let key = (op.name(), ptr(key_attr), op.result(0).raw_type().ptr as usize, ptr("hlo.layout"), ptr("hlo.sharding"));
+        let key =
+            (op.name(), ptr(key_attr), op.result(0).raw_type().ptr as usize, ptr("hlo.layout"), ptr("hlo.sharding"));
         match leaves.get(&key) {
             Some(&rep) => replace(op, rep, &mut erased, &mut maybe_dead),
             None => {
@@ -122,7 +125,8 @@ pub fn run_on_function(func: Op, effects: &mut SideEffects, same: &mut SameCompu
 
     // Operands the merged instructions no longer use.
     while let Some(op) = maybe_dead.pop() {
-        if erased.contains(&op) || op.has_uses() || !is_trivially_dead_when_unused(op) || op.parent_func() != Some(func) {
+        if erased.contains(&op) || op.has_uses() || !is_trivially_dead_when_unused(op) || op.parent_func() != Some(func)
+        {
             continue;
         }
         maybe_dead.extend(op.operands().into_iter().filter_map(|v| v.op()));
@@ -174,7 +178,8 @@ fn is_callee_attr(attr: MlirAttribute) -> bool {
         mlirAttributeIsAFlatSymbolRef(attr)
             || (mlirAttributeIsAArray(attr)
                 && mlirArrayAttrGetNumElements(attr) > 0
-                && (0..mlirArrayAttrGetNumElements(attr)).all(|i| mlirAttributeIsAFlatSymbolRef(mlirArrayAttrGetElement(attr, i))))
+                && (0..mlirArrayAttrGetNumElements(attr))
+                    .all(|i| mlirAttributeIsAFlatSymbolRef(mlirArrayAttrGetElement(attr, i))))
     }
 }
 
@@ -315,7 +320,8 @@ impl SameComputation {
         let pa: HashMap<Op, usize> = xa.iter().enumerate().map(|(i, o)| (*o, i)).collect();
         let pb: HashMap<Op, usize> = xb.iter().enumerate().map(|(i, o)| (*o, i)).collect();
         for (oa, ob) in xa.iter().zip(&xb) {
-            if oa.name() != ob.name() || oa.num_operands() != ob.num_operands() || oa.num_results() != ob.num_results() {
+            if oa.name() != ob.name() || oa.num_operands() != ob.num_operands() || oa.num_results() != ob.num_results()
+            {
                 return false;
             }
             if !(0..oa.num_results()).all(|i| oa.result(i).raw_type().ptr == ob.result(i).raw_type().ptr) {

@@ -8,12 +8,12 @@
 //! Computations that the entry computation (`hlo.entry`) no longer reaches
 //! are removed too.
 
+use melior::ir::OperationRef;
 use rxla_ir::{
-    pass::{HloPass, PassError, PassOptions},
     computation::SideEffects,
     op::{is_trivially_dead_when_unused, Op},
+    pass::{HloPass, PassError, PassOptions},
 };
-use melior::ir::OperationRef;
 use std::collections::{HashMap, HashSet};
 
 #[derive(Clone, Debug)]

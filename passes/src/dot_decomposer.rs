@@ -24,16 +24,16 @@
 //! reshape takes the original's layout. Dots with dynamic dimensions are
 //! left alone, as are `ragged_dot` and `scaled_dot`.
 
+use melior::ir::OperationRef;
 use rxla_ir::layout::{copy_layout_attr, rebuild};
 use rxla_ir::{
-    computation,
     attrs::DotDims,
     builder::Builder,
-    pass::{HloPass, PassError, PassOptions},
+    computation,
     op::{Op, Value},
+    pass::{HloPass, PassError, PassOptions},
     types::{shape, HloType, TensorType},
 };
-use melior::ir::OperationRef;
 
 #[derive(Clone, Debug)]
 pub struct DotDecomposer;
@@ -56,9 +56,7 @@ impl HloPass for DotDecomposer {
 
 /// XLA's DotDecomposer::IsCanonical for one operand of rank `rank`.
 pub fn is_canonical(rank: usize, contracting: &[i64], batch: &[i64]) -> bool {
-    contracting.len() == 1
-        && batch.len() + 2 >= rank
-        && batch.iter().enumerate().all(|(i, &d)| d == i as i64)
+    contracting.len() == 1 && batch.len() + 2 >= rank && batch.iter().enumerate().all(|(i, &d)| d == i as i64)
 }
 
 /// Rewrites `dot` into canonical form; false if it already is (or has
@@ -82,8 +80,10 @@ pub fn decompose(dot: Op) -> Result<bool, PassError> {
     }
     let b = Builder::before(dot);
     let nb = dims.lhs_batch.len() as i64;
-    let (new_lhs, lhs_k) = canonicalize_operand(&b, dot.operand(0), &lhs, &dims.lhs_batch, &dims.lhs_contracting, true)?;
-    let (new_rhs, rhs_k) = canonicalize_operand(&b, dot.operand(1), &rhs, &dims.rhs_batch, &dims.rhs_contracting, false)?;
+    let (new_lhs, lhs_k) =
+        canonicalize_operand(&b, dot.operand(0), &lhs, &dims.lhs_batch, &dims.lhs_contracting, true)?;
+    let (new_rhs, rhs_k) =
+        canonicalize_operand(&b, dot.operand(1), &rhs, &dims.rhs_batch, &dims.rhs_contracting, false)?;
     let canonical = DotDims {
         lhs_batch: (0..nb).collect(),
         rhs_batch: (0..nb).collect(),

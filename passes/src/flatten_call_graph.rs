@@ -19,12 +19,12 @@
 //! stays shared.
 
 use crate::call_inliner::post_order;
+use melior::ir::OperationRef;
 use rxla_ir::{
     computation::{self, clone_function, functions, replace_callees},
-    pass::{HloPass, PassError, PassOptions},
     op::Op,
+    pass::{HloPass, PassError, PassOptions},
 };
-use melior::ir::OperationRef;
 use std::collections::{HashMap, HashSet};
 
 #[derive(Clone, Debug)]

@@ -5,21 +5,22 @@
 //! control flow and buffer plumbing (parameters, constants, tuples,
 //! bitcasts, reshapes of default layouts).
 
+use melior::ir::OperationRef;
 use rxla_ir::{
     builder::{quote_symbol, Builder},
     computation,
-    pass::{HloPass, PassError, PassOptions},
     op::Op,
+    pass::{HloPass, PassError, PassOptions},
     types::HloType,
 };
-use melior::ir::OperationRef;
 
 #[derive(Clone, Debug)]
 pub struct FusionWrapper;
 
 impl HloPass for FusionWrapper {
     const NAME: &'static str = "fusion-wrapper";
-    const DESCRIPTION: &'static str = "Wrap each instruction that still needs its own kernel into a single-instruction fusion";
+    const DESCRIPTION: &'static str =
+        "Wrap each instruction that still needs its own kernel into a single-instruction fusion";
 
     fn from_options(options: &PassOptions) -> Result<Self, PassError> {
         options.expect_only(Self::NAME, &[])?;
@@ -62,14 +63,68 @@ impl HloPass for FusionWrapper {
 
 /// Opcodes that need a kernel when they are not fused (XLA's list).
 const WRAPPED: &[&str] = &[
-    "abs", "add", "and", "atan2", "bitcast_convert", "broadcast", "cbrt", "ceil", "clamp",
-    "count_leading_zeros", "compare", "complex", "concatenate", "convert", "copy", "cosine", "divide",
-    "dynamic_slice", "dynamic_update_slice", "erf", "exponential", "exponential_minus_one", "floor",
-    "gather", "imag", "iota", "is_finite", "log", "log_plus_one", "logistic", "map", "maximum",
-    "minimum", "multiply", "negate", "not", "or", "pad", "popcnt", "power", "real", "reduce",
-    "reduce_precision", "reduce_window", "remainder", "reverse", "round_nearest_afz",
-    "round_nearest_even", "rsqrt", "scatter", "select", "shift_left", "shift_right_arithmetic",
-    "shift_right_logical", "sign", "sine", "slice", "sqrt", "subtract", "tan", "tanh", "transpose",
+    "abs",
+    "add",
+    "and",
+    "atan2",
+    "bitcast_convert",
+    "broadcast",
+    "cbrt",
+    "ceil",
+    "clamp",
+    "count_leading_zeros",
+    "compare",
+    "complex",
+    "concatenate",
+    "convert",
+    "copy",
+    "cosine",
+    "divide",
+    "dynamic_slice",
+    "dynamic_update_slice",
+    "erf",
+    "exponential",
+    "exponential_minus_one",
+    "floor",
+    "gather",
+    "imag",
+    "iota",
+    "is_finite",
+    "log",
+    "log_plus_one",
+    "logistic",
+    "map",
+    "maximum",
+    "minimum",
+    "multiply",
+    "negate",
+    "not",
+    "or",
+    "pad",
+    "popcnt",
+    "power",
+    "real",
+    "reduce",
+    "reduce_precision",
+    "reduce_window",
+    "remainder",
+    "reverse",
+    "round_nearest_afz",
+    "round_nearest_even",
+    "rsqrt",
+    "scatter",
+    "select",
+    "shift_left",
+    "shift_right_arithmetic",
+    "shift_right_logical",
+    "sign",
+    "sine",
+    "slice",
+    "sqrt",
+    "subtract",
+    "tan",
+    "tanh",
+    "transpose",
     "xor",
 ];
 
@@ -93,7 +148,10 @@ fn wrap(module: Op, op: Op, name: &str) -> Result<(), PassError> {
         "hlo.fusion",
         &operands,
         &results,
-        &[("kind", format!("#hlo<fusion_kind {kind}>")), ("calls", format!("@{}", quote_symbol(&computation::name(func))))],
+        &[
+            ("kind", format!("#hlo<fusion_kind {kind}>")),
+            ("calls", format!("@{}", quote_symbol(&computation::name(func)))),
+        ],
     )?;
     if let Some(layout) = op.attr_raw("hlo.layout") {
         fusion.set_attr_raw("hlo.layout", layout);

@@ -27,16 +27,16 @@
 
 use crate::constant::ConstantBuilder;
 use crate::constant::Scalar;
+use melior::ir::OperationRef;
 use rxla_ir::layout::{copy_layout_attr, rebuild};
 use rxla_ir::{
-    computation,
     attrs::StructAttr,
     builder::Builder,
-    pass::{HloPass, PassError, PassOptions},
+    computation,
     op::{Op, Value},
+    pass::{HloPass, PassError, PassOptions},
     types::{shape, ElementType, HloType, TensorType},
 };
-use melior::ir::OperationRef;
 
 #[derive(Clone, Debug)]
 pub struct GatherSimplifier;
@@ -327,12 +327,8 @@ pub fn simplify(gather: Op) -> Result<bool, PassError> {
         let positions: Vec<i64> = dims.collapsed_slice_dims.iter().map(|d| d + 1).collect();
         result = elide_degenerate_dims(&b, result, &positions)?;
     }
-    let batch_dims: Vec<i64> = indices_dims
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| *i as i64 != dims.index_vector_dim)
-        .map(|(_, &d)| d)
-        .collect();
+    let batch_dims: Vec<i64> =
+        indices_dims.iter().enumerate().filter(|(i, _)| *i as i64 != dims.index_vector_dim).map(|(_, &d)| d).collect();
     let t = tensor(result)?;
     let mut expanded = batch_dims.clone();
     expanded.extend(&t.dims[1..]);

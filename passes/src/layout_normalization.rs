@@ -50,19 +50,22 @@
 //! rewrite only moves elements or reinterprets the same bytes, so results
 //! are bit-identical. Fusion computations are skipped.
 
-use crate::{constant::{splat, splat_attr_text}, reshape_mover::is_elementwise};
+use crate::{
+    constant::{splat, splat_attr_text},
+    reshape_mover::is_elementwise,
+};
+use melior::ir::OperationRef;
 use rxla_ir::layout::{
-        keeps_reduction_order, layout_attr_text, layout_of, non_fusion_functions, physical_dims, rebuild,
-        reduce_is_order_insensitive,
-    };
+    keeps_reduction_order, layout_attr_text, layout_of, non_fusion_functions, physical_dims, rebuild,
+    reduce_is_order_insensitive,
+};
 use rxla_ir::{
     attrs::dims_text,
     builder::Builder,
-    pass::{HloPass, PassError, PassOptions},
     op::{Op, Value},
+    pass::{HloPass, PassError, PassOptions},
     types::{shape, HloType, TensorType},
 };
-use melior::ir::OperationRef;
 use std::collections::{HashMap, HashSet};
 
 #[derive(Clone, Debug)]
@@ -344,7 +347,8 @@ impl Normalizer {
                     return Ok(None);
                 };
                 let Some(x) = self.in_order(b, op.operand(0), order)? else { return Ok(None) };
-                let v = b.pad(x, op.operand(1), &permute(&lo, order), &permute(&hi, order), &permute(&interior, order))?;
+                let v =
+                    b.pad(x, op.operand(1), &permute(&lo, order), &permute(&hi, order), &permute(&interior, order))?;
                 Ok(Some(self.note(v)))
             }
             "reverse" => {
@@ -403,7 +407,13 @@ impl Normalizer {
         }
     }
 
-    fn rewrite_reduce(&mut self, b: &Builder, op: Op, rt: &TensorType, order: &[i64]) -> Result<Option<Value>, PassError> {
+    fn rewrite_reduce(
+        &mut self,
+        b: &Builder,
+        op: Op,
+        rt: &TensorType,
+        order: &[i64],
+    ) -> Result<Option<Value>, PassError> {
         if op.num_operands() != 2 {
             return Ok(None);
         }
@@ -413,13 +423,12 @@ impl Normalizer {
         let Some(a_order) = Self::order(a) else { return Ok(None) };
         // The input arrangement: its physical order when that keeps the
         // combining order, else the logical one.
-        let arrangement = if keeps_reduction_order(&at.dims, &reduced, &a_order)
-            || reduce_is_order_insensitive(self.module, op)
-        {
-            a_order
-        } else {
-            (0..at.rank() as i64).collect()
-        };
+        let arrangement =
+            if keeps_reduction_order(&at.dims, &reduced, &a_order) || reduce_is_order_insensitive(self.module, op) {
+                a_order
+            } else {
+                (0..at.rank() as i64).collect()
+            };
         let Some(x) = self.in_order(b, a, &arrangement)? else { return Ok(None) };
         let to_result_dim = |d: i64| d - reduced.iter().filter(|&&r| r < d).count() as i64;
         let mut new_reduced = Vec::new();

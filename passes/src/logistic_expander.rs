@@ -9,13 +9,13 @@
 
 use crate::constant::ConstantBuilder;
 use crate::constant::Scalar;
+use melior::ir::OperationRef;
 use rxla_ir::{
     builder::Builder,
     computation,
-    pass::{HloPass, PassError, PassOptions},
     op::{Op, Value},
+    pass::{HloPass, PassError, PassOptions},
 };
-use melior::ir::OperationRef;
 
 #[derive(Clone, Debug)]
 pub struct LogisticExpander;

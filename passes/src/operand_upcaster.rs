@@ -17,22 +17,21 @@
 //! rxla has no `PACKED_NIBBLE` precision, so XLA's nibble-splitting branch
 //! does not exist here.
 
+use melior::ir::OperationRef;
 use rxla_ir::{
     builder::Builder,
     computation,
-    pass::{HloPass, PassError, PassOptions},
     op::Op,
+    pass::{HloPass, PassError, PassOptions},
     types::ElementType,
 };
-use melior::ir::OperationRef;
 
 #[derive(Clone, Debug)]
 pub struct OperandUpcaster;
 
 impl HloPass for OperandUpcaster {
     const NAME: &'static str = "operand_upcaster";
-    const DESCRIPTION: &'static str =
-        "Convert dot/convolution operands up to a wider result element type";
+    const DESCRIPTION: &'static str = "Convert dot/convolution operands up to a wider result element type";
     const EXACT: bool = false;
 
     fn from_options(options: &PassOptions) -> Result<Self, PassError> {

@@ -73,7 +73,11 @@ pub fn hlo_pipeline(platform: Platform) -> Vec<Step> {
         // The normalizer first: the grouper only handles default layouts.
         p("reduction-layout-normalizer"),
         p("reduction-dimension-grouper"),
-        Step::Fixpoint { name: "post-layout-simplification", steps: vec![p("algsimp"), p("cse"), p("dce")], max_iterations: 4 },
+        Step::Fixpoint {
+            name: "post-layout-simplification",
+            steps: vec![p("algsimp"), p("cse"), p("dce")],
+            max_iterations: 4,
+        },
         // Fusion, then merge what fusion duplicated.
         p("priority-fusion"),
         p("multi-output-fusion"),

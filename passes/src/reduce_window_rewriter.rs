@@ -32,15 +32,15 @@
 //! Option `base-length` (default 16): the row length of the tree.
 
 use crate::constant::{max_value, min_value, splat, Scalar};
+use melior::ir::OperationRef;
 use rxla_ir::{
     attrs::{dims_text, Window, WindowDim},
     builder::{quote_symbol, Builder},
     computation,
-    pass::{HloPass, PassError, PassOptions},
     op::{Op, Value},
+    pass::{HloPass, PassError, PassOptions},
     types::{shape, HloType, TensorType},
 };
-use melior::ir::OperationRef;
 
 type Result<T> = std::result::Result<T, PassError>;
 
@@ -123,10 +123,19 @@ fn rank1_to_rank2(op: Op, window: &Window, outputs: &[TensorType]) -> Result<()>
     }
     operands.extend((n..2 * n).map(|i| op.operand(i)));
     let mut window2 = window.clone();
-    window2.0.push(WindowDim { size: 1, stride: 1, pad_low: 0, pad_high: 0, lhs_dilation: 1, rhs_dilation: 1, reversal: false });
+    window2.0.push(WindowDim {
+        size: 1,
+        stride: 1,
+        pad_low: 0,
+        pad_high: 0,
+        lhs_dilation: 1,
+        rhs_dilation: 1,
+        reversal: false,
+    });
     let results: Vec<HloType> = outputs.iter().map(|t| t.with_dims(&[t.dims[0], 1]).into()).collect();
     let Some(to_apply) = op.attr_text("to_apply") else { return Ok(()) };
-    let rw = b.create("hlo.reduce_window", &operands, &results, &[("window", window2.to_text()), ("to_apply", to_apply)])?;
+    let rw =
+        b.create("hlo.reduce_window", &operands, &results, &[("window", window2.to_text()), ("to_apply", to_apply)])?;
     let values: Vec<Value> =
         outputs.iter().enumerate().map(|(i, t)| b.reshape(rw.result(i), &t.dims)).collect::<Result<_>>()?;
     replace(op, &values);
@@ -144,7 +153,8 @@ fn binary_reducer(func: Op) -> Option<String> {
     let (op, ret) = (body[0], body[1]);
     let returns_op = ret.num_operands() == 1 && ret.operand(0).op() == Some(op);
     let on_params = op.num_operands() == 2
-        && ((op.operand(0) == args[0] && op.operand(1) == args[1]) || (op.operand(0) == args[1] && op.operand(1) == args[0]));
+        && ((op.operand(0) == args[0] && op.operand(1) == args[1])
+            || (op.operand(0) == args[1] && op.operand(1) == args[0]));
     let opcode = op.name().strip_prefix("hlo.")?.to_string();
     let known = matches!(opcode.as_str(), "add" | "multiply" | "maximum" | "minimum" | "and" | "or");
     (returns_op && on_params && known).then_some(opcode)
@@ -212,10 +222,12 @@ impl ReduceWindowRewriter {
         let b = Builder::before(op);
         let reducer_ref = format!("@{}", quote_symbol(&to_apply));
         let reduce_window = |x: Value, window: &Window, out: &TensorType| -> Result<Value> {
-            b.value("hlo.reduce_window", &[x, init], out.clone().into(), &[
-                ("window", window.to_text()),
-                ("to_apply", reducer_ref.clone()),
-            ])
+            b.value(
+                "hlo.reduce_window",
+                &[x, init],
+                out.clone().into(),
+                &[("window", window.to_text()), ("to_apply", reducer_ref.clone())],
+            )
         };
 
         // Scan dimension last.
@@ -244,7 +256,15 @@ impl ReduceWindowRewriter {
         let tiled = b.reshape(source, &tiled_dims)?;
 
         // Scan within each row.
-        let trivial = WindowDim { size: 1, stride: 1, pad_low: 0, pad_high: 0, lhs_dilation: 1, rhs_dilation: 1, reversal: false };
+        let trivial = WindowDim {
+            size: 1,
+            stride: 1,
+            pad_low: 0,
+            pad_high: 0,
+            lhs_dilation: 1,
+            rhs_dilation: 1,
+            reversal: false,
+        };
         let mut outer_window = Window(vec![trivial.clone(); rank + 1]);
         outer_window.0[rank].size = base;
         if forward {
@@ -290,10 +310,12 @@ impl ReduceWindowRewriter {
 
         // Combine, then undo the reshape, transpose and padding.
         let all_dims: Vec<i64> = (0..=rank as i64).collect();
-        let mut scan = b.value("hlo.map", &[outer, inner], tiled_type.into(), &[
-            ("dimensions", dims_text(&all_dims)),
-            ("to_apply", reducer_ref.clone()),
-        ])?;
+        let mut scan = b.value(
+            "hlo.map",
+            &[outer, inner],
+            tiled_type.into(),
+            &[("dimensions", dims_text(&all_dims)), ("to_apply", reducer_ref.clone())],
+        )?;
         scan = b.reshape(scan, &padded_dims)?;
         if scan_dim != rank - 1 {
             scan = b.transpose(scan, &permutation)?;
@@ -311,7 +333,11 @@ impl ReduceWindowRewriter {
             scan = b.pad(scan, init, &low, &high, &vec![0; rank])?;
         }
         if scan.ty() != HloType::from(result_type) {
-            return Err(PassError(format!("internal error: tree scan of type {} for {}", scan.ty(), op.result_type(0))));
+            return Err(PassError(format!(
+                "internal error: tree scan of type {} for {}",
+                scan.ty(),
+                op.result_type(0)
+            )));
         }
         replace(op, &[scan]);
         Ok(true)

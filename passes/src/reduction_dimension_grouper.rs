@@ -15,16 +15,16 @@
 //! reduces whose inputs have the default layout; reduces with dynamic
 //! shapes are left alone; fusion computations are skipped.
 
+use melior::ir::OperationRef;
 use rxla_ir::layout::{layout_of, rebuild};
 use rxla_ir::{
-    computation,
     attrs::dims_text,
     builder::Builder,
-    pass::{HloPass, PassError, PassOptions},
+    computation,
     op::{Op, Value},
+    pass::{HloPass, PassError, PassOptions},
     types::TensorType,
 };
-use melior::ir::OperationRef;
 
 #[derive(Clone, Debug)]
 pub struct ReductionDimensionGrouper;

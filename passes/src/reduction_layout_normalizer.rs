@@ -24,19 +24,19 @@
 //! variadic reduce is rewritten only when its kept dims stay in logical
 //! order (its new results need no layout).
 
+use melior::ir::OperationRef;
 use rxla_ir::layout::{
-        keeps_reduction_order, layout_attr_text, layout_of, layout_text, major_to_minor,
-        rebuild, reduce_is_order_insensitive, LayoutKind,
-    };
+    keeps_reduction_order, layout_attr_text, layout_of, layout_text, major_to_minor, rebuild,
+    reduce_is_order_insensitive, LayoutKind,
+};
 use rxla_ir::{
-    computation,
     attrs::dims_text,
     builder::Builder,
-    pass::{HloPass, PassError, PassOptions},
+    computation,
     op::{Op, Value},
+    pass::{HloPass, PassError, PassOptions},
     types::{HloType, TensorType},
 };
-use melior::ir::OperationRef;
 
 #[derive(Clone, Debug)]
 pub struct ReductionLayoutNormalizer;
@@ -137,7 +137,8 @@ pub fn normalize(module: Op, reduce: Op) -> Result<bool, PassError> {
     }
     for i in 0..n {
         let (t, _) = &result_orders[i];
-        let value = if new.result(i).ty().tensor().is_some_and(|nt| nt.dims == t.dims) && is_default(&new_layouts[i])
+        let value = if new.result(i).ty().tensor().is_some_and(|nt| nt.dims == t.dims)
+            && is_default(&new_layouts[i])
             && layout_of(reduce.result(i)).is_default()
         {
             new.result(i)

@@ -2,8 +2,8 @@
 //! `REGISTRY` (the machinery, [`PassInfo`] and `pass!`, is
 //! `rxla_ir::registry`'s).
 
-pub use rxla_ir::registry::PassInfo;
 use rxla_ir::pass;
+pub use rxla_ir::registry::PassInfo;
 
 static REGISTRY: &[PassInfo] = &[
     pass!(crate::constant_folding::ConstantFolding),

@@ -29,15 +29,15 @@
 //! Fusion computations are skipped, like XLA's pass.
 
 use crate::constant::{splat, splat_attr_text};
+use melior::ir::OperationRef;
 use rxla_ir::layout::{copy_layout_attr, erase_unused, non_fusion_functions, rebuild};
 use rxla_ir::{
     attrs::dims_text,
     builder::Builder,
-    pass::{HloPass, PassError, PassOptions},
     op::{Op, Value},
+    pass::{HloPass, PassError, PassOptions},
     types::{shape, HloType, TensorType},
 };
-use melior::ir::OperationRef;
 use std::collections::HashSet;
 
 #[derive(Clone, Debug)]
@@ -72,13 +72,65 @@ impl HloPass for ReshapeMover {
 
 /// Elementwise ops (XLA's IsElementwise) by their rxla names.
 const ELEMENTWISE: &[&str] = &[
-    "abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "cbrt", "ceil", "count_leading_zeros", "cosine",
-    "cosh", "erf", "exponential", "exponential_minus_one", "floor", "imag", "is_finite", "log", "log_plus_one",
-    "logistic", "negate", "not", "popcnt", "real", "round_nearest_afz", "round_nearest_even", "rsqrt", "sign",
-    "sine", "sinh", "sqrt", "tan", "tanh", "copy", "convert", "reduce_precision", "add", "subtract", "multiply",
-    "divide", "remainder", "maximum", "minimum", "power", "atan2", "and", "or", "xor", "shift_left",
-    "shift_right_arithmetic", "shift_right_logical", "mulhi", "complex", "compare", "select", "clamp",
-    "stochastic_convert", "bitcast_convert",
+    "abs",
+    "acos",
+    "acosh",
+    "asin",
+    "asinh",
+    "atan",
+    "atanh",
+    "cbrt",
+    "ceil",
+    "count_leading_zeros",
+    "cosine",
+    "cosh",
+    "erf",
+    "exponential",
+    "exponential_minus_one",
+    "floor",
+    "imag",
+    "is_finite",
+    "log",
+    "log_plus_one",
+    "logistic",
+    "negate",
+    "not",
+    "popcnt",
+    "real",
+    "round_nearest_afz",
+    "round_nearest_even",
+    "rsqrt",
+    "sign",
+    "sine",
+    "sinh",
+    "sqrt",
+    "tan",
+    "tanh",
+    "copy",
+    "convert",
+    "reduce_precision",
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "remainder",
+    "maximum",
+    "minimum",
+    "power",
+    "atan2",
+    "and",
+    "or",
+    "xor",
+    "shift_left",
+    "shift_right_arithmetic",
+    "shift_right_logical",
+    "mulhi",
+    "complex",
+    "compare",
+    "select",
+    "clamp",
+    "stochastic_convert",
+    "bitcast_convert",
 ];
 
 /// True for `hlo.<opcode>` elementwise ops whose operands all have the
@@ -150,8 +202,12 @@ impl ReshapeMover {
                 }
                 let true_rank = operand.iter().filter(|&&d| d != 1).count();
                 return true_rank <= 1
-                    || reshape_leaves_dims_unmodified(&dims_of(rearrange.result(0)), &dims_of(rearrange.operand(0)), &dims)
-                        .is_some();
+                    || reshape_leaves_dims_unmodified(
+                        &dims_of(rearrange.result(0)),
+                        &dims_of(rearrange.operand(0)),
+                        &dims,
+                    )
+                    .is_some();
             }
             let Some(perm) = rearrange.dims_attr("dimensions") else { return false };
             let moved = transposed_broadcast_dims(&dims, &perm);
@@ -161,7 +217,10 @@ impl ReshapeMover {
     }
 
     fn first_nontrivial_rearrange(&self, op: Op) -> Option<Op> {
-        op.operands().into_iter().filter_map(|v| v.op()).find(|&o| is_rearrange(o) && !self.can_trivially_rearrange(o.operand(0), o))
+        op.operands()
+            .into_iter()
+            .filter_map(|v| v.op())
+            .find(|&o| is_rearrange(o) && !self.can_trivially_rearrange(o.operand(0), o))
     }
 
     fn is_candidate(&self, op: Op) -> bool {
@@ -303,7 +362,8 @@ fn sink(op: Op, rearrange: Op) -> Result<(), PassError> {
     for v in op.operands() {
         operands.push(inverse_rearrange(&b, rearrange, v, &new_dims)?);
     }
-    let out = op.result_type(0).tensor().cloned().ok_or_else(|| PassError("internal error: non-array result".into()))?;
+    let out =
+        op.result_type(0).tensor().cloned().ok_or_else(|| PassError("internal error: non-array result".into()))?;
     let new_ty = TensorType::new(&new_dims, &out.elem);
     let new_op = rebuild(&b, op, &operands, &[HloType::Tensor(new_ty)], &["hlo.layout", "hlo.sharding"])?;
     let moved = if rearrange.is("reshape") {
@@ -325,7 +385,11 @@ fn sink(op: Op, rearrange: Op) -> Result<(), PassError> {
 fn inverse_rearrange(b: &Builder, rearrange: Op, value: Value, new_dims: &[i64]) -> Result<Value, PassError> {
     let t = value.ty().tensor().cloned().ok_or_else(|| PassError("internal error: non-array operand".into()))?;
     let perm = if rearrange.is("transpose") {
-        Some(rearrange.dims_attr("dimensions").ok_or_else(|| PassError("internal error: transpose without dims".into()))?)
+        Some(
+            rearrange
+                .dims_attr("dimensions")
+                .ok_or_else(|| PassError("internal error: transpose without dims".into()))?,
+        )
     } else {
         None
     };

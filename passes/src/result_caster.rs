@@ -15,14 +15,14 @@
 //! type, which may differ from how a backend accumulates a narrow result.
 
 use crate::operand_upcaster::{element_types, higher_precision};
+use melior::ir::OperationRef;
 use rxla_ir::{
     builder::Builder,
     computation,
-    pass::{HloPass, PassError, PassOptions},
     op::Op,
+    pass::{HloPass, PassError, PassOptions},
     types::HloType,
 };
-use melior::ir::OperationRef;
 
 #[derive(Clone, Debug)]
 pub struct ResultCaster;

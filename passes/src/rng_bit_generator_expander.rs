@@ -35,15 +35,15 @@
 
 use crate::constant::ConstantBuilder;
 use crate::constant::Scalar;
+use melior::ir::OperationRef;
 use rxla_ir::{
     attrs::enum_case,
     builder::Builder,
     computation,
-    pass::{HloPass, PassError, PassOptions},
     op::{Op, Value},
+    pass::{HloPass, PassError, PassOptions},
     types::{ElementType, HloType, TensorType},
 };
-use melior::ir::OperationRef;
 use std::collections::HashMap;
 
 type Result<T> = std::result::Result<T, PassError>;
@@ -157,8 +157,7 @@ fn generator_computation(module: Op, algorithm: Algorithm, state: &TensorType, d
                 g.b.reverse(state_param, &[0])?
             };
             let (bits, new_counter) = g.philox_bits(key, counter, data)?;
-            let new_counter =
-                if state.dims[0] < 3 { g.b.slice(new_counter, &[0], &[1], &[1])? } else { new_counter };
+            let new_counter = if state.dims[0] < 3 { g.b.slice(new_counter, &[0], &[1], &[1])? } else { new_counter };
             (bits, new_counter)
         }
     };
@@ -366,7 +365,8 @@ impl Gen<'_> {
     pub(crate) fn philox_bits(&self, key: Value, counter: Value, data: &TensorType) -> Result<(Value, Value)> {
         let n = data.num_elements();
         let wide = data.elem.bit_width() == 64;
-        let (words, new_counter) = self.philox_blocks(key, counter, if wide { (2 * n + 3) / 4 } else { (n + 3) / 4 })?;
+        let (words, new_counter) =
+            self.philox_blocks(key, counter, if wide { (2 * n + 3) / 4 } else { (n + 3) / 4 })?;
         let (lanes, unsigned): (Vec<Value>, &str) = if wide {
             (vec![self.u32s_to_u64([words[0], words[1]])?, self.u32s_to_u64([words[2], words[3]])?], U64)
         } else {

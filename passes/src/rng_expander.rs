@@ -36,16 +36,19 @@
 //! results.
 
 use crate::constant::ConstantBuilder;
-use crate::{constant::Scalar, rng_bit_generator_expander::{Gen, SplitShape}};
+use crate::{
+    constant::Scalar,
+    rng_bit_generator_expander::{Gen, SplitShape},
+};
+use melior::ir::OperationRef;
 use rxla_ir::{
     attrs::enum_case,
     builder::Builder,
     computation,
-    pass::{HloPass, PassError, PassOptions},
     op::{Op, Value},
+    pass::{HloPass, PassError, PassOptions},
     types::{ElementType, HloType, TensorType},
 };
-use melior::ir::OperationRef;
 use std::collections::HashMap;
 
 type Result<T> = std::result::Result<T, PassError>;
@@ -57,8 +60,7 @@ pub struct RngExpander {
 
 impl HloPass for RngExpander {
     const NAME: &'static str = "rng-expander";
-    const DESCRIPTION: &'static str =
-        "Expand rng (uniform/normal) into Philox arithmetic on rng_get_and_update_state";
+    const DESCRIPTION: &'static str = "Expand rng (uniform/normal) into Philox arithmetic on rng_get_and_update_state";
     const EXACT: bool = false;
 
     fn from_options(options: &PassOptions) -> Result<Self> {
@@ -138,7 +140,8 @@ fn expand(module: Op, op: Op, key: u64, cache: &mut HashMap<String, String>) -> 
     let words = wide.num_elements() * (wide.elem.bit_width() as i64 / 32);
     let key = bld.scalar(&ElementType::new("ui64"), Scalar::Int(key as i128))?;
     let state_type = TensorType::new(&[2], &ElementType::new("ui64"));
-    let state = bld.value("hlo.rng_get_and_update_state", &[], state_type.into(), &[("delta", format!("{words} : i64"))])?;
+    let state =
+        bld.value("hlo.rng_get_and_update_state", &[], state_type.into(), &[("delta", format!("{words} : i64"))])?;
     let mut result = bld.call(&callee, &[key, state, a, b], &[wide.into()])?[0];
     if small_float {
         result = bld.convert(result, &shape.elem)?;

@@ -28,17 +28,19 @@
 //! coalescing (off by default) is not implemented. Scatters with dynamic
 //! shapes are left alone; fusion computations are skipped.
 
-use crate::gather_simplifier::{concat_batch_indices, insert_degenerate_dims, maybe_reshape, maybe_transpose, transform_start_indices};
-use rxla_ir::layout::{rebuild};
+use crate::gather_simplifier::{
+    concat_batch_indices, insert_degenerate_dims, maybe_reshape, maybe_transpose, transform_start_indices,
+};
+use melior::ir::OperationRef;
+use rxla_ir::layout::rebuild;
 use rxla_ir::{
     attrs::{Field, StructAttr},
     builder::Builder,
     computation,
-    pass::{HloPass, PassError, PassOptions},
     op::{Op, Value},
+    pass::{HloPass, PassError, PassOptions},
     types::HloType,
 };
-use melior::ir::OperationRef;
 use std::collections::HashMap;
 
 #[derive(Clone, Debug)]
@@ -46,8 +48,7 @@ pub struct ScatterSimplifier;
 
 impl HloPass for ScatterSimplifier {
     const NAME: &'static str = "scatter_simplifier";
-    const DESCRIPTION: &'static str =
-        "Rewrite scatters to the simplified [N, K]-indices, [N, window...]-updates form";
+    const DESCRIPTION: &'static str = "Rewrite scatters to the simplified [N, K]-indices, [N, window...]-updates form";
 
     fn from_options(options: &PassOptions) -> Result<Self, PassError> {
         options.expect_only(Self::NAME, &[])?;

@@ -27,15 +27,15 @@
 
 use crate::constant::ConstantBuilder;
 use crate::constant::Scalar;
+use melior::ir::OperationRef;
 use rxla_ir::{
     attrs::{list_text, StructAttr},
     builder::{quote_symbol, Builder},
     computation,
-    pass::{HloPass, PassError, PassOptions},
     op::Op,
+    pass::{HloPass, PassError, PassOptions},
     types::{ElementType, HloType, TensorType},
 };
-use melior::ir::OperationRef;
 
 type Result<T> = std::result::Result<T, PassError>;
 
@@ -44,8 +44,7 @@ pub struct SelectAndScatterExpander;
 
 impl HloPass for SelectAndScatterExpander {
     const NAME: &'static str = "select_and_scatter_expander";
-    const DESCRIPTION: &'static str =
-        "Expand select_and_scatter into an index-tracking reduce_window and a scatter";
+    const DESCRIPTION: &'static str = "Expand select_and_scatter into an index-tracking reduce_window and a scatter";
 
     fn from_options(options: &PassOptions) -> Result<Self> {
         options.expect_only(Self::NAME, &[])?;
@@ -103,8 +102,7 @@ fn expand(module: Op, sas: Op) -> Result<()> {
     let selected = computation::inline_body(select, &fb, &[args[0], args[rhs_begin]])?[0];
     let keep = fb.binary("and", selected, lhs_first_in_window)?;
     let keep = fb.binary("or", keep, rhs_not_first_in_window)?;
-    let picked: Vec<_> =
-        (0..=rank).map(|i| fb.select(keep, args[i], args[rhs_begin + i])).collect::<Result<_>>()?;
+    let picked: Vec<_> = (0..=rank).map(|i| fb.select(keep, args[i], args[rhs_begin + i])).collect::<Result<_>>()?;
     let tuple = fb.tuple(&picked)?;
     fb.ret(&[tuple])?;
 
@@ -122,16 +120,12 @@ fn expand(module: Op, sas: Op) -> Result<()> {
         "hlo.reduce_window",
         &operands,
         &results,
-        &[
-            ("window", window),
-            ("to_apply", format!("@{}", quote_symbol(&computation::name(reducer)))),
-        ],
+        &[("window", window), ("to_apply", format!("@{}", quote_symbol(&computation::name(reducer))))],
     )?;
 
     let mut column = source_shape.dims.clone();
     column.push(1);
-    let indices: Vec<_> =
-        (1..=rank).map(|i| b.reshape(reduce_window.result(i), &column)).collect::<Result<_>>()?;
+    let indices: Vec<_> = (1..=rank).map(|i| b.reshape(reduce_window.result(i), &column)).collect::<Result<_>>()?;
     let indices = b.concatenate(&indices, rank as i64)?;
     let initial = b.broadcast_scalar(init, &shape.dims)?;
     let all: Vec<i64> = (0..rank as i64).collect();
@@ -143,10 +137,7 @@ fn expand(module: Op, sas: Op) -> Result<()> {
         "hlo.scatter",
         &[initial, indices, source],
         shape.clone().into(),
-        &[
-            ("dimension_numbers", dims.to_text()),
-            ("to_apply", format!("@{}", quote_symbol(&scatter_name))),
-        ],
+        &[("dimension_numbers", dims.to_text()), ("to_apply", format!("@{}", quote_symbol(&scatter_name)))],
     )?;
     if let Some(new_op) = scatter.op() {
         for key in ["hlo.layout", "hlo.metadata"] {

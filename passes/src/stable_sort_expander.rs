@@ -20,14 +20,14 @@
 //! `pred` scalar, whose operands are not static arrays, or whose sort
 //! dimension has more than 2^31 - 1 elements are left alone.
 
+use melior::ir::OperationRef;
 use rxla_ir::{
     builder::{quote_symbol, Builder},
     computation,
-    pass::{HloPass, PassError, PassOptions},
     op::Op,
+    pass::{HloPass, PassError, PassOptions},
     types::{ElementType, HloType, TensorType},
 };
-use melior::ir::OperationRef;
 
 #[derive(Clone, Debug)]
 pub struct StableSortExpander;
@@ -59,8 +59,7 @@ impl HloPass for StableSortExpander {
 fn iota_operand(sort: Op, dimension: i64) -> Option<usize> {
     sort.operands().iter().position(|v| {
         v.defined_by("iota").is_some_and(|iota| {
-            iota.int_attr("iota_dimension") == Some(dimension)
-                && v.ty().tensor().is_some_and(|t| t.elem.0 == "i32")
+            iota.int_attr("iota_dimension") == Some(dimension) && v.ty().tensor().is_some_and(|t| t.elem.0 == "i32")
         })
     })
 }

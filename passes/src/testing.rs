@@ -3,12 +3,12 @@
 //! needs a pass with a known effect. Their names start with `test-` and
 //! pipelines never use them.
 
+use melior::ir::OperationRef;
 use rxla_ir::{
-    pass::{HloPass, PassError, PassOptions},
     op::Op,
+    pass::{HloPass, PassError, PassOptions},
     rewrite::{apply_greedily, fold, DriverOptions},
 };
-use melior::ir::OperationRef;
 
 /// `test-miscompile`: rewrites every `hlo.add` into `hlo.subtract`, a
 /// deliberately wrong pass for testing `hlo-opt --run-after-each-pass`.

@@ -8,9 +8,14 @@
 //! Tuples and get_tuple_elements left unused are erased.
 
 use crate::dce::remove_dead_instructions;
-use rxla_ir::{pass::{HloPass, PassError, PassOptions}, op::Op};
 use melior::ir::OperationRef;
-use mlir_sys::{mlirIntegerAttrGetValueInt, mlirOperationGetAttributeByName, mlirTypeEqual, mlirValueGetType, MlirStringRef};
+use mlir_sys::{
+    mlirIntegerAttrGetValueInt, mlirOperationGetAttributeByName, mlirTypeEqual, mlirValueGetType, MlirStringRef,
+};
+use rxla_ir::{
+    op::Op,
+    pass::{HloPass, PassError, PassOptions},
+};
 
 #[derive(Clone, Debug)]
 pub struct TupleSimplifier;
@@ -85,9 +90,7 @@ fn forward_rebuilt_tuple(tuple: Op) -> bool {
     }
     let source = source.expect("n > 0");
     // The source must have exactly these n elements: same tuple type.
-    let same_type = unsafe {
-        mlirTypeEqual(mlirValueGetType(source.0), mlirValueGetType(tuple.result(0).0))
-    };
+    let same_type = unsafe { mlirTypeEqual(mlirValueGetType(source.0), mlirValueGetType(tuple.result(0).0)) };
     if !same_type {
         return false;
     }

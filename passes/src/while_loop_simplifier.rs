@@ -45,15 +45,15 @@ use crate::{
     dce::remove_dead_instructions,
     while_loop_trip_count_annotator::trip_count,
 };
+use melior::ir::OperationRef;
+use mlir_sys::*;
 use rxla_ir::{
     builder::{quote_symbol, Builder},
     computation::{self, clone_function, functions, SideEffects},
-    pass::{HloPass, PassError, PassOptions},
     op::{parse_type, type_to_string, Op, Value},
+    pass::{HloPass, PassError, PassOptions},
     types::HloType,
 };
-use melior::ir::OperationRef;
-use mlir_sys::*;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 #[derive(Clone, Debug)]
@@ -97,11 +97,8 @@ struct Ctx {
 /// Runs the simplifier over `module`; returns the number of rewrites.
 pub fn simplify(module: Op) -> Result<usize> {
     let mut ctx = Ctx { module, effects: SideEffects::new(module), released: Vec::new() };
-    let whiles: Vec<Op> = functions(module)
-        .into_iter()
-        .flat_map(|f| f.walk_preorder())
-        .filter(|op| op.is("while"))
-        .collect();
+    let whiles: Vec<Op> =
+        functions(module).into_iter().flat_map(|f| f.walk_preorder()).filter(|op| op.is("while")).collect();
     let mut changes = 0;
     for w in whiles {
         changes += simplify_one(&mut ctx, w)?;
@@ -134,7 +131,8 @@ fn simplify_one(ctx: &mut Ctx, w: Op) -> Result<usize> {
         return Ok(1);
     }
     let (cond, body) = loop_functions(ctx.module, w).expect("checked");
-    let sends = |f: Op| f.walk_preorder().iter().any(|op| ["send", "send_done", "recv", "recv_done"].iter().any(|n| op.is(n)));
+    let sends =
+        |f: Op| f.walk_preorder().iter().any(|op| ["send", "send_done", "recv", "recv_done"].iter().any(|n| op.is(n)));
     if sends(cond) || sends(body) {
         return Ok(0);
     }
@@ -218,10 +216,8 @@ fn has_layouts(module: Op, w: Op) -> bool {
 fn own_function(ctx: &mut Ctx, w: Op, attr: &str) -> Result<Op> {
     let name = w.symbol_attr(attr).ok_or_else(|| bug(format!("while without {attr}")))?;
     let func = computation::lookup(ctx.module, &name).ok_or_else(|| bug(format!("no computation @{name}")))?;
-    let references: usize = computation::call_sites(ctx.module)
-        .iter()
-        .map(|(_, names)| names.iter().filter(|n| **n == name).count())
-        .sum();
+    let references: usize =
+        computation::call_sites(ctx.module).iter().map(|(_, names)| names.iter().filter(|n| **n == name).count()).sum();
     if references <= 1 {
         return Ok(func);
     }
@@ -310,10 +306,8 @@ fn rebuild(
 /// carrying its backend config, frontend attributes and metadata.
 fn new_while(old: Op, init: Value, cond: &str, body: &str) -> Result<Op> {
     let b = Builder::before(old);
-    let mut attrs = vec![
-        ("condition", format!("@{}", quote_symbol(cond))),
-        ("body", format!("@{}", quote_symbol(body))),
-    ];
+    let mut attrs =
+        vec![("condition", format!("@{}", quote_symbol(cond))), ("body", format!("@{}", quote_symbol(body)))];
     for key in ["hlo.backend_config", "hlo.frontend_attributes", "hlo.metadata"] {
         if let Some(text) = old.attr_text(key) {
             attrs.push((key, text));
@@ -344,7 +338,12 @@ fn release(ctx: &mut Ctx, op: Op) {
 /// element `replacement[i]` of the new loop if given, else from the init.
 /// Returns the new loop, or `None` (changing nothing) if the dropped
 /// elements turn out to be needed.
-fn remove_tuple_indices(ctx: &mut Ctx, w: Op, kept: &[usize], replacement: &HashMap<usize, usize>) -> Result<Option<Op>> {
+fn remove_tuple_indices(
+    ctx: &mut Ctx,
+    w: Op,
+    kept: &[usize],
+    replacement: &HashMap<usize, usize>,
+) -> Result<Option<Op>> {
     let init = w.operand(0);
     let Some(types) = tuple_elements(init) else { return Ok(None) };
     let Some((cond, body)) = loop_functions(ctx.module, w) else { return Ok(None) };
@@ -495,9 +494,8 @@ fn try_remove_dead_params(ctx: &mut Ctx, w: Op) -> Result<bool> {
             deps.insert(op, d);
         }
     }
-    let output_deps = |i: usize| -> BTreeSet<usize> {
-        root.operand(i).op().and_then(|o| deps.get(&o).cloned()).unwrap_or_default()
-    };
+    let output_deps =
+        |i: usize| -> BTreeSet<usize> { root.operand(i).op().and_then(|o| deps.get(&o).cloned()).unwrap_or_default() };
     let mut affecting_others: BTreeSet<usize> = BTreeSet::new();
     for i in 0..n {
         affecting_others.extend(output_deps(i).into_iter().filter(|&j| j != i));
@@ -532,9 +530,9 @@ fn try_remove_dead_params(ctx: &mut Ctx, w: Op) -> Result<bool> {
         }
     }
     let pass_through = |i: usize| {
-        root.operand(i).defined_by("get_tuple_element").is_some_and(|g| {
-            g.operand(0).same_as(body_param) && g.int_attr("index") == Some(i as i64)
-        })
+        root.operand(i)
+            .defined_by("get_tuple_element")
+            .is_some_and(|g| g.operand(0).same_as(body_param) && g.int_attr("index") == Some(i as i64))
     };
     for (_, group) in &groups {
         let blocked = group.iter().any(|&i| {
@@ -629,7 +627,9 @@ fn try_remove_repeated_indices(ctx: &mut Ctx, w: Op) -> Result<bool> {
         if valid_pivot {
             for i in pivot + 1..n {
                 let body_elem = root.operand(i);
-                if pivot_is_gte && body_elem.defined_by("get_tuple_element").is_some_and(|g| g.operand(0).same_as(param)) {
+                if pivot_is_gte
+                    && body_elem.defined_by("get_tuple_element").is_some_and(|g| g.operand(0).same_as(param))
+                {
                     if as_pass_through(body_elem) != Some(i) {
                         continue;
                     }
@@ -657,7 +657,9 @@ fn try_remove_repeated_indices(ctx: &mut Ctx, w: Op) -> Result<bool> {
                 let b = builder_at_start(func)?;
                 let pivot_get = b.get_tuple_element(p, pivot)?;
                 for user in p.users() {
-                    if user.is("get_tuple_element") && user.int_attr("index").is_some_and(|i| duplicates.contains(&(i as usize))) {
+                    if user.is("get_tuple_element")
+                        && user.int_attr("index").is_some_and(|i| duplicates.contains(&(i as usize)))
+                    {
                         user.replace_result_uses(0, pivot_get);
                         user.erase();
                     }
@@ -687,15 +689,13 @@ fn try_remove_constant_params(ctx: &mut Ctx, w: Op) -> Result<bool> {
         return Ok(false);
     }
     let constant: Vec<bool> = (0..n)
-        .map(|i| {
-            match (init.operand(i).defined_by("constant"), root.operand(i).defined_by("constant")) {
-                (Some(a), Some(b)) => {
-                    a.attr_raw("value").map(|x| x.ptr) == b.attr_raw("value").map(|x| x.ptr)
-                        && a.result(0).raw_type().ptr == b.result(0).raw_type().ptr
-                        && a.attr_raw("hlo.layout").map(|x| x.ptr) == b.attr_raw("hlo.layout").map(|x| x.ptr)
-                }
-                _ => false,
+        .map(|i| match (init.operand(i).defined_by("constant"), root.operand(i).defined_by("constant")) {
+            (Some(a), Some(b)) => {
+                a.attr_raw("value").map(|x| x.ptr) == b.attr_raw("value").map(|x| x.ptr)
+                    && a.result(0).raw_type().ptr == b.result(0).raw_type().ptr
+                    && a.attr_raw("hlo.layout").map(|x| x.ptr) == b.attr_raw("hlo.layout").map(|x| x.ptr)
             }
+            _ => false,
         })
         .collect();
     if !constant.iter().any(|&c| c) {
@@ -943,7 +943,8 @@ fn try_merge_induction_variables(ctx: &mut Ctx, w: Op, elem: &str) -> Result<Opt
     };
     let nw = new_while(w, new_init, &computation::name(new_cond), &computation::name(new_body))?;
     let old = old_form(&b, nw.result(0))?;
-    let elements = old.defined_by("tuple").map(|t| t.operands()).ok_or_else(|| bug("old form is not a tuple".into()))?;
+    let elements =
+        old.defined_by("tuple").map(|t| t.operands()).ok_or_else(|| bug("old form is not a tuple".into()))?;
     replace_while(ctx, w, &elements)?;
     if !old.has_uses() {
         if let Some(t) = old.op() {

@@ -20,14 +20,14 @@
 //! for steps that do not divide the distance to the bound.
 
 use crate::constant::{splat, Scalar};
+use melior::ir::OperationRef;
 use rxla_ir::{
     attrs::enum_case,
     computation,
-    pass::{HloPass, PassError, PassOptions},
     op::{Op, Value},
+    pass::{HloPass, PassError, PassOptions},
     types::ElementType,
 };
-use melior::ir::OperationRef;
 
 #[derive(Clone, Debug)]
 pub struct WhileLoopTripCountAnnotator;
@@ -63,10 +63,8 @@ pub const DEFAULT_MAX_BRUTE_FORCE_ITERS: u64 = 128;
 fn annotate(module: Op, while_op: Op) -> Result<bool, PassError> {
     let Some(analysis) = analyze(module, while_op) else { return Ok(false) };
     let Some(n) = analysis.trip_count(DEFAULT_MAX_BRUTE_FORCE_ITERS) else { return Ok(false) };
-    let mut fields = vec![(
-        "known_induction_variable".to_string(),
-        format!("{{\"tuple_index\":\"{}\"}}", analysis.index),
-    )];
+    let mut fields =
+        vec![("known_induction_variable".to_string(), format!("{{\"tuple_index\":\"{}\"}}", analysis.index))];
     if let Some((init, step)) = analysis.init_step() {
         fields.push(("known_init_step".to_string(), format!("{{\"init\":\"{init}\",\"step\":\"{step}\"}}")));
     }

@@ -16,14 +16,14 @@
 //!   remove an instruction that has some.
 //! - The constant takes over the old op's `hlo.layout` (and metadata).
 
+use melior::ir::OperationRef;
 use rxla_ir::{
     builder::Builder,
     computation::{self, SideEffects},
-    pass::{HloPass, PassError, PassOptions},
     op::Op,
+    pass::{HloPass, PassError, PassOptions},
     types::HloType,
 };
-use melior::ir::OperationRef;
 use std::collections::HashSet;
 
 #[derive(Clone, Debug)]

@@ -13,8 +13,8 @@ use melior::{
     pass::PassManager,
 };
 use rxla_interpreter::{npy, Data, Interpreter, Literal};
-use rxla_passes::pipeline::{hlo_pipeline, pass_names, Platform};
 use rxla_ir::PassOptions;
+use rxla_passes::pipeline::{hlo_pipeline, pass_names, Platform};
 use std::path::{Path, PathBuf};
 
 fn cases() -> Vec<PathBuf> {
@@ -85,7 +85,9 @@ fn close(a: &Literal, b: &Literal, atol: f64, rtol: f64) -> bool {
                     (Data::C64(x), Data::C64(y)) => {
                         all(x, y, |v| v.re as f64, atol, rtol) && all(x, y, |v| v.im as f64, atol, rtol)
                     }
-                    (Data::C128(x), Data::C128(y)) => all(x, y, |v| v.re, atol, rtol) && all(x, y, |v| v.im, atol, rtol),
+                    (Data::C128(x), Data::C128(y)) => {
+                        all(x, y, |v| v.re, atol, rtol) && all(x, y, |v| v.im, atol, rtol)
+                    }
                     _ => identical(a, b),
                 }
         }
@@ -161,8 +163,7 @@ fn passes_preserve_interpreter_results_on_the_oracle_corpus() {
     }
     let context = rxla_dialects::create_context();
     // `test-*` passes change results on purpose (they test the tools).
-    let all: Vec<&str> =
-        rxla_passes::registry().iter().map(|p| p.name).filter(|n| !n.starts_with("test-")).collect();
+    let all: Vec<&str> = rxla_passes::registry().iter().map(|p| p.name).filter(|n| !n.starts_with("test-")).collect();
     let only: Option<Vec<String>> =
         std::env::var("RXLA_PASSES").ok().map(|v| v.split(',').map(|s| s.trim().to_string()).collect());
     let mut pipelines: Vec<Pipeline> = all

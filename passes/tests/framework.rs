@@ -2,7 +2,6 @@
 //! patterns under the greedy driver, new computations.
 
 use melior::ir::{operation::OperationLike, Module};
-use rxla_passes::constant::{self, ConstantBuilder, Scalar};
 use rxla_ir::{
     attrs::{DotDims, StructAttr, Window},
     builder::Builder,
@@ -11,6 +10,7 @@ use rxla_ir::{
     rewrite::{apply_greedily, fold, DriverOptions},
     types::{shape, HloType},
 };
+use rxla_passes::constant::{self, ConstantBuilder, Scalar};
 
 fn module(text: &str) -> (melior::Context, String) {
     let context = rxla_dialects::create_context();
@@ -32,9 +32,7 @@ func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> attributes {hlo.entry} {
     let m = Module::parse(&context, &text).expect("parses");
     let root = Op::of(&m.as_operation());
     let patterns = vec![
-        fold("hlo.add", |op, _| {
-            Ok(constant::is_splat_of(op.operand(1), 0.0).then(|| op.operand(0)))
-        }),
+        fold("hlo.add", |op, _| Ok(constant::is_splat_of(op.operand(1), 0.0).then(|| op.operand(0)))),
         // x * x -> x^2 via the builder (a rewrite that creates ops).
         fold("hlo.multiply", |op, b| {
             if !op.operand(0).same_as(op.operand(1)) {

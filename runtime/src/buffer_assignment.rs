@@ -65,7 +65,10 @@ pub fn assign(p: &mut Program, in_place: &[InPlace], aliases: &[(usize, usize)])
             }
             _ => false,
         };
-        if (dies_here && p.buffers[a] == Allocation::Unassigned || donated) && p.buffers[o] == Allocation::Unassigned && a != o {
+        if (dies_here && p.buffers[a] == Allocation::Unassigned || donated)
+            && p.buffers[o] == Allocation::Unassigned
+            && a != o
+        {
             merge(p, o, a);
             stats.in_place_shared += 1;
         } else if a != o {
@@ -122,7 +125,9 @@ pub fn assign(p: &mut Program, in_place: &[InPlace], aliases: &[(usize, usize)])
             to
         };
         let b = p.buffer_of(slot);
-        p.buffers[b] = Allocation::Output(outputs.len() - output_params.iter().take(outputs.len()).filter(|x| x.is_some()).count());
+        p.buffers[b] = Allocation::Output(
+            outputs.len() - output_params.iter().take(outputs.len()).filter(|x| x.is_some()).count(),
+        );
         claimed.insert(b);
         outputs.push(slot);
     }
@@ -313,7 +318,12 @@ mod tests {
         let params: Vec<Slot> = (0..3).map(|i| p.new_slot(f32s(16), None, &format!("p{i}"))).collect();
         p.params = params.iter().map(|&s| Tree::Array(s)).collect();
         p.param_leaves = params.clone();
-        let (o0, o1, o2, t) = (p.new_slot(f32s(16), None, "o0"), p.new_slot(f32s(16), None, "o1"), p.new_slot(f32s(16), None, "o2"), p.new_slot(f32s(16), None, "t"));
+        let (o0, o1, o2, t) = (
+            p.new_slot(f32s(16), None, "o0"),
+            p.new_slot(f32s(16), None, "o1"),
+            p.new_slot(f32s(16), None, "o2"),
+            p.new_slot(f32s(16), None, "t"),
+        );
         let t1 = p.new_slot(f32s(16), None, "t1");
         p.steps.push(Step::Kernel { kernel: 0, args: vec![params[0], o0] });
         p.steps.push(Step::Copy { from: params[1], to: t1 });

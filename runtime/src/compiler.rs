@@ -13,8 +13,8 @@ use melior::{
 };
 use rxla_codegen::cpu::{HostTarget, Jit};
 use rxla_emitters::Target;
-use rxla_passes::pipeline::{hlo_pipeline, Platform, RunOptions};
 use rxla_ir::op::Op;
+use rxla_passes::pipeline::{hlo_pipeline, Platform, RunOptions};
 use std::{
     sync::{Mutex, OnceLock},
     time::{Duration, Instant},
@@ -129,10 +129,15 @@ fn strip_layouts(text: &str) -> String {
 
 /// Compiles HLO text (`file` names it in messages).
 pub fn compile_hlo_text(text: &str, file: &str, options: &Options) -> Result<Executable, CompileError> {
-    from_hlo_text(text, file, |context, module| compile_module(context, module, options), |exe, import, total| {
-        exe.compile_times.import = import;
-        exe.compile_times.total = total;
-    })
+    from_hlo_text(
+        text,
+        file,
+        |context, module| compile_module(context, module, options),
+        |exe, import, total| {
+            exe.compile_times.import = import;
+            exe.compile_times.total = total;
+        },
+    )
 }
 
 /// Imports HLO text into a fresh context and compiles it with `compile`;
@@ -160,7 +165,10 @@ pub fn compile_module(context: &Context, module: Module, options: &Options) -> R
 }
 
 /// Runs `f`, adding MLIR's diagnostics emitted meanwhile to its error.
-pub(crate) fn with_diagnostics<T>(context: &Context, f: impl FnOnce() -> Result<T, CompileError>) -> Result<T, CompileError> {
+pub(crate) fn with_diagnostics<T>(
+    context: &Context,
+    f: impl FnOnce() -> Result<T, CompileError>,
+) -> Result<T, CompileError> {
     let messages = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
     let sink = messages.clone();
     let id = context.attach_diagnostic_handler(move |d| {
@@ -194,13 +202,14 @@ pub(crate) fn lower_kernels<'c>(
         text.push('\n');
     }
     text.push_str("}\n");
-    let mut module =
-        Module::parse(context, &text).ok_or_else(|| CompileError("internal error: the emitted kernels do not parse".into()))?;
+    let mut module = Module::parse(context, &text)
+        .ok_or_else(|| CompileError("internal error: the emitted kernels do not parse".into()))?;
     let steps: Vec<_> = rxla_lowering::pipeline::lowering_steps(platform)
         .into_iter()
         .filter(|s| !matches!(s, rxla_lowering::pipeline::Step::Pass { name, .. } if disabled.contains(name)))
         .collect();
-    rxla_lowering::pipeline::run(context, &mut module, &steps, verify_each, rxla_passes::lookup).map_err(|e| CompileError(format!("kernel lowering: {e}")))?;
+    rxla_lowering::pipeline::run(context, &mut module, &steps, verify_each, rxla_passes::lookup)
+        .map_err(|e| CompileError(format!("kernel lowering: {e}")))?;
     if !module.as_operation().verify() {
         return Err(CompileError("internal error: the lowered kernels do not verify".into()));
     }
@@ -240,7 +249,8 @@ fn compile_module_inner(context: &Context, mut module: Module, options: &Options
         times.lower = t.elapsed();
         let t = Instant::now();
         rxla_codegen::translate::register_translations(context);
-        let jit = Jit::compile_kernels(&lowered, &host()?, &names, compile_threads()).map_err(|e| CompileError(format!("LLVM: {e}")))?;
+        let jit = Jit::compile_kernels(&lowered, &host()?, &names, compile_threads())
+            .map_err(|e| CompileError(format!("LLVM: {e}")))?;
         times.llvm = t.elapsed();
         Some(jit)
     };

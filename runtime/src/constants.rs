@@ -4,8 +4,8 @@
 use mlir_sys::*;
 use rxla_hlo_text::ast;
 use rxla_interpreter::Interpreter;
-use rxla_library::array::{byte_size, literal_bytes, ArrayShape, ElementType};
 use rxla_ir::{computation, op::Op, op::Value, types::HloType};
+use rxla_library::array::{byte_size, literal_bytes, ArrayShape, ElementType};
 use std::collections::HashSet;
 
 /// The printed location of `op` (without `loc(...)`).
@@ -45,13 +45,36 @@ fn dense_bytes(op: Op, shape: &ArrayShape) -> Option<Vec<u8>> {
         }
         let splat = mlirDenseElementsAttrIsSplat(attr);
         if shape.ty == ElementType::Pred {
-            return Some((0..n).map(|i| mlirDenseElementsAttrGetBoolValue(attr, if splat { 0 } else { i as isize }) as u8).collect());
+            return Some(
+                (0..n)
+                    .map(|i| mlirDenseElementsAttrGetBoolValue(attr, if splat { 0 } else { i as isize }) as u8)
+                    .collect(),
+            );
         }
         use ElementType::*;
         let natural = matches!(
             shape.ty,
-            S8 | S16 | S32 | S64 | U8 | U16 | U32 | U64 | F16 | Bf16 | F32 | F64 | C64 | C128 | F8e4m3fn | F8e5m2 | F8e4m3 | F8e3m4
-                | F8e4m3fnuz | F8e4m3b11fnuz | F8e5m2fnuz | F8e8m0fnu
+            S8 | S16
+                | S32
+                | S64
+                | U8
+                | U16
+                | U32
+                | U64
+                | F16
+                | Bf16
+                | F32
+                | F64
+                | C64
+                | C128
+                | F8e4m3fn
+                | F8e5m2
+                | F8e4m3
+                | F8e3m4
+                | F8e4m3fnuz
+                | F8e4m3b11fnuz
+                | F8e5m2fnuz
+                | F8e8m0fnu
         );
         if !natural {
             return None;

@@ -4,11 +4,7 @@
 //! workgroup runs on the calling thread); library calls run inside the pool
 //! so their own parallelism (gemm, sorts) uses it too.
 
-use crate::{
-    pool,
-    program::*,
-    relayout::relayout,
-};
+use crate::{pool, program::*, relayout::relayout};
 use rayon::prelude::*;
 use rxla_interpreter::{Interpreter, Literal};
 use rxla_library::array::{bytes_literal, literal_bytes, ArrayMut, ArrayRef, ArrayShape, Buffer, ElementType};
@@ -62,7 +58,12 @@ impl Machine<'_> {
     pub fn run(&self, index: usize, params: &[*mut u8]) -> Result<Vec<Buffer>> {
         let p = &self.programs[index];
         if params.len() != p.param_leaves.len() {
-            return Err(RunError(format!("{}: {} arguments for {} parameters", p.name, params.len(), p.param_leaves.len())));
+            return Err(RunError(format!(
+                "{}: {} arguments for {} parameters",
+                p.name,
+                params.len(),
+                p.param_leaves.len()
+            )));
         }
         let mut arena = self.arenas[index]
             .lock()
@@ -81,7 +82,8 @@ impl Machine<'_> {
         let result = {
             let arena_ptr = arena.as_mut_ptr();
             let output_ptrs: Vec<*mut u8> = outputs.iter_mut().map(|b| b.as_mut_ptr()).collect();
-            let frame = Frame { p, params, arena: arena_ptr, outputs: &output_ptrs, constants: self.constants, staged: None };
+            let frame =
+                Frame { p, params, arena: arena_ptr, outputs: &output_ptrs, constants: self.constants, staged: None };
             match self.profile {
                 None => p.steps.iter().try_for_each(|step| self.step(&frame, step)),
                 Some(sink) => p.steps.iter().try_for_each(|step| {
@@ -103,14 +105,22 @@ impl Machine<'_> {
         match step {
             Step::Kernel { kernel, args } => {
                 let k = &self.kernels[*kernel];
-                format!("kernel {} ({}, {} workgroups) -> {}", k.name, k.emitter, k.workgroups, args.last().map(shape).unwrap_or_default())
+                format!(
+                    "kernel {} ({}, {} workgroups) -> {}",
+                    k.name,
+                    k.emitter,
+                    k.workgroups,
+                    args.last().map(shape).unwrap_or_default()
+                )
             }
             Step::Copy { to, .. } => format!("copy {}", shape(to)),
             Step::Relayout { to, .. } => format!("relayout {}", shape(to)),
             Step::Dot { out, .. } => format!("dot -> {}", shape(out)),
             Step::Convolution { out, .. } => format!("convolution -> {}", shape(out)),
             Step::Sort { outputs, .. } => format!("sort {}", outputs.first().map(shape).unwrap_or_default()),
-            Step::SortByKeys { outputs, .. } => format!("sort by keys {}", outputs.first().map(shape).unwrap_or_default()),
+            Step::SortByKeys { outputs, .. } => {
+                format!("sort by keys {}", outputs.first().map(shape).unwrap_or_default())
+            }
             Step::Fft { output, .. } => format!("fft -> {}", shape(output)),
             Step::RngBitGenerator { output, .. } => format!("rng-bit-generator -> {}", shape(output)),
             Step::CustomCall { target, .. } => format!("custom-call {target}"),
@@ -125,18 +135,32 @@ impl Machine<'_> {
     /// of every buffer the step reads or writes (how the GPU runtime runs
     /// the steps it has no device implementation for). Steps that run
     /// other programs are not allowed.
-    pub fn run_staged_step(&self, p: &Program, step: &Step, staged: &std::collections::HashMap<BufferId, *mut u8>) -> Result<()> {
+    pub fn run_staged_step(
+        &self,
+        p: &Program,
+        step: &Step,
+        staged: &std::collections::HashMap<BufferId, *mut u8>,
+    ) -> Result<()> {
         if matches!(step, Step::While { .. } | Step::Conditional { .. } | Step::Call { .. }) {
             return Err(RunError(format!("internal error: {} cannot run staged", self.describe(p, step))));
         }
-        let frame = Frame { p, params: &[], arena: std::ptr::null_mut(), outputs: &[], constants: self.constants, staged: Some(staged) };
+        let frame = Frame {
+            p,
+            params: &[],
+            arena: std::ptr::null_mut(),
+            outputs: &[],
+            constants: self.constants,
+            staged: Some(staged),
+        };
         self.step(&frame, step)
     }
 
     fn function(&self, kernel: usize) -> Result<KernelFn> {
-        self.functions.get(kernel).copied().flatten().ok_or_else(|| {
-            RunError(format!("internal error: kernel {} has no host code", self.kernels[kernel].name))
-        })
+        self.functions
+            .get(kernel)
+            .copied()
+            .flatten()
+            .ok_or_else(|| RunError(format!("internal error: kernel {} has no host code", self.kernels[kernel].name)))
     }
 
     fn step(&self, f: &Frame, step: &Step) -> Result<()> {
@@ -258,10 +282,18 @@ impl Machine<'_> {
             Step::Conditional { selector, branches, operands, results } => {
                 let bytes = f.bytes(*selector);
                 let branch = if f.p.slots[*selector].shape.ty == ElementType::Pred {
-                    if bytes[0] != 0 { 0 } else { 1 }
+                    if bytes[0] != 0 {
+                        0
+                    } else {
+                        1
+                    }
                 } else {
                     let i = i32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
-                    if i < 0 || i as usize >= branches.len() { branches.len() - 1 } else { i as usize }
+                    if i < 0 || i as usize >= branches.len() {
+                        branches.len() - 1
+                    } else {
+                        i as usize
+                    }
                 };
                 let args: Vec<*mut u8> = operands[branch].iter().map(|&s| f.ptr(s)).collect();
                 let outs = self.unprofiled().run(branches[branch], &args)?;
@@ -278,10 +310,16 @@ impl Machine<'_> {
             }
             Step::Interpret { opcode, module, inputs, outputs } => {
                 let args: Vec<Literal> = inputs.iter().map(|t| f.literal(t)).collect();
-                let result = Interpreter::new(module).run(&args).map_err(|e| RunError(format!("{opcode} (interpreter): {e}")))?;
+                let result = Interpreter::new(module)
+                    .run(&args)
+                    .map_err(|e| RunError(format!("{opcode} (interpreter): {e}")))?;
                 let leaves = flatten(&result);
                 if leaves.len() != outputs.len() {
-                    return Err(RunError(format!("{opcode}: the interpreter returned {} arrays, expected {}", leaves.len(), outputs.len())));
+                    return Err(RunError(format!(
+                        "{opcode}: the interpreter returned {} arrays, expected {}",
+                        leaves.len(),
+                        outputs.len()
+                    )));
                 }
                 for (lit, &s) in leaves.iter().zip(outputs) {
                     let bytes = literal_bytes(lit).map_err(RunError)?;
@@ -340,7 +378,9 @@ impl Frame<'_> {
     fn ptr(&self, slot: Slot) -> *mut u8 {
         let buffer = self.p.buffer_of(slot);
         if let Some(staged) = self.staged {
-            return *staged.get(&buffer).unwrap_or_else(|| panic!("slot {} ({}) of {} is not staged", slot, self.p.slots[slot].name, self.p.name));
+            return *staged.get(&buffer).unwrap_or_else(|| {
+                panic!("slot {} ({}) of {} is not staged", slot, self.p.slots[slot].name, self.p.name)
+            });
         }
         match self.p.buffers[buffer] {
             Allocation::Parameter(i) => self.params[i],
@@ -401,7 +441,11 @@ pub fn literal_of(shape: &ArrayShape, bytes: &[u8]) -> Literal {
         .iter()
         .map(|&b| {
             let v = b & ((1u8 << bits) - 1);
-            if signed && v & (1 << (bits - 1)) != 0 { v | !((1u8 << bits) - 1) } else { v }
+            if signed && v & (1 << (bits - 1)) != 0 {
+                v | !((1u8 << bits) - 1)
+            } else {
+                v
+            }
         })
         .collect();
     bytes_literal(shape, &fixed)

@@ -182,7 +182,10 @@ impl Executable {
 
 /// The flattened parameter leaves of a program.
 pub(crate) fn parameter_specs(p: &Program) -> Vec<ParameterSpec> {
-    p.param_leaves.iter().map(|&s| ParameterSpec { shape: p.slots[s].shape.clone(), layout: p.slots[s].layout.clone() }).collect()
+    p.param_leaves
+        .iter()
+        .map(|&s| ParameterSpec { shape: p.slots[s].shape.clone(), layout: p.slots[s].layout.clone() })
+        .collect()
 }
 
 /// Argument buffers (physical layouts) for `args`, one literal per

@@ -85,43 +85,111 @@ pub struct KernelInfo {
 }
 
 /// A host function of the custom-call registry.
-pub type CustomCallFn = fn(&[rxla_library::array::ArrayRef], &mut [rxla_library::array::ArrayMut], &str) -> Result<(), String>;
+pub type CustomCallFn =
+    fn(&[rxla_library::array::ArrayRef], &mut [rxla_library::array::ArrayMut], &str) -> Result<(), String>;
 
 /// One thing a program does.
 #[derive(Clone, Debug)]
 pub enum Step {
     /// Runs kernel `kernel` over its workgroups; `args` are its buffers in
     /// the kernel ABI's order (fusion parameters, then outputs).
-    Kernel { kernel: usize, args: Vec<Slot> },
+    Kernel {
+        kernel: usize,
+        args: Vec<Slot>,
+    },
     /// Copies `from`'s bytes to `to` (same size).
-    Copy { from: Slot, to: Slot },
+    Copy {
+        from: Slot,
+        to: Slot,
+    },
     /// Copies `from` to `to`, which has the same logical shape and another
     /// physical layout.
-    Relayout { from: Slot, to: Slot },
-    Dot { lhs: Slot, rhs: Slot, out: Slot, dims: DotDims },
-    Convolution { lhs: Slot, rhs: Slot, out: Slot, dims: ConvDims, window: Vec<WindowDim>, feature_groups: usize, batch_groups: usize },
+    Relayout {
+        from: Slot,
+        to: Slot,
+    },
+    Dot {
+        lhs: Slot,
+        rhs: Slot,
+        out: Slot,
+        dims: DotDims,
+    },
+    Convolution {
+        lhs: Slot,
+        rhs: Slot,
+        out: Slot,
+        dims: ConvDims,
+        window: Vec<WindowDim>,
+        feature_groups: usize,
+        batch_groups: usize,
+    },
     /// Sorts `outputs` (which hold copies of the inputs) along `dimension`
     /// with the compiled comparator kernel.
-    Sort { outputs: Vec<Slot>, dimension: usize, comparator: usize },
+    Sort {
+        outputs: Vec<Slot>,
+        dimension: usize,
+        comparator: usize,
+    },
     /// Sorts `outputs` (copies of the inputs) along `dimension` by the
     /// precomputed `keys` (see `crate::sort_keys`).
-    SortByKeys { keys: Slot, outputs: Vec<Slot>, dimension: usize, order: rxla_library::key_sort::KeyOrder, descending: bool },
-    Fft { input: Slot, output: Slot, kind: FftKind, lengths: Vec<i64> },
-    RngBitGenerator { algorithm: RngAlgorithm, state: Slot, new_state: Slot, output: Slot },
-    CustomCall { target: String, function: CustomCallFn, inputs: Vec<Slot>, outputs: Vec<Slot>, opaque: String },
+    SortByKeys {
+        keys: Slot,
+        outputs: Vec<Slot>,
+        dimension: usize,
+        order: rxla_library::key_sort::KeyOrder,
+        descending: bool,
+    },
+    Fft {
+        input: Slot,
+        output: Slot,
+        kind: FftKind,
+        lengths: Vec<i64>,
+    },
+    RngBitGenerator {
+        algorithm: RngAlgorithm,
+        state: Slot,
+        new_state: Slot,
+        output: Slot,
+    },
+    CustomCall {
+        target: String,
+        function: CustomCallFn,
+        inputs: Vec<Slot>,
+        outputs: Vec<Slot>,
+        opaque: String,
+    },
     /// `state` holds the loop state (copied from `init` first); runs
     /// program `cond` on it and, while true, program `body`, whose
     /// results become the next state.
-    While { cond: usize, body: usize, init: Vec<Slot>, state: Vec<Slot> },
+    While {
+        cond: usize,
+        body: usize,
+        init: Vec<Slot>,
+        state: Vec<Slot>,
+    },
     /// Runs branch `selector` (a pred: true is branch 0; an s32: clamped
     /// index) on its operands; its results are copied to `results`.
-    Conditional { selector: Slot, branches: Vec<usize>, operands: Vec<Vec<Slot>>, results: Vec<Slot> },
+    Conditional {
+        selector: Slot,
+        branches: Vec<usize>,
+        operands: Vec<Vec<Slot>>,
+        results: Vec<Slot>,
+    },
     /// Runs `program` on `args`; its results are copied to `results`.
-    Call { program: usize, args: Vec<Slot>, results: Vec<Slot> },
+    Call {
+        program: usize,
+        args: Vec<Slot>,
+        results: Vec<Slot>,
+    },
     /// Runs one instruction through the reference interpreter (ops with no
     /// native implementation); `inputs` are its operands, `outputs` the
     /// leaves of its result.
-    Interpret { opcode: String, module: Arc<ast::Module>, inputs: Vec<Tree>, outputs: Vec<Slot> },
+    Interpret {
+        opcode: String,
+        module: Arc<ast::Module>,
+        inputs: Vec<Tree>,
+        outputs: Vec<Slot>,
+    },
 }
 
 impl Step {
@@ -151,7 +219,9 @@ impl Step {
                 (reads, results.clone())
             }
             Step::Call { args, results, .. } => (args.clone(), results.clone()),
-            Step::Interpret { inputs, outputs, .. } => (inputs.iter().flat_map(Tree::leaves).collect(), outputs.clone()),
+            Step::Interpret { inputs, outputs, .. } => {
+                (inputs.iter().flat_map(Tree::leaves).collect(), outputs.clone())
+            }
         }
     }
 }

@@ -16,7 +16,6 @@
 //! for equal keys is the input order (the sort is stable), which is a valid
 //! result of a sort of any stability.
 
-use rxla_library::key_sort::KeyOrder;
 use rxla_ir::{
     attrs::enum_case,
     builder::Builder,
@@ -25,6 +24,7 @@ use rxla_ir::{
     types::{HloType, TensorType},
     PassError,
 };
+use rxla_library::key_sort::KeyOrder;
 use std::collections::HashMap;
 
 /// A comparator that orders by one key per element.
@@ -41,9 +41,33 @@ pub struct KeyComparator {
 /// Elementwise ops `g` may consist of (every other op, even a pure one,
 /// disables the fast path).
 const ELEMENTWISE: &[&str] = &[
-    "abs", "add", "and", "bitcast_convert", "clamp", "compare", "constant", "convert", "maximum", "minimum", "multiply",
-    "negate", "not", "or", "select", "shift_left", "shift_right_arithmetic", "shift_right_logical", "sign", "subtract", "xor",
-    "reduce_precision", "round_nearest_even", "round_nearest_afz", "floor", "ceil", "is_finite",
+    "abs",
+    "add",
+    "and",
+    "bitcast_convert",
+    "clamp",
+    "compare",
+    "constant",
+    "convert",
+    "maximum",
+    "minimum",
+    "multiply",
+    "negate",
+    "not",
+    "or",
+    "select",
+    "shift_left",
+    "shift_right_arithmetic",
+    "shift_right_logical",
+    "sign",
+    "subtract",
+    "xor",
+    "reduce_precision",
+    "round_nearest_even",
+    "round_nearest_afz",
+    "floor",
+    "ceil",
+    "is_finite",
 ];
 
 /// The key comparator `comparator` is, if it is one.
@@ -140,7 +164,8 @@ fn lift(b: &Builder, v: Value, dims: &[i64], mapped: &mut HashMap<Value, Value>)
         b.insert(scalar.raw());
         b.broadcast_scalar(scalar.result(0), dims)?
     } else {
-        let operands: Vec<Value> = op.operands().into_iter().map(|x| lift(b, x, dims, mapped)).collect::<Result<_, _>>()?;
+        let operands: Vec<Value> =
+            op.operands().into_iter().map(|x| lift(b, x, dims, mapped)).collect::<Result<_, _>>()?;
         let attrs = attrs(op);
         let attrs: Vec<(&str, String)> = attrs.iter().map(|(k, t)| (k.as_str(), t.clone())).collect();
         b.value(&op.name(), &operands, HloType::Tensor(TensorType::new(dims, &elem)), &attrs)?

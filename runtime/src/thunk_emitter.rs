@@ -11,11 +11,14 @@
 
 use crate::custom_call;
 use crate::program::*;
+use rxla_emitters::{choose::EmitterKind, EmittedKernel, Target};
+use rxla_ir::layout::{layout_of, LayoutKind};
 use rxla_ir::structure::{Fingerprint, Fingerprinter};
-use rxla_emitters::{
-    choose::EmitterKind,
-    
-    EmittedKernel, Target,
+use rxla_ir::{
+    attrs::{self, StructAttr},
+    computation,
+    op::{Op, Value},
+    types::HloType,
 };
 use rxla_library::{
     array::{ArrayShape, Buffer, ElementType},
@@ -24,8 +27,6 @@ use rxla_library::{
     fft::FftKind,
     rng::RngAlgorithm,
 };
-use rxla_ir::layout::{layout_of, LayoutKind};
-use rxla_ir::{attrs::{self, StructAttr}, computation, op::{Op, Value}, types::HloType};
 use std::{collections::HashMap, sync::Arc};
 
 /// A compile error, worded for the user (it names the op and its source
@@ -73,7 +74,10 @@ pub struct InPlace {
 mod tests {
     #[test]
     fn parses_input_output_aliases() {
-        assert_eq!(super::parse_aliases("{ {0}: (1, {}, may-alias), {1, 2}: (0, {1}) }").unwrap(), vec![(vec![0], 1, vec![]), (vec![1, 2], 0, vec![1])]);
+        assert_eq!(
+            super::parse_aliases("{ {0}: (1, {}, may-alias), {1, 2}: (0, {1}) }").unwrap(),
+            vec![(vec![0], 1, vec![]), (vec![1, 2], 0, vec![1])]
+        );
         assert_eq!(super::parse_aliases("{ {}: (0, {}) }").unwrap(), vec![(vec![], 0, vec![])]);
         assert!(super::parse_aliases("{ {0}: 1 }").is_err());
     }
@@ -127,7 +131,8 @@ pub fn element_type(elem: &rxla_ir::ElementType) -> Option<ElementType> {
 
 fn array_shape(op: Op, ty: &HloType) -> Result<ArrayShape> {
     let t = ty.tensor().ok_or_else(|| err(op, format!("expected an array, got {ty}")))?;
-    let e = element_type(&t.elem).ok_or_else(|| err(op, format!("element type {} has no runtime representation", t.elem)))?;
+    let e = element_type(&t.elem)
+        .ok_or_else(|| err(op, format!("element type {} has no runtime representation", t.elem)))?;
     Ok(ArrayShape::new(e, t.dims.clone()))
 }
 
@@ -137,7 +142,9 @@ fn layout(op: Op, v: Value) -> Result<Option<Vec<i64>>> {
         LayoutKind::Default => Ok(None),
         LayoutKind::Permuted(m2m) => Ok(Some(m2m)),
         LayoutKind::Opaque => match v.ty() {
-            HloType::Tensor(_) => Err(err(op, "a layout with tiles or a memory space is not supported by the CPU runtime")),
+            HloType::Tensor(_) => {
+                Err(err(op, "a layout with tiles or a memory space is not supported by the CPU runtime"))
+            }
             // Tuples: their leaves are laid out row-major.
             _ => Ok(None),
         },
@@ -167,7 +174,8 @@ impl ThunkEmitter {
 
     /// Emits the entry computation and everything it runs.
     pub fn emit(mut self) -> Result<Emitted> {
-        let entry = computation::entry(self.module).ok_or_else(|| CompileError("the module has no entry computation".into()))?;
+        let entry = computation::entry(self.module)
+            .ok_or_else(|| CompileError("the module has no entry computation".into()))?;
         let entry_index = self.program(entry)?;
         let aliases = self.aliases(entry_index)?;
         Ok(Emitted {
@@ -213,7 +221,11 @@ impl ThunkEmitter {
             });
             match (o, i) {
                 (Some(o), Some(i)) => out.push((o, i)),
-                _ => return Err(CompileError(format!("input_output_alias `{text}` names an output or parameter that is not an array"))),
+                _ => {
+                    return Err(CompileError(format!(
+                        "input_output_alias `{text}` names an output or parameter that is not an array"
+                    )))
+                }
             }
         }
         Ok(out)
@@ -318,10 +330,19 @@ impl ThunkEmitter {
         computation::lookup(self.module, &name).ok_or_else(|| err(op, format!("computation `{name}` not found")))
     }
 
-    fn op(&mut self, p: &mut Program, in_place: &mut Vec<InPlace>, op: Op, values: &mut HashMap<Value, Tree>) -> Result<()> {
+    fn op(
+        &mut self,
+        p: &mut Program,
+        in_place: &mut Vec<InPlace>,
+        op: Op,
+        values: &mut HashMap<Value, Tree>,
+    ) -> Result<()> {
         let opcode = op.opcode();
         let operand_trees = || -> Result<Vec<Tree>> {
-            op.operands().iter().map(|v| values.get(v).cloned().ok_or_else(|| err(op, "an operand is not defined before its use"))).collect()
+            op.operands()
+                .iter()
+                .map(|v| values.get(v).cloned().ok_or_else(|| err(op, "an operand is not defined before its use")))
+                .collect()
         };
         let results: Vec<Tree> = match opcode.as_str() {
             "fusion" => self.fusion(p, in_place, op, values)?,
@@ -330,7 +351,9 @@ impl ThunkEmitter {
             "get_tuple_element" => {
                 let index = op.int_attr("index").ok_or_else(|| err(op, "missing index"))? as usize;
                 match &operand_trees()?[0] {
-                    Tree::Tuple(items) => vec![items.get(index).cloned().ok_or_else(|| err(op, "tuple index out of range"))?],
+                    Tree::Tuple(items) => {
+                        vec![items.get(index).cloned().ok_or_else(|| err(op, "tuple index out of range"))?]
+                    }
                     _ => return Err(err(op, "get-tuple-element of a non-tuple")),
                 }
             }
@@ -364,11 +387,13 @@ impl ThunkEmitter {
                 self.constants.push(Buffer::from_bytes(&bytes));
                 let slot = p.new_slot(ArrayShape::new(ElementType::U32, vec![]), None, &opcode);
                 let b = p.buffer_of(slot);
-        p.buffers[b] = Allocation::Constant(k);
+                p.buffers[b] = Allocation::Constant(k);
                 vec![Tree::Array(slot)]
             }
             "dot" => self.dot(p, op, values)?,
-            "convolution" if self.emitted_convolutions && emits_convolution(op) => self.convolution_kernel(p, op, values)?,
+            "convolution" if self.emitted_convolutions && emits_convolution(op) => {
+                self.convolution_kernel(p, op, values)?
+            }
             "convolution" => self.convolution(p, op, values)?,
             "sort" => self.sort(p, op, values)?,
             "fft" => self.fft(p, op, values)?,
@@ -399,13 +424,25 @@ impl ThunkEmitter {
             rxla_emitters::launch::Grid::Cpu { workgroups } => (*workgroups, None),
             rxla_emitters::launch::Grid::Gpu(l) => (1, Some(l.clone())),
         };
-        let info = KernelInfo { name: kernel.name.clone(), workgroups, launch, outputs, emitter: kernel.kind.name().to_string() };
+        let info = KernelInfo {
+            name: kernel.name.clone(),
+            workgroups,
+            launch,
+            outputs,
+            emitter: kernel.kind.name().to_string(),
+        };
         self.kernel_index.insert(kernel.name.clone(), self.kernels.len());
         self.kernels.push((info, kernel));
         self.kernels.len() - 1
     }
 
-    fn fusion(&mut self, p: &mut Program, in_place: &mut Vec<InPlace>, op: Op, values: &HashMap<Value, Tree>) -> Result<Vec<Tree>> {
+    fn fusion(
+        &mut self,
+        p: &mut Program,
+        in_place: &mut Vec<InPlace>,
+        op: Op,
+        values: &HashMap<Value, Tree>,
+    ) -> Result<Vec<Tree>> {
         let fused = self.callee(op, "calls")?;
         let outputs = op.results().len();
         let fingerprint = self.fingerprints.fusion(op.raw());
@@ -413,10 +450,12 @@ impl ThunkEmitter {
         let kernel = match reused {
             Some(k) => k,
             None => {
-                let emitted =
-                    rxla_emitters::emit_fusion(op, self.module, &self.target).map_err(|e| err(op, format!("kernel {e}")))?;
+                let emitted = rxla_emitters::emit_fusion(op, self.module, &self.target)
+                    .map_err(|e| err(op, format!("kernel {e}")))?;
                 let shadow = match &self.shadow_target {
-                    Some(t) => Some(rxla_emitters::emit_fusion(op, self.module, t).map_err(|e| err(op, format!("kernel {e}")))?),
+                    Some(t) => Some(
+                        rxla_emitters::emit_fusion(op, self.module, t).map_err(|e| err(op, format!("kernel {e}")))?,
+                    ),
                     None => None,
                 };
                 let k = self.kernel(emitted, outputs, shadow);
@@ -509,11 +548,10 @@ impl ThunkEmitter {
     }
 
     fn convolution(&mut self, p: &mut Program, op: Op, values: &HashMap<Value, Tree>) -> Result<Vec<Tree>> {
-        let dn = StructAttr::of(op, "dimension_numbers").ok_or_else(|| err(op, "missing convolution dimension numbers"))?;
+        let dn =
+            StructAttr::of(op, "dimension_numbers").ok_or_else(|| err(op, "missing convolution dimension numbers"))?;
         let one = |name: &str| -> Result<usize> {
-            dn.raw(name)
-                .and_then(|t| t.trim().parse::<usize>().ok())
-                .ok_or_else(|| err(op, format!("missing {name}")))
+            dn.raw(name).and_then(|t| t.trim().parse::<usize>().ok()).ok_or_else(|| err(op, format!("missing {name}")))
         };
         let many = |name: &str| dn.list(name).into_iter().map(|x| x as usize).collect::<Vec<_>>();
         let dims = ConvDims {
@@ -528,19 +566,19 @@ impl ThunkEmitter {
             output_spatial: many("output_spatial_dims"),
         };
         let window: Vec<WindowDim> = match attrs::Window::of(op) {
-            Some(w) => w
-                .0
-                .iter()
-                .map(|w| WindowDim {
-                    size: w.size,
-                    stride: w.stride,
-                    pad_low: w.pad_low,
-                    pad_high: w.pad_high,
-                    lhs_dilation: w.lhs_dilation,
-                    rhs_dilation: w.rhs_dilation,
-                    reversal: w.reversal,
-                })
-                .collect(),
+            Some(w) => {
+                w.0.iter()
+                    .map(|w| WindowDim {
+                        size: w.size,
+                        stride: w.stride,
+                        pad_low: w.pad_low,
+                        pad_high: w.pad_high,
+                        lhs_dilation: w.lhs_dilation,
+                        rhs_dilation: w.rhs_dilation,
+                        reversal: w.reversal,
+                    })
+                    .collect()
+            }
             None => {
                 let rhs = array_shape(op, &op.operand(1).ty())?;
                 dims.kernel_spatial.iter().map(|&d| WindowDim::new(rhs.dims[d])).collect()
@@ -552,7 +590,15 @@ impl ThunkEmitter {
         let results = self.results(p, op)?;
         let Tree::Array(out) = results[0] else { unreachable!() };
         let (tmp, relayout) = self.row_major_result(p, out);
-        p.steps.push(Step::Convolution { lhs: operands[0], rhs: operands[1], out: tmp, dims, window, feature_groups, batch_groups });
+        p.steps.push(Step::Convolution {
+            lhs: operands[0],
+            rhs: operands[1],
+            out: tmp,
+            dims,
+            window,
+            feature_groups,
+            batch_groups,
+        });
         p.steps.extend(relayout);
         Ok(results)
     }
@@ -560,7 +606,10 @@ impl ThunkEmitter {
     /// `func` emitted for the shadow target, if there is one.
     fn shadow(&self, func: Op, op: Op) -> Result<Option<EmittedKernel>> {
         match &self.shadow_target {
-            Some(t) => Ok(Some(rxla_emitters::emit_computation(func, None, Some(self.module), t).map_err(|e| err(op, format!("kernel {e}")))?)),
+            Some(t) => Ok(Some(
+                rxla_emitters::emit_computation(func, None, Some(self.module), t)
+                    .map_err(|e| err(op, format!("kernel {e}")))?,
+            )),
             None => Ok(None),
         }
     }
@@ -571,13 +620,15 @@ impl ThunkEmitter {
     fn convolution_kernel(&mut self, p: &mut Program, op: Op, values: &HashMap<Value, Tree>) -> Result<Vec<Tree>> {
         let operands = self.library_operands(p, op, values)?;
         let types: Vec<HloType> = op.operands().iter().map(|v| v.ty()).collect();
-        let (func, b, args) = computation::create_function(self.module, "convolution", &types, &[op.result(0).ty()]).map_err(|e| err(op, e))?;
+        let (func, b, args) = computation::create_function(self.module, "convolution", &types, &[op.result(0).ty()])
+            .map_err(|e| err(op, e))?;
         let conv = op.clone_detached();
         conv.set_operands(&args);
         conv.remove_attr("hlo.layout");
         b.insert(conv.raw());
         b.ret(&[conv.result(0)]).map_err(|e| err(op, e))?;
-        let kernel = rxla_emitters::emit_computation(func, None, Some(self.module), &self.target).map_err(|e| err(op, format!("convolution kernel {e}")))?;
+        let kernel = rxla_emitters::emit_computation(func, None, Some(self.module), &self.target)
+            .map_err(|e| err(op, format!("convolution kernel {e}")))?;
         let shadow = self.shadow(func, op)?;
         let kernel = self.kernel(kernel, 1, shadow);
         let results = self.results(p, op)?;
@@ -618,11 +669,19 @@ impl ThunkEmitter {
 
     /// A sort whose comparator compares one key per element: a kernel
     /// computes the keys, the runtime sorts by them.
-    fn sort_by_keys(&mut self, p: &mut Program, op: Op, values: &HashMap<Value, Tree>, keys: &crate::sort_keys::KeyComparator) -> Result<Vec<Tree>> {
+    fn sort_by_keys(
+        &mut self,
+        p: &mut Program,
+        op: Op,
+        values: &HashMap<Value, Tree>,
+        keys: &crate::sort_keys::KeyComparator,
+    ) -> Result<Vec<Tree>> {
         let dimension = op.int_attr("dimension").ok_or_else(|| err(op, "missing dimension"))? as usize;
         let operand_type = op.operand(0).ty().tensor().cloned().ok_or_else(|| err(op, "sort of a non-array"))?;
-        let func = crate::sort_keys::key_function(self.module, keys, &operand_type, "sort_keys").map_err(|e| err(op, e))?;
-        let kernel = rxla_emitters::emit_computation(func, None, Some(self.module), &self.target).map_err(|e| err(op, format!("sort keys {e}")))?;
+        let func =
+            crate::sort_keys::key_function(self.module, keys, &operand_type, "sort_keys").map_err(|e| err(op, e))?;
+        let kernel = rxla_emitters::emit_computation(func, None, Some(self.module), &self.target)
+            .map_err(|e| err(op, format!("sort keys {e}")))?;
         let shadow = self.shadow(func, op)?;
         let kernel = self.kernel(kernel, 1, shadow);
         let operands = self.library_operands(p, op, values)?;
@@ -640,7 +699,13 @@ impl ThunkEmitter {
             outs.push(s);
             relayouts.extend(relayout);
         }
-        p.steps.push(Step::SortByKeys { keys: key_slot, outputs: outs, dimension, order: keys.order, descending: keys.descending });
+        p.steps.push(Step::SortByKeys {
+            keys: key_slot,
+            outputs: outs,
+            dimension,
+            order: keys.order,
+            descending: keys.descending,
+        });
         p.steps.extend(relayouts);
         Ok(results)
     }
@@ -725,7 +790,10 @@ impl ThunkEmitter {
         if let Some(prog) = &self.programs[program] {
             let leaves = prog.param_leaves.iter().chain(&prog.outputs);
             if leaves.into_iter().any(|&s| prog.slots[s].layout.is_some()) {
-                return Err(err(op, format!("computation `{}` takes or returns arrays with non-default layouts", prog.name)));
+                return Err(err(
+                    op,
+                    format!("computation `{}` takes or returns arrays with non-default layouts", prog.name),
+                ));
             }
         }
         Ok(())
@@ -735,7 +803,8 @@ impl ThunkEmitter {
         let names = op.symbol_list_attr("branch_computations").ok_or_else(|| err(op, "missing branch_computations"))?;
         let mut branches = Vec::new();
         for name in &names {
-            let f = computation::lookup(self.module, name).ok_or_else(|| err(op, format!("computation `{name}` not found")))?;
+            let f = computation::lookup(self.module, name)
+                .ok_or_else(|| err(op, format!("computation `{name}` not found")))?;
             let b = self.program(f)?;
             self.check_row_major(op, b)?;
             branches.push(b);
@@ -814,7 +883,10 @@ impl ThunkEmitter {
 fn emits_convolution(op: Op) -> bool {
     let result = op.result(0).ty();
     let Some(t) = result.tensor() else { return false };
-    let float = matches!(element_type(&t.elem), Some(ElementType::F16 | ElementType::Bf16 | ElementType::F32 | ElementType::F64));
+    let float = matches!(
+        element_type(&t.elem),
+        Some(ElementType::F16 | ElementType::Bf16 | ElementType::F32 | ElementType::F64)
+    );
     float && op.operands().iter().all(|v| v.ty().tensor().is_some_and(|o| o.elem == t.elem))
 }
 
@@ -823,7 +895,12 @@ fn emits_convolution(op: Op) -> bool {
 fn parse_aliases(text: &str) -> std::result::Result<Vec<(Vec<usize>, usize, Vec<usize>)>, String> {
     let path = |t: &str| -> std::result::Result<Vec<usize>, String> {
         let inner = t.trim().strip_prefix('{').and_then(|t| t.strip_suffix('}')).ok_or("expected {...}")?;
-        inner.split(',').map(str::trim).filter(|x| !x.is_empty()).map(|x| x.parse().map_err(|_| format!("bad index {x}"))).collect()
+        inner
+            .split(',')
+            .map(str::trim)
+            .filter(|x| !x.is_empty())
+            .map(|x| x.parse().map_err(|_| format!("bad index {x}")))
+            .collect()
     };
     let body = text.trim().strip_prefix('{').and_then(|t| t.strip_suffix('}')).ok_or("expected {...}")?;
     let mut out = Vec::new();

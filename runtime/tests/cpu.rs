@@ -132,7 +132,8 @@ fn every_f8_code_converts_exactly() {
     }
     values.extend([464.0, 465.0, 1e6, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, -0.0, 0.0]);
     let n = values.len();
-    let text = format!("HloModule t\n\nENTRY e {{\n  x = f32[{n}] parameter(0)\n  ROOT y = f8e4m3fn[{n}] convert(x)\n}}\n");
+    let text =
+        format!("HloModule t\n\nENTRY e {{\n  x = f32[{n}] parameter(0)\n  ROOT y = f8e4m3fn[{n}] convert(x)\n}}\n");
     let exe = compile_hlo_text(&text, "t.hlo", &Options::default()).unwrap();
     let ast = rxla_hlo_text::parse_module(&text).unwrap();
     let arg = Literal::array(vec![n as i64], Data::F32(values));

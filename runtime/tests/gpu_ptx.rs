@@ -103,5 +103,11 @@ fn every_oracle_module_assembles_for_sm_90_and_sm_80() {
     for f in &failures {
         println!("FAIL {f}");
     }
-    assert!(failures.is_empty(), "{} of {} compilations failed:\n{}", failures.len(), results.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} compilations failed:\n{}",
+        failures.len(),
+        results.len(),
+        failures.join("\n")
+    );
 }

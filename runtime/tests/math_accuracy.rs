@@ -114,7 +114,8 @@ fn inputs(func: &Func) -> Vec<f32> {
 
 fn compile(opcode: &str, n: usize) -> rxla_runtime::Executable {
     let text = format!("HloModule m\nENTRY e {{\n  p = f32[{n}] parameter(0)\n  ROOT r = f32[{n}] {opcode}(p)\n}}\n");
-    rxla_runtime::compile_hlo_text(&text, "math_accuracy.hlo", &Default::default()).unwrap_or_else(|e| panic!("{opcode}: {e:?}"))
+    rxla_runtime::compile_hlo_text(&text, "math_accuracy.hlo", &Default::default())
+        .unwrap_or_else(|e| panic!("{opcode}: {e:?}"))
 }
 
 fn run(exe: &rxla_runtime::Executable, xs: Vec<f32>) -> Vec<f32> {

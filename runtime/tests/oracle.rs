@@ -64,7 +64,11 @@ fn run_case_with(dir: &Path, case: &Case, options: &rxla_runtime::Options) -> Re
 
 /// Runs one case with `run` (compile and run the module text on the
 /// arguments); `Err` is why it fails.
-fn run_case_using(dir: &Path, case: &Case, run: &dyn Fn(&str, &[Literal]) -> Result<Literal, String>) -> Result<(), String> {
+fn run_case_using(
+    dir: &Path,
+    case: &Case,
+    run: &dyn Fn(&str, &[Literal]) -> Result<Literal, String>,
+) -> Result<(), String> {
     let case_dir = dir.join("cases").join(&case.name);
     let text = std::fs::read_to_string(case_dir.join("module.hlo")).map_err(|e| format!("module.hlo: {e}"))?;
     let ast = rxla_hlo_text::parse_module(&text).map_err(|e| format!("module.hlo: {}", e.message))?;
@@ -106,7 +110,8 @@ fn oracle_on_emulated_gpu() {
     let options = rxla_runtime::gpu::GpuOptions { emulate: true, ..Default::default() };
     run_corpus("emulated gpu", &|dir, case| {
         run_case_using(dir, case, &|text, args| {
-            let exe = rxla_runtime::gpu::compile_hlo_text(text, "module.hlo", &options).map_err(|e| format!("compile: {e}"))?;
+            let exe = rxla_runtime::gpu::compile_hlo_text(text, "module.hlo", &options)
+                .map_err(|e| format!("compile: {e}"))?;
             exe.run(args).map_err(|e| format!("run: {e}"))
         })
     });
@@ -144,28 +149,31 @@ fn run_corpus(platform: &str, run_one: &(dyn Fn(&Path, &Case) -> Result<(), Stri
     let queue = Arc::new(Mutex::new(cases.into_iter().collect::<Vec<_>>()));
     let results = Arc::new(Mutex::new(Vec::<(String, String, Result<(), String>)>::new()));
     std::thread::scope(|scope| {
-    let workers: Vec<_> = (0..2)
-        .map(|_| {
-            let (queue, results, dir) = (queue.clone(), results.clone(), dir.clone());
-            std::thread::Builder::new()
-                .stack_size(256 << 20)
-                .spawn_scoped(scope, move || loop {
-                    let Some(case) = queue.lock().unwrap().pop() else { break };
-                    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_one(&dir, &case)))
-                        .unwrap_or_else(|p| {
-                            Err(format!(
-                                "panic: {}",
-                                p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default()
-                            ))
-                        });
-                    results.lock().unwrap().push((case.name, case.category, outcome));
-                })
-                .expect("a worker thread")
-        })
-        .collect();
-    for w in workers {
-        w.join().expect("workers do not panic");
-    }
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                let (queue, results, dir) = (queue.clone(), results.clone(), dir.clone());
+                std::thread::Builder::new()
+                    .stack_size(256 << 20)
+                    .spawn_scoped(scope, move || loop {
+                        let Some(case) = queue.lock().unwrap().pop() else { break };
+                        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_one(&dir, &case)))
+                            .unwrap_or_else(|p| {
+                                Err(format!(
+                                    "panic: {}",
+                                    p.downcast_ref::<String>()
+                                        .cloned()
+                                        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                                        .unwrap_or_default()
+                                ))
+                            });
+                        results.lock().unwrap().push((case.name, case.category, outcome));
+                    })
+                    .expect("a worker thread")
+            })
+            .collect();
+        for w in workers {
+            w.join().expect("workers do not panic");
+        }
     });
     std::panic::set_hook(default_hook);
     let mut results = Arc::try_unwrap(results).ok().unwrap().into_inner().unwrap();
@@ -193,7 +201,13 @@ fn run_corpus(platform: &str, run_one: &(dyn Fn(&Path, &Case) -> Result<(), Stri
     let passed = total - failed.len();
     println!("{platform}: {passed} passed, {} failed", failed.len());
     let rate = if total == 0 { 1.0 } else { passed as f64 / total as f64 };
-    assert!(rate + 1e-12 >= min_pass, "pass rate {:.1}% ({passed}/{total}) below {:.1}%:\n{}", rate * 100.0, min_pass * 100.0, failed.join("\n"));
+    assert!(
+        rate + 1e-12 >= min_pass,
+        "pass rate {:.1}% ({passed}/{total}) below {:.1}%:\n{}",
+        rate * 100.0,
+        min_pass * 100.0,
+        failed.join("\n")
+    );
 }
 
 /// The convolutions the GPU backend emits as kernels, checked on the CPU:
@@ -222,7 +236,8 @@ fn oracle_convolutions_as_emitted_kernels() {
             continue;
         }
         let exe = rxla_runtime::compile_hlo_text(&text, "module.hlo", &options);
-        let emitted = exe.as_ref().map(|x| x.kernels().iter().filter(|k| k.name.starts_with("convolution")).count()).unwrap_or(0);
+        let emitted =
+            exe.as_ref().map(|x| x.kernels().iter().filter(|k| k.name.starts_with("convolution")).count()).unwrap_or(0);
         match run_case_with(&dir, &case, &options) {
             Ok(()) => checked.push(format!("{} ({emitted} emitted)", case.name)),
             Err(e) => failed.push(format!("{}: {e}", case.name)),

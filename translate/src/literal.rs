@@ -146,7 +146,13 @@ pub fn array_to_mlir(t: PrimitiveType, dims: &[Dim], literal: &LiteralArray) -> 
     Ok(out)
 }
 
-fn write_level(t: PrimitiveType, sizes: &[i64], literal: &LiteralArray, out: &mut String, depth: usize) -> Result<(), LiteralError> {
+fn write_level(
+    t: PrimitiveType,
+    sizes: &[i64],
+    literal: &LiteralArray,
+    out: &mut String,
+    depth: usize,
+) -> Result<(), LiteralError> {
     match (sizes.split_first(), literal) {
         (None, LiteralArray::Element(token)) => {
             out.push_str(&element_to_mlir(t, token)?);
@@ -155,10 +161,12 @@ fn write_level(t: PrimitiveType, sizes: &[i64], literal: &LiteralArray, out: &mu
         // XLA prints scalars of rank 0 as a bare element; a one-element
         // braced scalar is accepted too.
         (None, LiteralArray::Nested(items)) if items.len() == 1 => write_level(t, sizes, &items[0], out, depth),
-        (None, LiteralArray::Nested(_)) => Err(LiteralError(format!("literal has too many nesting levels for a rank-{depth} shape"))),
-        (Some(_), LiteralArray::Element(token)) => Err(LiteralError(format!(
-            "literal element '{token}' appears where dimension {depth} needs a {{...}} list"
-        ))),
+        (None, LiteralArray::Nested(_)) => {
+            Err(LiteralError(format!("literal has too many nesting levels for a rank-{depth} shape")))
+        }
+        (Some(_), LiteralArray::Element(token)) => {
+            Err(LiteralError(format!("literal element '{token}' appears where dimension {depth} needs a {{...}} list")))
+        }
         (Some((&n, rest)), LiteralArray::Nested(items)) => {
             if items.len() as i64 != n {
                 return Err(LiteralError(format!(
@@ -230,5 +238,4 @@ mod tests {
         assert!(err.0.contains("2 elements in dimension 0, the shape has 3"));
         assert_eq!(array_to_mlir(F32, &[Dim::Static(0)], &LiteralArray::Nested(vec![])).unwrap(), "");
     }
-
 }

@@ -12,14 +12,35 @@ pub fn element_type(t: PrimitiveType) -> Option<&'static str> {
     use PrimitiveType::*;
     Some(match t {
         Pred => "i1",
-        S2 => "i2", S4 => "i4", S8 => "i8", S16 => "i16", S32 => "i32", S64 => "i64",
-        U2 => "ui2", U4 => "ui4", U8 => "ui8", U16 => "ui16", U32 => "ui32", U64 => "ui64",
-        F16 => "f16", Bf16 => "bf16", F32 => "f32", F64 => "f64",
-        F4e2m1fn => "f4E2M1FN", F6e2m3fn => "f6E2M3FN", F6e3m2fn => "f6E3M2FN",
-        F8e3m4 => "f8E3M4", F8e4m3 => "f8E4M3", F8e4m3fn => "f8E4M3FN",
-        F8e4m3fnuz => "f8E4M3FNUZ", F8e4m3b11fnuz => "f8E4M3B11FNUZ", F8e5m2 => "f8E5M2",
-        F8e5m2fnuz => "f8E5M2FNUZ", F8e8m0fnu => "f8E8M0FNU",
-        C64 => "complex<f32>", C128 => "complex<f64>",
+        S2 => "i2",
+        S4 => "i4",
+        S8 => "i8",
+        S16 => "i16",
+        S32 => "i32",
+        S64 => "i64",
+        U2 => "ui2",
+        U4 => "ui4",
+        U8 => "ui8",
+        U16 => "ui16",
+        U32 => "ui32",
+        U64 => "ui64",
+        F16 => "f16",
+        Bf16 => "bf16",
+        F32 => "f32",
+        F64 => "f64",
+        F4e2m1fn => "f4E2M1FN",
+        F6e2m3fn => "f6E2M3FN",
+        F6e3m2fn => "f6E3M2FN",
+        F8e3m4 => "f8E3M4",
+        F8e4m3 => "f8E4M3",
+        F8e4m3fn => "f8E4M3FN",
+        F8e4m3fnuz => "f8E4M3FNUZ",
+        F8e4m3b11fnuz => "f8E4M3B11FNUZ",
+        F8e5m2 => "f8E5M2",
+        F8e5m2fnuz => "f8E5M2FNUZ",
+        F8e8m0fnu => "f8E8M0FNU",
+        C64 => "complex<f32>",
+        C128 => "complex<f64>",
         // s1/u1 would collide with pred's i1; token/opaque are not elements.
         S1 | U1 | Token | Opaque => return None,
     })
@@ -28,16 +49,16 @@ pub fn element_type(t: PrimitiveType) -> Option<&'static str> {
 /// The XLA primitive type of an MLIR element type's text.
 pub fn primitive_type(mlir: &str) -> Option<PrimitiveType> {
     use PrimitiveType::*;
-    PrimitiveType::ALL
-        .iter()
-        .copied()
-        .find(|&t| element_type(t) == Some(mlir))
-        .or(match mlir {
-            // Signless is how rxla spells signed; explicit si types are the same.
-            "si2" => Some(S2), "si4" => Some(S4), "si8" => Some(S8), "si16" => Some(S16),
-            "si32" => Some(S32), "si64" => Some(S64),
-            _ => None,
-        })
+    PrimitiveType::ALL.iter().copied().find(|&t| element_type(t) == Some(mlir)).or(match mlir {
+        // Signless is how rxla spells signed; explicit si types are the same.
+        "si2" => Some(S2),
+        "si4" => Some(S4),
+        "si8" => Some(S8),
+        "si16" => Some(S16),
+        "si32" => Some(S32),
+        "si64" => Some(S64),
+        _ => None,
+    })
 }
 
 /// Why a shape has no MLIR type.
@@ -54,18 +75,15 @@ pub fn mlir_type(shape: &Shape) -> Result<String, UnsupportedShape> {
             Ok(format!("tuple<{}>", parts?.join(", ")))
         }
         Shape::Array { element, dims, .. } => {
-            let element_text = element_type(*element).ok_or_else(|| {
-                UnsupportedShape(format!("element type {} is not supported", element.name()))
-            })?;
+            let element_text = element_type(*element)
+                .ok_or_else(|| UnsupportedShape(format!("element type {} is not supported", element.name())))?;
             let mut text = String::from("tensor<");
             for dim in dims {
                 match dim {
                     Dim::Static(n) => text += &format!("{n}x"),
                     Dim::Unbounded => text += "?x",
                     Dim::Bounded(n) => {
-                        return Err(UnsupportedShape(format!(
-                            "bounded dynamic dimension '<={n}' is not supported yet"
-                        )))
+                        return Err(UnsupportedShape(format!("bounded dynamic dimension '<={n}' is not supported yet")))
                     }
                 }
             }
@@ -103,7 +121,13 @@ pub fn layout_attr(layout: &Layout) -> String {
         let tiles: Vec<String> = layout
             .tiles
             .iter()
-            .map(|t| format!("array<i64{}{}>", if t.is_empty() { "" } else { ": " }, t.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")))
+            .map(|t| {
+                format!(
+                    "array<i64{}{}>",
+                    if t.is_empty() { "" } else { ": " },
+                    t.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+                )
+            })
             .collect();
         fields.push(format!("tiles = [{}]", tiles.join(", ")));
     }
@@ -173,7 +197,12 @@ pub fn parse_mlir_type(text: &str) -> Option<Shape> {
         return Some(Shape::Token);
     }
     if let Some(inner) = text.strip_prefix("tuple<").and_then(|t| t.strip_suffix('>')) {
-        return split_top_level(inner).into_iter().filter(|p| !p.trim().is_empty()).map(parse_mlir_type).collect::<Option<Vec<_>>>().map(Shape::Tuple);
+        return split_top_level(inner)
+            .into_iter()
+            .filter(|p| !p.trim().is_empty())
+            .map(parse_mlir_type)
+            .collect::<Option<Vec<_>>>()
+            .map(Shape::Tuple);
     }
     let inner = text.strip_prefix("tensor<")?.strip_suffix('>')?;
     // Dims are `NUMx` or `?x` prefixes; the rest is the element type (which

@@ -1723,9 +1723,8 @@ struct DotSpec<'a> {
 
 fn dot_f64(l: &[f64], ld: &[usize], r: &[f64], rd: &[usize], spec: &DotSpec) -> Result<(Vec<usize>, Vec<f64>)> {
     let lfree: Vec<usize> = (0..ld.len()).filter(|d| !spec.lb.contains(d) && !spec.lc.contains(d)).collect();
-    let rfree: Vec<usize> = (0..rd.len())
-        .filter(|d| !spec.rb.contains(d) && !spec.rc.contains(d) && Some(*d) != spec.rhs_skip)
-        .collect();
+    let rfree: Vec<usize> =
+        (0..rd.len()).filter(|d| !spec.rb.contains(d) && !spec.rc.contains(d) && Some(*d) != spec.rhs_skip).collect();
     if spec.lb.len() != spec.rb.len() || spec.lc.len() != spec.rc.len() {
         bail!("dot dimension numbers have unequal batch or contracting counts");
     }
@@ -1801,7 +1800,13 @@ fn usizes(dims: &[i64]) -> Vec<usize> {
 
 fn check_dims(v: &[i64], rank: usize, what: &str) -> Result<Vec<usize>> {
     v.iter()
-        .map(|&d| if d >= 0 && (d as usize) < rank { Ok(d as usize) } else { bail!("{what} dimension {d} is out of range for rank {rank}") })
+        .map(|&d| {
+            if d >= 0 && (d as usize) < rank {
+                Ok(d as usize)
+            } else {
+                bail!("{what} dimension {d} is out of range for rank {rank}")
+            }
+        })
         .collect()
 }
 
@@ -1844,7 +1849,9 @@ fn ragged_dot(inst: &Instruction, operands: &[&Literal]) -> Result<Literal> {
         acc += s.max(0);
         starts.push(acc);
     }
-    let group_of = |i: usize| -> Option<usize> { (0..sizes.len()).find(|&g| (i as i64) >= starts[g] && (i as i64) < starts[g + 1]) };
+    let group_of = |i: usize| -> Option<usize> {
+        (0..sizes.len()).find(|&g| (i as i64) >= starts[g] && (i as i64) < starts[g + 1])
+    };
     let (l, r) = (to_f64s(ldata), to_f64s(rdata));
     let always = |_: &[usize], _: usize| -> Option<usize> { None };
     let (dims, values) = if lc.contains(&ragged) {
@@ -1864,7 +1871,9 @@ fn ragged_dot(inst: &Instruction, operands: &[&Literal]) -> Result<Literal> {
     } else {
         let gd = match group_dims.as_slice() {
             [d] => *d,
-            other => bail!("ragged-dot with a ragged non-contracting dimension needs one rhs_group_dims entry, got {other:?}"),
+            other => bail!(
+                "ragged-dot with a ragged non-contracting dimension needs one rhs_group_dims entry, got {other:?}"
+            ),
         };
         if rd[gd] != sizes.len() {
             bail!("rhs group dimension has size {} but there are {} groups", rd[gd], sizes.len());

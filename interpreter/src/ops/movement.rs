@@ -104,11 +104,9 @@ macro_rules! pair_data {
             (Data::C64($a), Data::C64($b)) => $body,
             (Data::C128($a), Data::C128($b)) => $body,
             (Data::Bits(ta, $a), Data::Bits(tb, $b)) if ta == tb => $body,
-            (a, b) => $crate::bail!(
-                "element types differ: {} and {}",
-                a.element_type().name(),
-                b.element_type().name()
-            ),
+            (a, b) => {
+                $crate::bail!("element types differ: {} and {}", a.element_type().name(), b.element_type().name())
+            }
         }
     };
 }
@@ -630,7 +628,14 @@ impl IndexVectors {
             }
         }
         let (vector_stride, vector_len) = if ivd == rank { (0, 1) } else { (istr[ivd], dims[ivd]) };
-        Ok(Self { values: index_values(data)?, batch_dims, batch_strides, vector_stride, vector_len, indices_dim_to_batch })
+        Ok(Self {
+            values: index_values(data)?,
+            batch_dims,
+            batch_strides,
+            vector_stride,
+            vector_len,
+            indices_dim_to_batch,
+        })
     }
 
     /// Component `k` of the index vector at batch offset `base`.
@@ -709,7 +714,8 @@ fn gather(_: &Interpreter, inst: &Instruction, operands: &[&Literal]) -> Result<
     {
         bail!("the result's batch dims do not match the indices' {:?}", iv.batch_dims);
     }
-    let map: Vec<usize> = start_index_map.iter().map(|&d| check_dim(d, rank, "start_index_map entry")).collect::<Result<_>>()?;
+    let map: Vec<usize> =
+        start_index_map.iter().map(|&d| check_dim(d, rank, "start_index_map entry")).collect::<Result<_>>()?;
     let batching: Vec<(usize, usize)> = operand_batching
         .iter()
         .zip(&indices_batching)
@@ -781,9 +787,14 @@ fn scatter(interpreter: &Interpreter, inst: &Instruction, operands: &[&Literal])
     let iv = IndexVectors::new(id, idata, ivd)?;
     let window_operand_dims = remaining_dims(rank, &inserted, &input_batching);
     if window_operand_dims.len() != update_window_dims.len() {
-        bail!("update_window_dims has {} entries, the operand leaves {} dims", update_window_dims.len(), window_operand_dims.len());
+        bail!(
+            "update_window_dims has {} entries, the operand leaves {} dims",
+            update_window_dims.len(),
+            window_operand_dims.len()
+        );
     }
-    let update_scatter_dims: Vec<usize> = (0..ud.len()).filter(|d| !update_window_dims.contains(&(*d as i64))).collect();
+    let update_scatter_dims: Vec<usize> =
+        (0..ud.len()).filter(|d| !update_window_dims.contains(&(*d as i64))).collect();
     if update_scatter_dims.len() != iv.batch_dims.len() {
         bail!("updates have {} scatter dims, the indices {}", update_scatter_dims.len(), iv.batch_dims.len());
     }
@@ -792,7 +803,8 @@ fn scatter(interpreter: &Interpreter, inst: &Instruction, operands: &[&Literal])
             bail!("update scatter dimension {d} (size {}) does not match the indices ({})", ud[d], iv.batch_dims[j]);
         }
     }
-    let map: Vec<usize> = to_operand.iter().map(|&d| check_dim(d, rank, "scatter_dims_to_operand_dims entry")).collect::<Result<_>>()?;
+    let map: Vec<usize> =
+        to_operand.iter().map(|&d| check_dim(d, rank, "scatter_dims_to_operand_dims entry")).collect::<Result<_>>()?;
     let batching: Vec<(usize, usize)> = input_batching
         .iter()
         .zip(&indices_batching)

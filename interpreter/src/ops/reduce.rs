@@ -232,18 +232,54 @@ complex_arith!(Complex32, Complex64);
 macro_rules! with_op {
     ($op:expr, $swapped:expr, |$f:ident : $t:ty| $body:expr) => {
         match ($op, $swapped) {
-            (BinOp::Add, false) => { let $f = |a: $t, b: $t| Arith::add_(a, b); $body }
-            (BinOp::Add, true) => { let $f = |a: $t, b: $t| Arith::add_(b, a); $body }
-            (BinOp::Mul, false) => { let $f = |a: $t, b: $t| Arith::mul_(a, b); $body }
-            (BinOp::Mul, true) => { let $f = |a: $t, b: $t| Arith::mul_(b, a); $body }
-            (BinOp::Max, false) => { let $f = |a: $t, b: $t| Arith::max_(a, b); $body }
-            (BinOp::Max, true) => { let $f = |a: $t, b: $t| Arith::max_(b, a); $body }
-            (BinOp::Min, false) => { let $f = |a: $t, b: $t| Arith::min_(a, b); $body }
-            (BinOp::Min, true) => { let $f = |a: $t, b: $t| Arith::min_(b, a); $body }
-            (BinOp::And, false) => { let $f = |a: $t, b: $t| Arith::and_(a, b); $body }
-            (BinOp::And, true) => { let $f = |a: $t, b: $t| Arith::and_(b, a); $body }
-            (BinOp::Or, false) => { let $f = |a: $t, b: $t| Arith::or_(a, b); $body }
-            (BinOp::Or, true) => { let $f = |a: $t, b: $t| Arith::or_(b, a); $body }
+            (BinOp::Add, false) => {
+                let $f = |a: $t, b: $t| Arith::add_(a, b);
+                $body
+            }
+            (BinOp::Add, true) => {
+                let $f = |a: $t, b: $t| Arith::add_(b, a);
+                $body
+            }
+            (BinOp::Mul, false) => {
+                let $f = |a: $t, b: $t| Arith::mul_(a, b);
+                $body
+            }
+            (BinOp::Mul, true) => {
+                let $f = |a: $t, b: $t| Arith::mul_(b, a);
+                $body
+            }
+            (BinOp::Max, false) => {
+                let $f = |a: $t, b: $t| Arith::max_(a, b);
+                $body
+            }
+            (BinOp::Max, true) => {
+                let $f = |a: $t, b: $t| Arith::max_(b, a);
+                $body
+            }
+            (BinOp::Min, false) => {
+                let $f = |a: $t, b: $t| Arith::min_(a, b);
+                $body
+            }
+            (BinOp::Min, true) => {
+                let $f = |a: $t, b: $t| Arith::min_(b, a);
+                $body
+            }
+            (BinOp::And, false) => {
+                let $f = |a: $t, b: $t| Arith::and_(a, b);
+                $body
+            }
+            (BinOp::And, true) => {
+                let $f = |a: $t, b: $t| Arith::and_(b, a);
+                $body
+            }
+            (BinOp::Or, false) => {
+                let $f = |a: $t, b: $t| Arith::or_(a, b);
+                $body
+            }
+            (BinOp::Or, true) => {
+                let $f = |a: $t, b: $t| Arith::or_(b, a);
+                $body
+            }
         }
     };
 }
@@ -320,7 +356,10 @@ pub(crate) enum Combiner {
 /// The parameter number an operand of `comp` refers to, if it is a
 /// parameter.
 fn param_of(comp: &Computation, name: &str) -> Option<i64> {
-    comp.instructions.iter().find(|i| i.name == name).and_then(|i| i.parameter_number.filter(|_| i.opcode == "parameter"))
+    comp.instructions
+        .iter()
+        .find(|i| i.name == name)
+        .and_then(|i| i.parameter_number.filter(|_| i.opcode == "parameter"))
 }
 
 /// Classifies the combiner `name` taking `2n` scalars.
@@ -390,11 +429,8 @@ fn combine_with(
                 if err.is_some() {
                     return;
                 }
-                let args: Vec<Literal> = results
-                    .iter()
-                    .map(|d| scalar_at(d, a))
-                    .chain(updates.iter().map(|d| scalar_at(d, b)))
-                    .collect();
+                let args: Vec<Literal> =
+                    results.iter().map(|d| scalar_at(d, a)).chain(updates.iter().map(|d| scalar_at(d, b))).collect();
                 match interpreter.call(name, &args).and_then(flatten) {
                     Ok(outs) if outs.len() == results.len() => {
                         for (r, o) in results.iter_mut().zip(&outs) {
@@ -403,7 +439,13 @@ fn combine_with(
                             }
                         }
                     }
-                    Ok(outs) => err = Some(EvalError::new(format!("'{name}' returned {} values, expected {}", outs.len(), results.len()))),
+                    Ok(outs) => {
+                        err = Some(EvalError::new(format!(
+                            "'{name}' returned {} values, expected {}",
+                            outs.len(),
+                            results.len()
+                        )))
+                    }
                     Err(e) => err = Some(e),
                 }
             });
@@ -480,11 +522,54 @@ fn flatten(l: Literal) -> Result<Vec<Data>> {
 
 /// Elementwise opcodes a scalar computation may be vectorized over.
 const ELEMENTWISE: &[&str] = &[
-    "abs", "add", "and", "atan2", "bitcast-convert", "cbrt", "ceil", "clamp", "complex", "compare", "convert", "copy",
-    "cosine", "count-leading-zeros", "divide", "erf", "exponential", "exponential-minus-one", "floor", "imag",
-    "is-finite", "log", "log-plus-one", "logistic", "maximum", "minimum", "multiply", "negate", "not", "or", "popcnt",
-    "power", "real", "reduce-precision", "remainder", "round-nearest-afz", "round-nearest-even", "rsqrt", "select",
-    "shift-left", "shift-right-arithmetic", "shift-right-logical", "sign", "sine", "sqrt", "subtract", "tan", "tanh",
+    "abs",
+    "add",
+    "and",
+    "atan2",
+    "bitcast-convert",
+    "cbrt",
+    "ceil",
+    "clamp",
+    "complex",
+    "compare",
+    "convert",
+    "copy",
+    "cosine",
+    "count-leading-zeros",
+    "divide",
+    "erf",
+    "exponential",
+    "exponential-minus-one",
+    "floor",
+    "imag",
+    "is-finite",
+    "log",
+    "log-plus-one",
+    "logistic",
+    "maximum",
+    "minimum",
+    "multiply",
+    "negate",
+    "not",
+    "or",
+    "popcnt",
+    "power",
+    "real",
+    "reduce-precision",
+    "remainder",
+    "round-nearest-afz",
+    "round-nearest-even",
+    "rsqrt",
+    "select",
+    "shift-left",
+    "shift-right-arithmetic",
+    "shift-right-logical",
+    "sign",
+    "sine",
+    "sqrt",
+    "subtract",
+    "tan",
+    "tanh",
     "xor",
 ];
 
@@ -628,7 +713,9 @@ fn reduce(interpreter: &Interpreter, inst: &Instruction, operands: &[&Literal]) 
     let out_str = strides(&out_dims);
 
     let results: Vec<Data> = match combiner {
-        Combiner::Binary { op, swapped } if supports(inputs[0], op) && inputs[0].element_type() == inits[0].element_type() => {
+        Combiner::Binary { op, swapped }
+            if supports(inputs[0], op) && inputs[0].element_type() == inits[0].element_type() =>
+        {
             // Output offset of each input dim (0 for reduced ones).
             let mut o_of_in = vec![0i64; id.len()];
             for (j, &d) in kept.iter().enumerate() {
@@ -644,7 +731,9 @@ fn reduce(interpreter: &Interpreter, inst: &Instruction, operands: &[&Literal]) 
             let mut bases = Vec::with_capacity(element_count(&out_dims));
             for_each_index(&out_dims, |o| bases.push(o.iter().zip(&kept).map(|(&i, &d)| i * in_str[d]).sum::<i64>()));
             let mut red_offsets = Vec::with_capacity(element_count(&red_dims));
-            for_each_index(&red_dims, |r| red_offsets.push(r.iter().zip(&red).map(|(&i, &d)| i * in_str[d]).sum::<i64>()));
+            for_each_index(&red_dims, |r| {
+                red_offsets.push(r.iter().zip(&red).map(|(&i, &d)| i * in_str[d]).sum::<i64>())
+            });
             reduce_general(interpreter, &name, &inputs, &inits, &out_dims, &bases, &red_offsets)?
         }
     };
@@ -844,7 +933,9 @@ fn reduce_window(interpreter: &Interpreter, inst: &Instruction, operands: &[&Lit
     let name = computation_attr(inst, "to_apply")?;
     let combiner = analyze_combiner(interpreter, &name, n)?;
     let results = match combiner {
-        Combiner::Binary { op, swapped } if supports(inputs[0], op) && inputs[0].element_type() == inits[0].element_type() => {
+        Combiner::Binary { op, swapped }
+            if supports(inputs[0], op) && inputs[0].element_type() == inits[0].element_type() =>
+        {
             fn run<T: Arith>(op: BinOp, swapped: bool, x: &[T], acc: &mut [T], windows: &Windows) {
                 with_op!(op, swapped, |f: T| windows.for_each_output(|o, offs| {
                     let mut v = acc[o];
@@ -964,9 +1055,15 @@ fn keys_of(data: &Data, total: bool) -> Option<Keys> {
         Data::U64(v) => Keys::U(v.clone()),
         Data::Bits(P::S2 | P::S4, v) => Keys::I(v.iter().map(|&x| x as i8 as i64).collect()),
         Data::Bits(P::U2 | P::U4, v) => Keys::I(v.iter().map(|&x| x as i64).collect()),
-        Data::F16(v) if total => Keys::I(v.iter().map(|x| total_key(x.to_bits() as i16 as i64, i16::MAX as i64)).collect()),
-        Data::Bf16(v) if total => Keys::I(v.iter().map(|x| total_key(x.to_bits() as i16 as i64, i16::MAX as i64)).collect()),
-        Data::F32(v) if total => Keys::I(v.iter().map(|x| total_key(x.to_bits() as i32 as i64, i32::MAX as i64)).collect()),
+        Data::F16(v) if total => {
+            Keys::I(v.iter().map(|x| total_key(x.to_bits() as i16 as i64, i16::MAX as i64)).collect())
+        }
+        Data::Bf16(v) if total => {
+            Keys::I(v.iter().map(|x| total_key(x.to_bits() as i16 as i64, i16::MAX as i64)).collect())
+        }
+        Data::F32(v) if total => {
+            Keys::I(v.iter().map(|x| total_key(x.to_bits() as i32 as i64, i32::MAX as i64)).collect())
+        }
         Data::F64(v) if total => Keys::I(v.iter().map(|x| total_key(x.to_bits() as i64, i64::MAX)).collect()),
         Data::F16(v) => Keys::F(v.iter().map(|x| x.to_f64()).collect()),
         // IEEE order with subnormals as zero (DAZ), as the elementwise
@@ -974,9 +1071,9 @@ fn keys_of(data: &Data, total: bool) -> Option<Keys> {
         Data::Bf16(v) => Keys::F(v.iter().map(|x| ftz32(x.to_f32()) as f64).collect()),
         Data::F32(v) => Keys::F(v.iter().map(|&x| ftz32(x) as f64).collect()),
         Data::F64(v) => Keys::F(v.iter().map(|&x| ftz64(x)).collect()),
-        Data::Bits(_, _) if !total => {
-            Keys::F(Literal::array(vec![data.len() as i64], data.clone()).to_f32_vec().into_iter().map(|x| x as f64).collect())
-        }
+        Data::Bits(_, _) if !total => Keys::F(
+            Literal::array(vec![data.len() as i64], data.clone()).to_f32_vec().into_iter().map(|x| x as f64).collect(),
+        ),
         Data::Bits(_, _) => {
             // Narrow floats: through f32, whose total order they share
             // (the sign of NaN is kept).
@@ -1136,7 +1233,11 @@ fn select_and_scatter(interpreter: &Interpreter, inst: &Instruction, operands: &
                         cur = p;
                         continue;
                     }
-                    let outs = call_scalars(interpreter, &select, &[scalar_at(data, cur as usize), scalar_at(data, p as usize)])?;
+                    let outs = call_scalars(
+                        interpreter,
+                        &select,
+                        &[scalar_at(data, cur as usize), scalar_at(data, p as usize)],
+                    )?;
                     match outs.first() {
                         Some(Data::Pred(v)) if v.len() == 1 => {
                             if !v[0] {
@@ -1273,7 +1374,12 @@ fn mirrored(comp: &Computation, index: &HashMap<&str, usize>, a: usize, b: usize
     }
     let attrs_eq = x.attributes.len() == y.attributes.len()
         && x.attributes.iter().zip(&y.attributes).all(|(p, q)| p.name == q.name && p.value.text == q.value.text);
-    if x.opcode != y.opcode || x.shape != y.shape || x.literal != y.literal || !attrs_eq || x.operands.len() != y.operands.len() {
+    if x.opcode != y.opcode
+        || x.shape != y.shape
+        || x.literal != y.literal
+        || !attrs_eq
+        || x.operands.len() != y.operands.len()
+    {
         return false;
     }
     x.operands.iter().zip(&y.operands).all(|(p, q)| match (index.get(p.name.as_str()), index.get(q.name.as_str())) {
@@ -1311,7 +1417,13 @@ fn comparator_levels(comp: &Computation) -> Result<Option<Vec<(usize, Direction,
         }
         let (Some(x), Some(y)) = (operand(0), operand(1)) else { return Ok(None) };
         let is = |i: usize, op: &str| comp.instructions[i].opcode == op;
-        let (lt, and) = if is(x, "compare") && is(y, "and") { (x, y) } else if is(y, "compare") && is(x, "and") { (y, x) } else { return Ok(None) };
+        let (lt, and) = if is(x, "compare") && is(y, "and") {
+            (x, y)
+        } else if is(y, "compare") && is(x, "and") {
+            (y, x)
+        } else {
+            return Ok(None);
+        };
         let (lt, and) = (&comp.instructions[lt], &comp.instructions[and]);
         let (dir, total) = compare_kind(lt)?;
         if !matches!(dir, Direction::Lt | Direction::Gt) || lt.operands.len() != 2 || and.operands.len() != 2 {
@@ -1391,7 +1503,12 @@ fn sort(interpreter: &Interpreter, inst: &Instruction, operands: &[&Literal]) ->
             inputs.get(p).map(|x| (*x).clone())
         } else if let Some(vc) = vectorize(comp, dims, key_root) {
             let args: Vec<Data> = (0..2 * inputs.len()).map(|i| inputs[i / 2].clone()).collect();
-            Some(call_vectorized(interpreter, &vc, dims, args)?.into_iter().next().ok_or_else(|| EvalError::new("empty key"))?)
+            Some(
+                call_vectorized(interpreter, &vc, dims, args)?
+                    .into_iter()
+                    .next()
+                    .ok_or_else(|| EvalError::new("empty key"))?,
+            )
         } else {
             None
         };
@@ -1406,7 +1523,9 @@ fn sort(interpreter: &Interpreter, inst: &Instruction, operands: &[&Literal]) ->
     // Several levels sort lexicographically when every level is a strict
     // total order on integer keys; otherwise the comparator is called.
     let lexicographic = levels.len() > 1
-        && levels.iter().all(|(k, d)| matches!(k, Keys::I(_) | Keys::U(_)) && matches!(d, Direction::Lt | Direction::Gt));
+        && levels
+            .iter()
+            .all(|(k, d)| matches!(k, Keys::I(_) | Keys::U(_)) && matches!(d, Direction::Lt | Direction::Gt));
     let keyed: Option<(Keys, Direction)> = if levels.len() == 1 { levels.pop() } else { None };
 
     let mut perm: Vec<usize> = Vec::with_capacity(total_count);
@@ -1523,7 +1642,6 @@ fn topk(_: &Interpreter, inst: &Instruction, operands: &[&Literal]) -> Result<Li
     let indices = Literal::array(out_dims, Data::S32(indices));
     finish_variadic(inst, vec![values, indices])
 }
-
 
 // ---------------------------------------------------------------------------
 // scan

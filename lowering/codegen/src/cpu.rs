@@ -44,7 +44,14 @@ impl HostTarget {
         let llvm_triple = TargetTriple::create(triple);
         let target = Target::from_triple(&llvm_triple).map_err(|e| e.to_string())?;
         let machine = target
-            .create_target_machine(&llvm_triple, cpu, features, OptimizationLevel::Aggressive, RelocMode::Default, CodeModel::JITDefault)
+            .create_target_machine(
+                &llvm_triple,
+                cpu,
+                features,
+                OptimizationLevel::Aggressive,
+                RelocMode::Default,
+                CodeModel::JITDefault,
+            )
             .ok_or_else(|| format!("LLVM cannot create a target machine for {cpu} ({triple})"))?;
         Ok(HostTarget { machine, triple: triple.to_string(), cpu: cpu.to_string(), features: features.to_string() })
     }
@@ -119,10 +126,18 @@ impl Unit {
     /// Translates `module` (the `llvm` dialect) into a fresh LLVM context.
     fn new(module: &melior::ir::Module, functions: &[String]) -> Result<Unit, String> {
         let context: &'static Context = Box::leak(Box::new(Context::create()));
-        let mut unit = Unit { context: context as *const Context as *mut Context, module: None, engine: None, functions: Vec::new() };
+        let mut unit = Unit {
+            context: context as *const Context as *mut Context,
+            module: None,
+            engine: None,
+            functions: Vec::new(),
+        };
         let llvm = crate::translate::to_llvm_ir(module, context)?;
-        unit.functions =
-            functions.iter().filter(|f| llvm.get_function(f).is_some_and(|f| f.count_basic_blocks() > 0)).cloned().collect();
+        unit.functions = functions
+            .iter()
+            .filter(|f| llvm.get_function(f).is_some_and(|f| f.count_basic_blocks() > 0))
+            .cloned()
+            .collect();
         unit.module = Some(llvm);
         Ok(unit)
     }
@@ -168,7 +183,12 @@ impl Jit {
     /// Like [`Jit::compile`] for a module of nested kernel modules (the
     /// lowering's output), split into up to `threads` parts compiled in
     /// parallel.
-    pub fn compile_kernels(module: &melior::ir::Module, target: &HostTarget, functions: &[String], threads: usize) -> Result<Jit, String> {
+    pub fn compile_kernels(
+        module: &melior::ir::Module,
+        target: &HostTarget,
+        functions: &[String],
+        threads: usize,
+    ) -> Result<Jit, String> {
         let parts = crate::translate::split_kernel_modules(module, threads);
         Self::compile_units(&parts, target, functions)
     }

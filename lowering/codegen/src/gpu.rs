@@ -8,11 +8,11 @@
 //! XLA:GPU does by default), so libdevice takes its IEEE paths.
 
 use inkwell::{
-    values::BasicValue,
     context::Context,
     module::{Linkage, Module},
     passes::PassBuilderOptions,
     targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple},
+    values::BasicValue,
     OptimizationLevel,
 };
 use std::path::{Path, PathBuf};
@@ -125,8 +125,17 @@ impl NvptxTarget {
         let triple = TargetTriple::create(TRIPLE);
         let llvm_target = Target::from_triple(&triple).map_err(|e| e.to_string())?;
         let machine = llvm_target
-            .create_target_machine(&triple, &target.sm, &target.features(), OptimizationLevel::Aggressive, RelocMode::Default, CodeModel::Default)
-            .ok_or_else(|| format!("LLVM cannot create an NVPTX target machine for {} ({})", target.sm, target.features()))?;
+            .create_target_machine(
+                &triple,
+                &target.sm,
+                &target.features(),
+                OptimizationLevel::Aggressive,
+                RelocMode::Default,
+                CodeModel::Default,
+            )
+            .ok_or_else(|| {
+                format!("LLVM cannot create an NVPTX target machine for {} ({})", target.sm, target.features())
+            })?;
         Ok(NvptxTarget { machine, target, libdevice })
     }
 
@@ -143,7 +152,9 @@ impl NvptxTarget {
     /// everything but the kernels internal (so what is not called is
     /// dropped and the rest inlined).
     pub fn link_libdevice(&self, module: &Module) -> Result<(), String> {
-        let needs = module.get_functions().any(|f| f.count_basic_blocks() == 0 && f.get_name().to_bytes().starts_with(b"__nv_"));
+        let needs = module
+            .get_functions()
+            .any(|f| f.count_basic_blocks() == 0 && f.get_name().to_bytes().starts_with(b"__nv_"));
         if needs {
             let path = self.libdevice.as_ref().ok_or_else(|| {
                 "the kernels call libdevice math functions, and libdevice.10.bc was not found (run scripts/setup.sh, or set RXLA_LIBDEVICE)".to_string()
@@ -237,7 +248,11 @@ pub fn ptxas_check(ptxas: &Path, ptx: &str, sm: &str) -> Result<(), String> {
     if output.status.success() {
         Ok(())
     } else {
-        Err(format!("ptxas -arch={sm}: {}{}", String::from_utf8_lossy(&output.stderr), String::from_utf8_lossy(&output.stdout)))
+        Err(format!(
+            "ptxas -arch={sm}: {}{}",
+            String::from_utf8_lossy(&output.stderr),
+            String::from_utf8_lossy(&output.stdout)
+        ))
     }
 }
 

@@ -47,7 +47,8 @@ unsafe fn declaration_name(op: MlirOperation) -> Option<String> {
         if name != b"llvm.func" || !mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)).ptr.is_null() {
             return None;
         }
-        let attr = mlirOperationGetAttributeByName(op, MlirStringRef { data: "sym_name".as_ptr() as *const _, length: 8 });
+        let attr =
+            mlirOperationGetAttributeByName(op, MlirStringRef { data: "sym_name".as_ptr() as *const _, length: 8 });
         if attr.ptr.is_null() {
             return None;
         }
@@ -59,7 +60,10 @@ unsafe fn declaration_name(op: MlirOperation) -> Option<String> {
 /// Translates `module` (the `llvm` dialect only, no nested modules) into
 /// an LLVM module of `context`. The MLIR context must have the LLVM
 /// translations registered ([`register_translations`]).
-pub fn to_llvm_ir<'ctx>(module: &Module, context: &'ctx inkwell::context::Context) -> Result<inkwell::module::Module<'ctx>, String> {
+pub fn to_llvm_ir<'ctx>(
+    module: &Module,
+    context: &'ctx inkwell::context::Context,
+) -> Result<inkwell::module::Module<'ctx>, String> {
     drop_range_arguments(module);
     // SAFETY: live module and context; the result is owned by `context`.
     let raw = unsafe {
@@ -87,8 +91,9 @@ pub fn register_translations(context: &melior::Context) {
 /// every part.
 pub fn split_kernel_modules<'c>(module: &Module<'c>, parts: usize) -> Vec<Module<'c>> {
     // SAFETY: the module's live context; the location lives as long.
-    let location: melior::ir::Location<'c> =
-        unsafe { melior::ir::Location::from_raw(mlirLocationUnknownGet(mlirOperationGetContext(module.as_operation().to_raw()))) };
+    let location: melior::ir::Location<'c> = unsafe {
+        melior::ir::Location::from_raw(mlirLocationUnknownGet(mlirOperationGetContext(module.as_operation().to_raw())))
+    };
     let mut kernels = Vec::new();
     let mut shared = Vec::new();
     // SAFETY: live module; ops are moved between live blocks and every op
@@ -173,7 +178,9 @@ pub fn drop_range_arguments(module: &Module) {
                 let mut dicts = Vec::with_capacity(n as usize);
                 for i in 0..n {
                     let dict = mlirArrayAttrGetElement(attrs, i);
-                    if !mlirAttributeIsADictionary(dict) || mlirDictionaryAttrGetElementByName(dict, str_ref(RANGE)).ptr.is_null() {
+                    if !mlirAttributeIsADictionary(dict)
+                        || mlirDictionaryAttrGetElementByName(dict, str_ref(RANGE)).ptr.is_null()
+                    {
                         dicts.push(dict);
                         continue;
                     }
@@ -185,7 +192,11 @@ pub fn drop_range_arguments(module: &Module) {
                     dicts.push(mlirDictionaryAttrGet(context, kept.len() as isize, kept.as_ptr()));
                 }
                 if changed {
-                    mlirOperationSetAttributeByName(op, arg_attrs, mlirArrayAttrGet(context, dicts.len() as isize, dicts.as_ptr()));
+                    mlirOperationSetAttributeByName(
+                        op,
+                        arg_attrs,
+                        mlirArrayAttrGet(context, dicts.len() as isize, dicts.as_ptr()),
+                    );
                 }
             }
             op = mlirOperationGetNextInBlock(op);

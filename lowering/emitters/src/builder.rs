@@ -301,7 +301,12 @@ impl FuncBuilder {
     /// True iff every constraint of `map` (and every dimension bound the
     /// arguments' ranges do not already imply) holds for `dims` / `syms`.
     /// `None` when nothing needs checking.
-    pub fn map_constraints(&mut self, map: &IndexingMap, dims: &[Expr], syms: &[Expr]) -> Result<Option<String>, EmitError> {
+    pub fn map_constraints(
+        &mut self,
+        map: &IndexingMap,
+        dims: &[Expr],
+        syms: &[Expr],
+    ) -> Result<Option<String>, EmitError> {
         let mut conds = Vec::new();
         for (d, var) in map.dim_vars().iter().enumerate() {
             if let Some(c) = self.in_range(&dims[d], var.bounds.lower, var.bounds.upper)? {
@@ -370,12 +375,7 @@ impl FuncBuilder {
     /// `scf.if` with results of `types`; `branch(fb, true)` emits the then
     /// region, `branch(fb, false)` the else region, each returning the
     /// values it yields.
-    pub fn if_else(
-        &mut self,
-        cond: &str,
-        types: &[String],
-        branch: &mut Branches,
-    ) -> Result<Vec<String>, EmitError> {
+    pub fn if_else(&mut self, cond: &str, types: &[String], branch: &mut Branches) -> Result<Vec<String>, EmitError> {
         let result = self.fresh("if");
         let tys: Vec<&str> = types.iter().map(String::as_str).collect();
         if types.is_empty() {

@@ -84,7 +84,13 @@ pub struct Choice {
 
 impl Choice {
     pub fn loop_with_reason(reason: String) -> Choice {
-        Choice { kind: EmitterKind::Loop, heroes: BTreeSet::new(), root_heroes: Vec::new(), fallback: Some(reason), loop_fallback_ok: false }
+        Choice {
+            kind: EmitterKind::Loop,
+            heroes: BTreeSet::new(),
+            root_heroes: Vec::new(),
+            fallback: Some(reason),
+            loop_fallback_ok: false,
+        }
     }
 
     fn plain(kind: EmitterKind, heroes: BTreeSet<usize>, root_heroes: Vec<Option<usize>>) -> Choice {
@@ -143,7 +149,11 @@ pub fn find_hero(comp: &Computation, root: usize) -> usize {
 
 /// Breadth-first search from `start` through intermediate ops (up to three
 /// operands) for an op satisfying `pred`.
-fn find_through_intermediates(comp: &Computation, start: usize, pred: &dyn Fn(&Computation, usize) -> bool) -> Option<usize> {
+fn find_through_intermediates(
+    comp: &Computation,
+    start: usize,
+    pred: &dyn Fn(&Computation, usize) -> bool,
+) -> Option<usize> {
     let mut queue = std::collections::VecDeque::from([start]);
     let mut seen = BTreeSet::from([start]);
     while let Some(i) = queue.pop_front() {
@@ -281,10 +291,8 @@ pub fn choose(comp: &Computation, kind: Option<FusionKind>, _target: &Target) ->
     }
 
     if comp.roots.len() > 1 {
-        let slices: Option<Vec<usize>> = root_instrs
-            .iter()
-            .map(|r| r.filter(|&i| comp.instrs[i].is("slice") && unit_strides(comp, i)))
-            .collect();
+        let slices: Option<Vec<usize>> =
+            root_instrs.iter().map(|r| r.filter(|&i| comp.instrs[i].is("slice") && unit_strides(comp, i))).collect();
         if let Some(slices) = slices {
             let shape = comp.ty(comp.instrs[slices[0]].operands[0]).dims.clone();
             if slices.iter().all(|&s| comp.ty(comp.instrs[s].operands[0]).dims == shape) {

@@ -22,7 +22,11 @@ use std::collections::HashMap;
 /// Emits the in-place DUS kernel.
 pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitError> {
     let comp = kernel.comp;
-    let duses: Vec<usize> = choice.root_heroes.iter().map(|h| h.ok_or_else(|| kernel.err("a root is not a DUS"))).collect::<Result<_, _>>()?;
+    let duses: Vec<usize> = choice
+        .root_heroes
+        .iter()
+        .map(|h| h.ok_or_else(|| kernel.err("a root is not a DUS")))
+        .collect::<Result<_, _>>()?;
     let update_shape = comp.ty(comp.instrs[duses[0]].operands[1]).dims.clone();
     let work = Work::new(&kernel.target, comp, update_shape.iter().product(), Some(1));
     kernel.entry_attrs.extend(work.grid.attrs());

@@ -18,16 +18,15 @@
 //! hero values, and otherwise obtained by calling the function of the
 //! subgraph they are a root of. Values are cached per index and region.
 
+use crate::target::Target;
 use crate::{
     builder::FuncBuilder,
     fusion::{mlir_elem, mlir_tensor, struct_int, struct_list, Computation, Val},
     kernel::Kernel,
     kernel_ops,
     partitioner::is_inline,
-    scalar_ops,
-    EmitError,
+    scalar_ops, EmitError,
 };
-use crate::target::Target;
 use rxla_indexing::{output_to_input_indexing, Expr};
 use rxla_ir::{attrs::Window, types::ElementType};
 use std::collections::HashMap;
@@ -117,7 +116,10 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
             return Ok(v.clone());
         }
         if idx.len() != self.comp.instrs[i].results[0].rank() {
-            return Err(self.err(i, format!("read at a rank-{} index but has rank {}", idx.len(), self.comp.instrs[i].results[0].rank())));
+            return Err(self.err(
+                i,
+                format!("read at a rank-{} index but has rank {}", idx.len(), self.comp.instrs[i].results[0].rank()),
+            ));
         }
         let key = Self::key(fb, &format!("v{i}"), idx);
         if let Some(v) = fb.lookup(&key) {
@@ -128,11 +130,7 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
             Current::Subgraph(s) => is_inline(self.comp, i) || self.kernel.part.of[i] == Some(s),
             Current::Entry => is_inline(self.comp, i),
         };
-        let values = if inline {
-            self.emit(fb, i, idx)?
-        } else {
-            self.call_subgraph_of(fb, i, idx)?
-        };
+        let values = if inline { self.emit(fb, i, idx)? } else { self.call_subgraph_of(fb, i, idx)? };
         fb.remember(key, values.clone());
         Ok(values)
     }
@@ -179,11 +177,8 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
     fn operand_index(&self, fb: &FuncBuilder, i: usize, slot: usize, idx: &[Expr]) -> Result<Vec<Expr>, EmitError> {
         let desc = self.comp.op_desc(i).ok_or_else(|| self.err(i, "no indexing for this op"))?;
         let indexing = output_to_input_indexing(&desc, 0).map_err(|e| self.err(i, e))?;
-        let map = indexing
-            .indexing_maps
-            .get(slot)
-            .and_then(|m| m.first())
-            .ok_or_else(|| self.err(i, "no operand map"))?;
+        let map =
+            indexing.indexing_maps.get(slot).and_then(|m| m.first()).ok_or_else(|| self.err(i, "no operand map"))?;
         if map.map.is_undefined() || map.map.num_symbols() > 0 {
             return Err(self.err(i, "operand map is not a pure index transformation"));
         }
@@ -351,7 +346,14 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
 
     /// Operand `k` onwards of a concatenate, the first starting at `offset`
     /// along the concatenated dimension.
-    fn concatenate(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr], k: usize, offset: i64) -> Result<String, EmitError> {
+    fn concatenate(
+        &mut self,
+        fb: &mut FuncBuilder,
+        i: usize,
+        idx: &[Expr],
+        k: usize,
+        offset: i64,
+    ) -> Result<String, EmitError> {
         let ins = self.comp.instrs[i].clone();
         let dim = ins.op.int_attr("dimension").ok_or_else(|| self.err(i, "no dimension"))? as usize;
         let operand = ins.operands[k];
@@ -560,7 +562,8 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
     fn convolution(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<String, EmitError> {
         let ins = self.comp.instrs[i].clone();
         let op = ins.op;
-        let dn = rxla_ir::attrs::StructAttr::of(op, "dimension_numbers").ok_or_else(|| self.err(i, "no dimension numbers"))?;
+        let dn = rxla_ir::attrs::StructAttr::of(op, "dimension_numbers")
+            .ok_or_else(|| self.err(i, "no dimension numbers"))?;
         let one = |name: &str| dn.raw(name).and_then(|t| t.trim().parse::<usize>().ok());
         let many = |name: &str| dn.list(name).into_iter().map(|x| x as usize).collect::<Vec<_>>();
         let (Some(ib), Some(ifd), Some(kif), Some(kof), Some(ob), Some(of)) = (
@@ -613,14 +616,43 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
         let group = fb.simplify(&idx[of].floor_div_const(og));
         let batch = if bgc > 1 { fb.simplify(&group.mul_const(n_out).add(&idx[ob])) } else { idx[ob].clone() };
         let feature_base = if fgc > 1 { group.mul_const(ci) } else { Expr::zero() };
-        let geometry = ConvGeometry { lhs, rhs, lhs_rank: lhs_dims.len(), rhs_rank: rhs_dims.len(), in_dims: is.iter().map(|&d| lhs_dims[d]).collect(), ib, ifd, is, kif, kof, ks, batch, feature_base, feature: idx[of].clone(), out: os.iter().map(|&d| idx[d].clone()).collect(), window, ci, acc_ty: acc_ty.to_string() };
+        let geometry = ConvGeometry {
+            lhs,
+            rhs,
+            lhs_rank: lhs_dims.len(),
+            rhs_rank: rhs_dims.len(),
+            in_dims: is.iter().map(|&d| lhs_dims[d]).collect(),
+            ib,
+            ifd,
+            is,
+            kif,
+            kof,
+            ks,
+            batch,
+            feature_base,
+            feature: idx[of].clone(),
+            out: os.iter().map(|&d| idx[d].clone()).collect(),
+            window,
+            ci,
+            acc_ty: acc_ty.to_string(),
+        };
         let zero = fb.constant("0.0", acc_ty);
         let mut pos = Vec::new();
         let sum = self.conv_loops(fb, &geometry, &mut pos, &zero)?;
-        Ok(if acc_ty != out_ty { fb.assign("conv", &format!("arith.truncf {sum} : {acc_ty} to {out_ty}")) } else { sum })
+        Ok(if acc_ty != out_ty {
+            fb.assign("conv", &format!("arith.truncf {sum} : {acc_ty} to {out_ty}"))
+        } else {
+            sum
+        })
     }
 
-    fn conv_loops(&mut self, fb: &mut FuncBuilder, g: &ConvGeometry, pos: &mut Vec<Expr>, acc: &str) -> Result<String, EmitError> {
+    fn conv_loops(
+        &mut self,
+        fb: &mut FuncBuilder,
+        g: &ConvGeometry,
+        pos: &mut Vec<Expr>,
+        acc: &str,
+    ) -> Result<String, EmitError> {
         let d = pos.len();
         let acc_ty = g.acc_ty.clone();
         if d < g.window.len() {
@@ -641,7 +673,8 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
         let mut conds = Vec::new();
         let mut in_pos = Vec::new();
         for (k, w) in g.window.iter().enumerate() {
-            let p = fb.simplify(&g.out[k].mul_const(w.stride).add(&pos[k].mul_const(w.rhs_dilation)).sub_const(w.pad_low));
+            let p =
+                fb.simplify(&g.out[k].mul_const(w.stride).add(&pos[k].mul_const(w.rhs_dilation)).sub_const(w.pad_low));
             if let Some(c) = fb.in_range(&p, 0, (g.in_dims[k] - 1) * w.lhs_dilation)? {
                 conds.push(c);
             }
@@ -667,12 +700,19 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
                 rhs_idx[g.kof] = g.feature.clone();
                 for (k, w) in g.window.iter().enumerate() {
                     lhs_idx[g.is[k]] = in_pos[k].clone();
-                    rhs_idx[g.ks[k]] = if w.reversal { fb.simplify(&Expr::constant(w.size - 1).sub(&pos[k])) } else { pos[k].clone() };
+                    rhs_idx[g.ks[k]] =
+                        if w.reversal { fb.simplify(&Expr::constant(w.size - 1).sub(&pos[k])) } else { pos[k].clone() };
                 }
                 let x = self.value(fb, g.lhs, &lhs_idx)?;
                 let y = self.value(fb, g.rhs, &rhs_idx)?;
                 let elem = self.mlir_ty(g.lhs);
-                let widen = |fb: &mut FuncBuilder, v: String| if elem == acc_ty { v } else { fb.assign("w", &format!("arith.extf {v} : {elem} to {acc_ty}")) };
+                let widen = |fb: &mut FuncBuilder, v: String| {
+                    if elem == acc_ty {
+                        v
+                    } else {
+                        fb.assign("w", &format!("arith.extf {v} : {elem} to {acc_ty}"))
+                    }
+                };
                 let (x, y) = (widen(fb, x), widen(fb, y));
                 let m = fb.assign("m", &format!("arith.mulf {x}, {y} : {acc_ty}"));
                 Ok(vec![fb.assign("s", &format!("arith.addf {}, {m} : {acc_ty}", iters[0]))])
@@ -725,8 +765,11 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
                 // accumulator where the position is padding. Every output
                 // element then runs the same straight-line code, which
                 // LLVM vectorizes across adjacent outputs.
-                let clamped: Vec<Expr> =
-                    idx.iter().zip(in_dims).map(|(e, &n)| fb.simplify(&e.maximum(&Expr::zero()).minimum(&Expr::constant(n - 1)))).collect();
+                let clamped: Vec<Expr> = idx
+                    .iter()
+                    .zip(in_dims)
+                    .map(|(e, &n)| fb.simplify(&e.maximum(&Expr::zero()).minimum(&Expr::constant(n - 1))))
+                    .collect();
                 let mut args = accs.clone();
                 for v in inputs {
                     args.push(self.value(fb, *v, &clamped)?);

@@ -76,9 +76,11 @@ impl Computation {
         let mut params = Vec::new();
         for (i, a) in args.iter().enumerate() {
             values.insert(*a, Val::Param(i));
-            params.push(tensor_type(a.ty()).ok_or_else(|| {
-                err(format!("parameter {i} has type {} (only static arrays are supported)", a.ty()))
-            })?);
+            params.push(
+                tensor_type(a.ty()).ok_or_else(|| {
+                    err(format!("parameter {i} has type {} (only static arrays are supported)", a.ty()))
+                })?,
+            );
         }
         let Some(block) = func.region_block(0) else {
             return Err(err("the computation has no body".into()));
@@ -210,9 +212,8 @@ impl Computation {
                 let lo = op.dims_attr("edge_padding_low")?;
                 let hi = op.dims_attr("edge_padding_high")?;
                 let interior = op.dims_attr("interior_padding")?;
-                attrs.padding = (0..lo.len())
-                    .map(|d| PadDim { low: lo[d], high: hi[d], interior: interior[d] })
-                    .collect();
+                attrs.padding =
+                    (0..lo.len()).map(|d| PadDim { low: lo[d], high: hi[d], interior: interior[d] }).collect();
             }
             "concatenate" => attrs.concat_dimension = Some(op.int_attr("dimension")?),
             "reduce" => attrs.reduce_dimensions = op.dims_attr("dimensions")?,
@@ -221,12 +222,7 @@ impl Computation {
             "reshape" | "bitcast" | "dynamic_update_slice" => {}
             _ => return None,
         }
-        Some(OpDesc {
-            opcode: hlo_opcode(&ins.opcode),
-            operand_shapes,
-            result_shapes,
-            attrs,
-        })
+        Some(OpDesc { opcode: hlo_opcode(&ins.opcode), operand_shapes, result_shapes, attrs })
     }
 }
 

@@ -19,7 +19,11 @@ use std::collections::HashMap;
 /// Emits the input-slices kernel.
 pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitError> {
     let comp = kernel.comp;
-    let slices: Vec<usize> = choice.root_heroes.iter().map(|h| h.ok_or_else(|| kernel.err("a root is not a slice"))).collect::<Result<_, _>>()?;
+    let slices: Vec<usize> = choice
+        .root_heroes
+        .iter()
+        .map(|h| h.ok_or_else(|| kernel.err("a root is not a slice")))
+        .collect::<Result<_, _>>()?;
     let shape = comp.ty(comp.instrs[slices[0]].operands[0]).dims.clone();
     let work = Work::new(&kernel.target, comp, shape.iter().product(), None);
     kernel.entry_attrs.extend(work.grid.attrs());

@@ -214,7 +214,12 @@ impl<'a> Kernel<'a> {
     /// The kernel module's text: the entry function (`args` are the
     /// entry's argument names and types, `body` its body ending in
     /// `return`) and every function it needs.
-    pub fn finish(mut self, args: &[(String, String)], result_types: &[String], body: &str) -> Result<String, EmitError> {
+    pub fn finish(
+        mut self,
+        args: &[(String, String)],
+        result_types: &[String],
+        body: &str,
+    ) -> Result<String, EmitError> {
         self.drain()?;
         let sig: Vec<String> = args.iter().map(|(a, t)| format!("{a}: {t}")).collect();
         let mut attrs = vec!["xla.entry".to_string()];
@@ -258,7 +263,9 @@ fn reassociative_body(body: &str) -> String {
         .map(|line| {
             let is_op = line.contains("= arith.addf ") || line.contains("= arith.mulf ");
             match line.rfind(" : ") {
-                Some(at) if is_op && !line.contains("fastmath") => format!("{} fastmath<reassoc>{}\n", &line[..at], &line[at..]),
+                Some(at) if is_op && !line.contains("fastmath") => {
+                    format!("{} fastmath<reassoc>{}\n", &line[..at], &line[at..])
+                }
                 _ => format!("{line}\n"),
             }
         })

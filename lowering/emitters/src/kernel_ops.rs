@@ -52,16 +52,20 @@ pub fn apply_indexing(fb: &mut FuncBuilder, expr: &Expr, operands: &[String], bo
         return fb.assign("idx", &format!("xla.apply_indexing {}({})", indexing_map_attr(&map), operands.join(", ")));
     }
     let dims: Vec<String> = (0..operands.len()).map(|i| format!("d{i}")).collect();
-    fb.assign(
-        "idx",
-        &format!("affine.apply affine_map<({}) -> ({expr})>({})", dims.join(", "), operands.join(", ")),
-    )
+    fb.assign("idx", &format!("affine.apply affine_map<({}) -> ({expr})>({})", dims.join(", "), operands.join(", ")))
 }
 
 /// `xla.pure_call`: a call of a side-effect-free function.
-pub fn call(fb: &mut FuncBuilder, callee: &str, args: &[String], arg_types: &[String], result_types: &[String]) -> Vec<String> {
+pub fn call(
+    fb: &mut FuncBuilder,
+    callee: &str,
+    args: &[String],
+    arg_types: &[String],
+    result_types: &[String],
+) -> Vec<String> {
     let name = fb.fresh("call");
-    let lhs = if result_types.is_empty() { String::new() } else { format!("{} = ", result_lhs(&name, result_types.len())) };
+    let lhs =
+        if result_types.is_empty() { String::new() } else { format!("{} = ", result_lhs(&name, result_types.len())) };
     let res = if result_types.len() == 1 { result_types[0].clone() } else { format!("({})", result_types.join(", ")) };
     let op = if XLA_DIALECTS && !result_types.is_empty() { "xla.pure_call" } else { "func.call" };
     fb.line(&format!("{lhs}{op} @\"{callee}\"({}) : ({}) -> {res}", args.join(", "), arg_types.join(", ")));
@@ -81,7 +85,8 @@ pub fn block_id(fb: &mut FuncBuilder, dim: char, count: i64) -> String {
 /// `xla.workgroup_id`: the id of the executing CPU workgroup (`None` in
 /// the upstream form, where the workgroups are a loop).
 pub fn workgroup_id(fb: &mut FuncBuilder, count: i64) -> Option<String> {
-    XLA_DIALECTS.then(|| fb.assign("wg", &format!("xla.workgroup_id x {{xla.range = [0 : index, {} : index]}}", count - 1)))
+    XLA_DIALECTS
+        .then(|| fb.assign("wg", &format!("xla.workgroup_id x {{xla.range = [0 : index, {} : index]}}", count - 1)))
 }
 
 /// `xla_gpu.allocate_shared`: a shared-memory tensor of `ty`.
@@ -98,7 +103,12 @@ pub fn allocate_shared(fb: &mut FuncBuilder, ty: &str) -> String {
 pub fn sync_threads(fb: &mut FuncBuilder, tensors: &[String], types: &[String]) -> Vec<String> {
     if XLA_DIALECTS && !tensors.is_empty() {
         let name = fb.fresh("synced");
-        fb.line(&format!("{} = xla_gpu.sync_threads {} : {}", result_lhs(&name, tensors.len()), tensors.join(", "), types.join(", ")));
+        fb.line(&format!(
+            "{} = xla_gpu.sync_threads {} : {}",
+            result_lhs(&name, tensors.len()),
+            tensors.join(", "),
+            types.join(", ")
+        ));
         return results(&name, tensors.len());
     }
     fb.line("gpu.barrier");
@@ -189,11 +199,8 @@ fn xla_loop(
         args.join(", "),
         types.join(", ")
     ));
-    let iv_exprs: Vec<Expr> = ivs
-        .iter()
-        .zip(folded.range_vars())
-        .map(|(iv, v)| fb.var(iv, v.bounds.lower, v.bounds.upper))
-        .collect();
+    let iv_exprs: Vec<Expr> =
+        ivs.iter().zip(folded.range_vars()).map(|(iv, v)| fb.var(iv, v.bounds.lower, v.bounds.upper)).collect();
     // The original range variables: constants or the loop's ivs.
     let sym_exprs: Vec<Expr> = syms.iter().map(|e| e.replace_dims_and_symbols(&[], &iv_exprs)).collect();
     let ranges = folded.compute_result_ranges();
@@ -232,7 +239,8 @@ fn nest(
         });
     }
     let cond = fb.map_constraints(map, dims, syms)?;
-    let results: Vec<Expr> = map.results().iter().map(|e| fb.simplify(&e.replace_dims_and_symbols(dims, syms))).collect();
+    let results: Vec<Expr> =
+        map.results().iter().map(|e| fb.simplify(&e.replace_dims_and_symbols(dims, syms))).collect();
     let iters: Vec<String> = inits.iter().map(|(v, _)| v.clone()).collect();
     let types: Vec<String> = inits.iter().map(|(_, t)| t.clone()).collect();
     let syms_now = syms.clone();
@@ -277,7 +285,8 @@ pub fn predicated_extract(
     match cond {
         None => Ok(fb.assign("x", &format!("tensor.extract {tensor}[{idx}] : {tensor_type}"))),
         Some(c) if XLA_DIALECTS => {
-            Ok(fb.assign("x", &format!("xla.predicated_extract {tensor}[{idx}] if {c} else {fallback} : {tensor_type}")))
+            Ok(fb
+                .assign("x", &format!("xla.predicated_extract {tensor}[{idx}] if {c} else {fallback} : {tensor_type}")))
         }
         Some(c) => {
             let (t, ty) = (tensor.to_string(), tensor_type.to_string());

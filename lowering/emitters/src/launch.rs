@@ -44,7 +44,9 @@ impl LaunchDims {
 pub enum Grid {
     Gpu(LaunchDims),
     /// CPU workgroups.
-    Cpu { workgroups: i64 },
+    Cpu {
+        workgroups: i64,
+    },
 }
 
 impl Grid {
@@ -135,10 +137,7 @@ pub fn gpu_linear_map(launch: &LaunchDims, unroll: i64, shape: &[i64]) -> Indexi
         stride *= launch.threads[i] * launch.blocks[i];
     }
     let total_threads = stride;
-    let linear = linear
-        .mul_const(unroll)
-        .add(&Expr::sym(0).mul_const(unroll * total_threads))
-        .add(&Expr::sym(1));
+    let linear = linear.mul_const(unroll).add(&Expr::sym(0).mul_const(unroll * total_threads)).add(&Expr::sym(1));
     let results = delinearize(&linear, shape);
     let dims: Vec<Variable> = (0..6)
         .map(|i| {
@@ -168,10 +167,7 @@ pub fn cpu_linear_map(workgroups: i64, unroll: i64, shape: &[i64], wg_as_dim: bo
     let per_wg = ceil_div(vectors, workgroups);
     let wg = if wg_as_dim { Expr::dim(0) } else { Expr::sym(0) };
     let first = if wg_as_dim { 0 } else { 1 };
-    let linear = wg
-        .mul_const(per_wg * unroll)
-        .add(&Expr::sym(first).mul_const(unroll))
-        .add(&Expr::sym(first + 1));
+    let linear = wg.mul_const(per_wg * unroll).add(&Expr::sym(first).mul_const(unroll)).add(&Expr::sym(first + 1));
     let results = delinearize(&linear, shape);
     let wg_var = Variable::named(0, workgroups - 1, "wg");
     let mut ranges = vec![Variable::named(0, per_wg - 1, "vector"), Variable::named(0, unroll - 1, "lane")];
@@ -196,12 +192,8 @@ pub(crate) mod testing {
     /// (the launch's full grid, whatever the map's simplified bounds) and
     /// symbols over the map's bounds: `(dims, syms, results)`.
     pub fn points(map: &IndexingMap, dim_sizes: &[i64]) -> Vec<(Vec<i64>, Vec<i64>, Vec<i64>)> {
-        let sym_bounds: Vec<(i64, i64)> = map
-            .range_vars()
-            .iter()
-            .chain(map.rt_vars())
-            .map(|v| (v.bounds.lower, v.bounds.upper))
-            .collect();
+        let sym_bounds: Vec<(i64, i64)> =
+            map.range_vars().iter().chain(map.rt_vars()).map(|v| (v.bounds.lower, v.bounds.upper)).collect();
         let mut out = Vec::new();
         let mut dims = vec![0i64; dim_sizes.len()];
         loop {
@@ -260,7 +252,11 @@ pub(crate) mod testing {
             }
             seen[linear as usize] += 1;
         }
-        assert!(seen.iter().all(|&c| c == 1), "not every element exactly once: {:?}", seen.iter().filter(|&&c| c != 1).count());
+        assert!(
+            seen.iter().all(|&c| c == 1),
+            "not every element exactly once: {:?}",
+            seen.iter().filter(|&&c| c != 1).count()
+        );
     }
 }
 

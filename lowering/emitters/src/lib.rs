@@ -90,24 +90,43 @@ pub struct EmittedKernel {
 /// Emits the fused computation `func` as a kernel. `kind` is the fusion's
 /// kind when it comes from an `hlo.fusion` (`None` for a computation
 /// emitted directly), `module` holds the reducers it calls.
-pub fn emit_computation(func: Op, kind: Option<FusionKind>, module: Option<Op>, target: &Target) -> Result<EmittedKernel, EmitError> {
+pub fn emit_computation(
+    func: Op,
+    kind: Option<FusionKind>,
+    module: Option<Op>,
+    target: &Target,
+) -> Result<EmittedKernel, EmitError> {
     let comp = Computation::from_func(func)?;
     let choice = choose::choose(&comp, kind, target);
     let kernel_kind = choice.kind;
     match emit_with(&comp, &choice, module, target) {
-        Ok((text, grid)) => Ok(EmittedKernel { name: comp.name.clone(), kind: kernel_kind, fallback: choice.fallback, grid, text }),
+        Ok((text, grid)) => {
+            Ok(EmittedKernel { name: comp.name.clone(), kind: kernel_kind, fallback: choice.fallback, grid, text })
+        }
         Err(e) if kernel_kind != EmitterKind::Loop && choice.loop_fallback_ok => {
             // The hero's emitter does not handle this fusion: the loop
             // emitter computes everything elementally.
-            let loop_choice = choose::Choice::loop_with_reason(format!("{} emitter: {}", kernel_kind.name(), e.message));
+            let loop_choice =
+                choose::Choice::loop_with_reason(format!("{} emitter: {}", kernel_kind.name(), e.message));
             let (text, grid) = emit_with(&comp, &loop_choice, module, target)?;
-            Ok(EmittedKernel { name: comp.name.clone(), kind: EmitterKind::Loop, fallback: loop_choice.fallback, grid, text })
+            Ok(EmittedKernel {
+                name: comp.name.clone(),
+                kind: EmitterKind::Loop,
+                fallback: loop_choice.fallback,
+                grid,
+                text,
+            })
         }
         Err(e) => Err(e),
     }
 }
 
-fn emit_with(comp: &Computation, choice: &choose::Choice, module: Option<Op>, target: &Target) -> Result<(String, Grid), EmitError> {
+fn emit_with(
+    comp: &Computation,
+    choice: &choose::Choice,
+    module: Option<Op>,
+    target: &Target,
+) -> Result<(String, Grid), EmitError> {
     let part = partitioner::partition(comp, &choice.heroes);
     let mut kernel = Kernel::new(comp, part, module, target);
     kernel.module_attrs.push(format!("xla.emitter = \"{}\"", choice.kind.name()));
@@ -137,7 +156,8 @@ pub fn emit_fusion(fusion: Op, module: Op, target: &Target) -> Result<EmittedKer
     if matches!(kind, Some(FusionKind::Custom) | Some(FusionKind::Output)) {
         return Err(EmitError::new(&callee, format!("{} fusions are not emitted", kind.unwrap().text())));
     }
-    let func = computation::lookup(module, &callee).ok_or_else(|| EmitError::new(&callee, "fused computation not found"))?;
+    let func =
+        computation::lookup(module, &callee).ok_or_else(|| EmitError::new(&callee, "fused computation not found"))?;
     emit_computation(func, kind, Some(module), target)
 }
 
@@ -180,12 +200,17 @@ pub fn parse_kernel<'c>(context: &'c Context, kernel: &EmittedKernel) -> Result<
     });
     let parsed = Module::parse(context, &kernel.text);
     let result = match parsed {
-        None => Err(EmitError::new(&kernel.name, format!("emitted IR does not parse: {}", messages.borrow().join("; ")))),
+        None => {
+            Err(EmitError::new(&kernel.name, format!("emitted IR does not parse: {}", messages.borrow().join("; "))))
+        }
         Some(m) => {
             if m.as_operation().verify() {
                 Ok(m)
             } else {
-                Err(EmitError::new(&kernel.name, format!("emitted IR does not verify: {}", messages.borrow().join("; "))))
+                Err(EmitError::new(
+                    &kernel.name,
+                    format!("emitted IR does not verify: {}", messages.borrow().join("; ")),
+                ))
             }
         }
     };
@@ -222,7 +247,13 @@ pub fn print_kernels(context: &Context, kernels: &[EmittedKernel]) -> (String, V
         }
     }
     text.push_str("}\n");
-    let combined = EmittedKernel { name: "kernels".into(), kind: EmitterKind::Loop, fallback: None, grid: Grid::Cpu { workgroups: 1 }, text };
+    let combined = EmittedKernel {
+        name: "kernels".into(),
+        kind: EmitterKind::Loop,
+        fallback: None,
+        grid: Grid::Cpu { workgroups: 1 },
+        text,
+    };
     match parse_kernel(context, &combined) {
         Ok(m) => (m.as_operation().to_string(), errors),
         Err(e) => {

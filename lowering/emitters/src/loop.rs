@@ -99,7 +99,9 @@ impl Work {
         let unroll = unroll.unwrap_or_else(|| unroll_factor(target, comp, num_elements));
         match target {
             Target::Gpu(gpu) => Work { grid: Grid::Gpu(loop_launch(gpu, num_elements, unroll)), unroll },
-            Target::Cpu(cpu) => Work { grid: Grid::Cpu { workgroups: cpu_workgroups(cpu, num_elements, unroll) }, unroll },
+            Target::Cpu(cpu) => {
+                Work { grid: Grid::Cpu { workgroups: cpu_workgroups(cpu, num_elements, unroll) }, unroll }
+            }
         }
     }
 
@@ -138,7 +140,11 @@ pub fn gpu_ids(fb: &mut FuncBuilder, l: &LaunchDims) -> Vec<Expr> {
             ids.push(Expr::constant(0));
             continue;
         }
-        let ssa = if name.starts_with("th") { kernel_ops::thread_id(fb, axis, count) } else { kernel_ops::block_id(fb, axis, count) };
+        let ssa = if name.starts_with("th") {
+            kernel_ops::thread_id(fb, axis, count)
+        } else {
+            kernel_ops::block_id(fb, axis, count)
+        };
         ids.push(fb.var(&ssa, 0, count - 1));
     }
     ids
@@ -189,7 +195,8 @@ pub fn emit(mut kernel: Kernel, unroll: Option<i64>) -> Result<(String, Grid), E
         let mut el = Elemental::new(&mut kernel, comp, Current::Entry, params, HashMap::new());
         for (shape, members) in &groups {
             let map = work.map(shape);
-            let inits: Vec<(String, String)> = members.iter().map(|&k| (results[k].clone(), out_types[k].clone())).collect();
+            let inits: Vec<(String, String)> =
+                members.iter().map(|&k| (results[k].clone(), out_types[k].clone())).collect();
             let roots: Vec<Val> = members.iter().map(|&k| comp.roots[k]).collect();
             let new = kernel_ops::loop_over_map(&mut fb, &map, &ids, &inits, &mut |fb, idx, _syms, iters| {
                 let mut out = Vec::new();

@@ -161,11 +161,7 @@ pub fn partition(comp: &Computation, heroes: &BTreeSet<usize>) -> Partition {
                 // function calling the group would compute all its roots,
                 // which may read that function again.
                 let groupable = root_instrs.contains(&i) && !heroes.contains(&i) && comp.users[i].is_empty();
-                let group = if groupable {
-                    root_group.get(&shape).copied()
-                } else {
-                    None
-                };
+                let group = if groupable { root_group.get(&shape).copied() } else { None };
                 let s = match group {
                     Some(s) => {
                         subgraphs[s].roots.push(i);

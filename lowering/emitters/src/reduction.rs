@@ -123,7 +123,15 @@ fn tiling(row: bool, dims: [i64; 3], input_bits: u32, complex: bool) -> Tiling {
     }
     let rows = if lanes * 2 <= 256 { rows_per_block(k, lanes) } else { 1 };
     let blocks = ceil_div(k, rows);
-    Tiling { row, multi_row: false, dims, lanes, rows, vector, launch: LaunchDims::new([blocks, 1, 1], [lanes * rows, 1, 1]) }
+    Tiling {
+        row,
+        multi_row: false,
+        dims,
+        lanes,
+        rows,
+        vector,
+        launch: LaunchDims::new([blocks, 1, 1], [lanes * rows, 1, 1]),
+    }
 }
 
 /// XLA's `MultiRowReduction::TryCreate`: row reductions whose rows (a
@@ -178,7 +186,11 @@ fn input_map(t: &Tiling, in_shape: &[i64]) -> IndexingMap {
         let red = Expr::sym(1).mul_const(t.lanes).add(&lane).mul_const(t.vector).add(&Expr::sym(2));
         (
             vec![Expr::sym(0), kept.clone(), red.clone()],
-            vec![Variable::named(0, a - 1, "major"), Variable::named(0, iters - 1, "iter"), Variable::named(0, t.vector - 1, "vector")],
+            vec![
+                Variable::named(0, a - 1, "major"),
+                Variable::named(0, iters - 1, "iter"),
+                Variable::named(0, t.vector - 1, "vector"),
+            ],
             vec![(kept, Interval::new(0, b - 1)), (red, Interval::new(0, c - 1))],
         )
     } else {
@@ -284,7 +296,13 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
     };
     // Variadic reductions are not vectorized (XLA's MayPreventVectorization).
     let variadic = heroes.iter().any(|h| h.types.len() > 1);
-    let bits = |t: &rxla_ir::types::TensorType| -> i64 { if t.elem.is_pred() { 8 } else { t.elem.bit_width().max(1) as i64 } };
+    let bits = |t: &rxla_ir::types::TensorType| -> i64 {
+        if t.elem.is_pred() {
+            8
+        } else {
+            t.elem.bit_width().max(1) as i64
+        }
+    };
     let smallest_in = comp.params.iter().map(bits).min();
     let smallest_out = comp.roots.iter().map(|r| bits(comp.ty(*r))).min().unwrap_or(8);
     let (smallest, largest) = match smallest_in {
@@ -295,13 +313,13 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
     let t = multi.unwrap_or_else(|| tiling(rd.row, rd.dims, input_bits, complex || variadic));
     // Shared memory: per accumulator, [rows, warps] (row) or 32 x 33 (column).
     let warps = ceil_div(t.lanes, 32);
-    let acc_bytes: i64 = heroes
-        .iter()
-        .flat_map(|h| h.instr_results(comp))
-        .map(|b| b as i64)
-        .sum();
+    let acc_bytes: i64 = heroes.iter().flat_map(|h| h.instr_results(comp)).map(|b| b as i64).sum();
     let shmem_bytes = if t.row {
-        if t.lanes > 32 { t.rows * warps * acc_bytes } else { 0 }
+        if t.lanes > 32 {
+            t.rows * warps * acc_bytes
+        } else {
+            0
+        }
     } else {
         32 * 33 * acc_bytes
     };
@@ -344,33 +362,44 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
             }
         }
         let num_accs = inits.len();
-        let side: Vec<usize> = (0..comp.roots.len()).filter(|&k| choice.root_heroes.get(k).copied().flatten().is_none()).collect();
+        let side: Vec<usize> =
+            (0..comp.roots.len()).filter(|&k| choice.root_heroes.get(k).copied().flatten().is_none()).collect();
         for &k in &side {
             inits.push((outputs[k].clone(), out_types[k].clone()));
         }
         let roots = comp.roots.clone();
-        let final_values = kernel_ops::loop_over_map(&mut fb, &map, &ids, &inits, &mut |fb, idx, _syms, iters| {
-            let mut out = Vec::new();
-            let mut a = 0;
-            for h in &heroes {
-                let accs = iters[a..a + h.types.len()].to_vec();
-                let mut call_args = accs.clone();
-                for v in &h.inputs {
-                    call_args.push(el.value(fb, *v, idx)?);
+        let final_values =
+            kernel_ops::loop_over_map(&mut fb, &map, &ids, &inits, &mut |fb, idx, _syms, iters| {
+                let mut out = Vec::new();
+                let mut a = 0;
+                for h in &heroes {
+                    let accs = iters[a..a + h.types.len()].to_vec();
+                    let mut call_args = accs.clone();
+                    for v in &h.inputs {
+                        call_args.push(el.value(fb, *v, idx)?);
+                    }
+                    out.extend(kernel_ops::call(
+                        fb,
+                        &h.reducer.name,
+                        &call_args,
+                        &h.reducer.arg_types,
+                        &h.reducer.result_types,
+                    ));
+                    a += h.types.len();
                 }
-                out.extend(kernel_ops::call(fb, &h.reducer.name, &call_args, &h.reducer.arg_types, &h.reducer.result_types));
-                a += h.types.len();
-            }
-            for (j, &k) in side.iter().enumerate() {
-                let root = roots[k];
-                let root_idx = bitcast_index(idx, &in_shape, &comp.ty(root).dims);
-                let v = el.value(fb, root, &root_idx)?;
-                let ids = fb.indices(&root_idx)?;
-                let tensor = &iters[num_accs + j];
-                out.push(fb.assign("ins", &format!("tensor.insert {v} into {tensor}[{}] : {}", ids.join(", "), out_types[k])));
-            }
-            Ok(out)
-        })?;
+                for (j, &k) in side.iter().enumerate() {
+                    let root = roots[k];
+                    let root_idx = bitcast_index(idx, &in_shape, &comp.ty(root).dims);
+                    let v = el.value(fb, root, &root_idx)?;
+                    let ids = fb.indices(&root_idx)?;
+                    let tensor = &iters[num_accs + j];
+                    out.push(fb.assign(
+                        "ins",
+                        &format!("tensor.insert {v} into {tensor}[{}] : {}", ids.join(", "), out_types[k]),
+                    ));
+                }
+                Ok(out)
+            })?;
         for (j, &k) in side.iter().enumerate() {
             outputs[k] = final_values[num_accs + j].clone();
         }
@@ -391,7 +420,15 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
                 let max_offset = (t.lanes.min(32)) / 2;
                 accs[hi] = warp_reduce(&mut fb, &accs[hi], h, max_offset, gpu.warp_size)?;
                 if t.lanes > 32 {
-                    accs[hi] = across_warps(&mut fb, &accs[hi], h, &init_values[a..a + h.types.len()], &th, &t, gpu.warp_size)?;
+                    accs[hi] = across_warps(
+                        &mut fb,
+                        &accs[hi],
+                        h,
+                        &init_values[a..a + h.types.len()],
+                        &th,
+                        &t,
+                        gpu.warp_size,
+                    )?;
                 }
                 a += h.types.len();
             }
@@ -424,8 +461,10 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
             el.injected.insert(h.instr, accs[hi].clone());
         }
         // Outputs of reductions (and their epilogues), written by one thread.
-        let red_outputs: Vec<usize> = (0..comp.roots.len()).filter(|&k| choice.root_heroes.get(k).copied().flatten().is_some()).collect();
-        let inits_w: Vec<(String, String)> = red_outputs.iter().map(|&k| (outputs[k].clone(), out_types[k].clone())).collect();
+        let red_outputs: Vec<usize> =
+            (0..comp.roots.len()).filter(|&k| choice.root_heroes.get(k).copied().flatten().is_some()).collect();
+        let inits_w: Vec<(String, String)> =
+            red_outputs.iter().map(|&k| (outputs[k].clone(), out_types[k].clone())).collect();
         let current: Vec<String> = inits_w.iter().map(|(v, _)| v.clone()).collect();
         let types: Vec<String> = inits_w.iter().map(|(_, t)| t.clone()).collect();
         let written = fb.if_then(writer.as_deref(), &current, &types, &mut |fb| {
@@ -435,7 +474,10 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
                 let root_idx = bitcast_index(&hero_idx, &out_shape, &comp.ty(root).dims);
                 let v = el.value(fb, root, &root_idx)?;
                 let ids = fb.indices(&root_idx)?;
-                out.push(fb.assign("ins", &format!("tensor.insert {v} into {}[{}] : {}", current[j], ids.join(", "), types[j])));
+                out.push(fb.assign(
+                    "ins",
+                    &format!("tensor.insert {v} into {}[{}] : {}", current[j], ids.join(", "), types[j]),
+                ));
             }
             Ok(out)
         })?;
@@ -521,8 +563,10 @@ fn emit_cpu(
     let mut fb = FuncBuilder::new();
     let ids = crate::r#loop::grid_ids(&mut fb, &grid);
     let wg = ids.first().cloned().unwrap_or_else(Expr::zero);
-    let side: Vec<usize> = (0..comp.roots.len()).filter(|&k| choice.root_heroes.get(k).copied().flatten().is_none()).collect();
-    let red_outputs: Vec<usize> = (0..comp.roots.len()).filter(|&k| choice.root_heroes.get(k).copied().flatten().is_some()).collect();
+    let side: Vec<usize> =
+        (0..comp.roots.len()).filter(|&k| choice.root_heroes.get(k).copied().flatten().is_none()).collect();
+    let red_outputs: Vec<usize> =
+        (0..comp.roots.len()).filter(|&k| choice.root_heroes.get(k).copied().flatten().is_some()).collect();
     let acc_types: Vec<String> = heroes.iter().flat_map(|h| h.types.clone()).collect();
     let nacc = acc_types.len();
     let typed = |values: &[String], types: &[String]| -> Vec<(String, String)> {
@@ -540,7 +584,10 @@ fn emit_cpu(
                 let (m, col0) = if row {
                     (Expr::zero(), Expr::zero())
                 } else {
-                    (fb.simplify(&unit.floor_div_const(strips_per_major)), fb.simplify(&unit.modulo_const(strips_per_major).mul_const(lanes)))
+                    (
+                        fb.simplify(&unit.floor_div_const(strips_per_major)),
+                        fb.simplify(&unit.modulo_const(strips_per_major).mul_const(lanes)),
+                    )
                 };
                 let accumulating = if row { 1 } else { lanes };
                 let mut init_values = Vec::new();
@@ -562,7 +609,12 @@ fn emit_cpu(
                 }
                 // One lane's step at `idx`: the reducers, then the side
                 // outputs' elements.
-                let lane_step = |fb: &mut FuncBuilder, el: &mut Elemental, accs: &[String], sides: &mut Vec<String>, idx: &[Expr]| -> Result<Vec<String>, EmitError> {
+                let lane_step = |fb: &mut FuncBuilder,
+                                 el: &mut Elemental,
+                                 accs: &[String],
+                                 sides: &mut Vec<String>,
+                                 idx: &[Expr]|
+                 -> Result<Vec<String>, EmitError> {
                     let mut out = Vec::new();
                     let mut at = 0;
                     for h in heroes {
@@ -570,7 +622,13 @@ fn emit_cpu(
                         for v in &h.inputs {
                             call_args.push(el.value(fb, *v, idx)?);
                         }
-                        out.extend(kernel_ops::call(fb, &h.reducer.name, &call_args, &h.reducer.arg_types, &h.reducer.result_types));
+                        out.extend(kernel_ops::call(
+                            fb,
+                            &h.reducer.name,
+                            &call_args,
+                            &h.reducer.arg_types,
+                            &h.reducer.result_types,
+                        ));
                         at += h.types.len();
                     }
                     for (j, &k) in side.iter().enumerate() {
@@ -578,7 +636,10 @@ fn emit_cpu(
                         let root_idx = bitcast_index(idx, in_shape, &comp.ty(root).dims);
                         let v = el.value(fb, root, &root_idx)?;
                         let at = fb.indices(&root_idx)?;
-                        sides[j] = fb.assign("ins", &format!("tensor.insert {v} into {}[{}] : {}", sides[j], at.join(", "), out_types[k]));
+                        sides[j] = fb.assign(
+                            "ins",
+                            &format!("tensor.insert {v} into {}[{}] : {}", sides[j], at.join(", "), out_types[k]),
+                        );
                     }
                     Ok(out)
                 };
@@ -634,7 +695,8 @@ fn emit_cpu(
                 for (j, &k) in side.iter().enumerate() {
                     next[k] = finals[lane_count * nacc + j].clone();
                 }
-                let mut lane_accs: Vec<Vec<String>> = (0..lane_count).map(|j| finals[j * nacc..(j + 1) * nacc].to_vec()).collect();
+                let mut lane_accs: Vec<Vec<String>> =
+                    (0..lane_count).map(|j| finals[j * nacc..(j + 1) * nacc].to_vec()).collect();
                 // (output linear index, lane accumulators) to write.
                 let mut writes: Vec<(Expr, Vec<String>, Option<Expr>)> = Vec::new();
                 if row {
@@ -652,7 +714,13 @@ fn emit_cpu(
                                 let n = h.types.len();
                                 let mut call_args = pair[0][at..at + n].to_vec();
                                 call_args.extend(pair[1][at..at + n].iter().cloned());
-                                out.extend(kernel_ops::call(fb, &h.reducer.name, &call_args, &h.reducer.arg_types, &h.reducer.result_types));
+                                out.extend(kernel_ops::call(
+                                    fb,
+                                    &h.reducer.name,
+                                    &call_args,
+                                    &h.reducer.arg_types,
+                                    &h.reducer.result_types,
+                                ));
                                 at += n;
                             }
                             merged.push(out);
@@ -686,7 +754,10 @@ fn emit_cpu(
                             let root_idx = bitcast_index(&hero_idx, out_shape, &comp.ty(root).dims);
                             let v = el.value(fb, root, &root_idx)?;
                             let at = fb.indices(&root_idx)?;
-                            updated[k] = fb.assign("ins", &format!("tensor.insert {v} into {}[{}] : {}", updated[k], at.join(", "), out_types[k]));
+                            updated[k] = fb.assign(
+                                "ins",
+                                &format!("tensor.insert {v} into {}[{}] : {}", updated[k], at.join(", "), out_types[k]),
+                            );
                         }
                         Ok(updated)
                     })?;
@@ -707,7 +778,13 @@ impl Hero {
     }
 }
 
-fn warp_reduce(fb: &mut FuncBuilder, accs: &[String], h: &Hero, max_offset: i64, warp: i64) -> Result<Vec<String>, EmitError> {
+fn warp_reduce(
+    fb: &mut FuncBuilder,
+    accs: &[String],
+    h: &Hero,
+    max_offset: i64,
+    warp: i64,
+) -> Result<Vec<String>, EmitError> {
     if max_offset < 1 {
         return Ok(accs.to_vec());
     }
@@ -755,7 +832,13 @@ fn across_warps(
 
 /// Column reductions: every thread writes its partial result to a padded
 /// 32 x 33 tile at `[row, lane]` and reads `[lane, row]` after a barrier.
-fn transpose_tile(fb: &mut FuncBuilder, accs: &[String], h: &Hero, lane: &Expr, row: &Expr) -> Result<Vec<String>, EmitError> {
+fn transpose_tile(
+    fb: &mut FuncBuilder,
+    accs: &[String],
+    h: &Hero,
+    lane: &Expr,
+    row: &Expr,
+) -> Result<Vec<String>, EmitError> {
     let write_at = fb.indices(&[row.clone(), lane.clone()])?.join(", ");
     let mut tiles = Vec::new();
     for (v, ty) in accs.iter().zip(&h.types) {

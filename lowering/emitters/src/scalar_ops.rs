@@ -9,16 +9,68 @@ use rxla_ir::{attrs::enum_case, op::Op, types::ElementType};
 
 /// Unary elementwise opcodes (dialect spelling).
 pub const UNARY: &[&str] = &[
-    "abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "cbrt", "ceil", "count_leading_zeros", "cosine", "cosh",
-    "erf", "exponential", "exponential_minus_one", "floor", "imag", "is_finite", "log", "log_plus_one", "logistic",
-    "negate", "not", "popcnt", "real", "round_nearest_afz", "round_nearest_even", "rsqrt", "sign", "sine", "sinh",
-    "sqrt", "tan", "tanh", "copy", "convert", "bitcast_convert", "reduce_precision",
+    "abs",
+    "acos",
+    "acosh",
+    "asin",
+    "asinh",
+    "atan",
+    "atanh",
+    "cbrt",
+    "ceil",
+    "count_leading_zeros",
+    "cosine",
+    "cosh",
+    "erf",
+    "exponential",
+    "exponential_minus_one",
+    "floor",
+    "imag",
+    "is_finite",
+    "log",
+    "log_plus_one",
+    "logistic",
+    "negate",
+    "not",
+    "popcnt",
+    "real",
+    "round_nearest_afz",
+    "round_nearest_even",
+    "rsqrt",
+    "sign",
+    "sine",
+    "sinh",
+    "sqrt",
+    "tan",
+    "tanh",
+    "copy",
+    "convert",
+    "bitcast_convert",
+    "reduce_precision",
 ];
 
 /// Binary and ternary elementwise opcodes.
 pub const NARY: &[&str] = &[
-    "add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum", "power", "atan2", "and", "or", "xor",
-    "shift_left", "shift_right_arithmetic", "shift_right_logical", "mulhi", "complex", "compare", "select", "clamp",
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "remainder",
+    "maximum",
+    "minimum",
+    "power",
+    "atan2",
+    "and",
+    "or",
+    "xor",
+    "shift_left",
+    "shift_right_arithmetic",
+    "shift_right_logical",
+    "mulhi",
+    "complex",
+    "compare",
+    "select",
+    "clamp",
     "stochastic_convert",
 ];
 
@@ -210,7 +262,8 @@ pub fn convert(fb: &mut FuncBuilder, x: &str, from: &ElementType, to: &ElementTy
             // Saturate, NaN -> 0. Compare in f64 (exact for every narrower
             // float), so that the bounds are representable.
             let bits = to.bit_width();
-            let (lo, hi) = if to.is_unsigned_int() { (0i128, (1i128 << bits) - 1) } else { (int_min(bits), int_max(bits)) };
+            let (lo, hi) =
+                if to.is_unsigned_int() { (0i128, (1i128 << bits) - 1) } else { (int_min(bits), int_max(bits)) };
             let wide = if ft == "f64" { x.to_string() } else { un_to(fb, "arith.extf", x, &ft, "f64") };
             let op = if to.is_unsigned_int() { "arith.fptoui" } else { "arith.fptosi" };
             let v = un_to(fb, op, &wide, "f64", &tt);
@@ -289,10 +342,34 @@ pub fn emit(fb: &mut FuncBuilder, op: Op, opcode: &str, tys: &[ElementType], out
             let max = opcode == "maximum";
             let name = match (float, pred, uns) {
                 _ if cplx => return Err(unsupported()),
-                (true, ..) => if max { "arith.maximumf" } else { "arith.minimumf" },
-                (_, true, _) => if max { "arith.ori" } else { "arith.andi" },
-                (_, _, true) => if max { "arith.maxui" } else { "arith.minui" },
-                _ => if max { "arith.maxsi" } else { "arith.minsi" },
+                (true, ..) => {
+                    if max {
+                        "arith.maximumf"
+                    } else {
+                        "arith.minimumf"
+                    }
+                }
+                (_, true, _) => {
+                    if max {
+                        "arith.ori"
+                    } else {
+                        "arith.andi"
+                    }
+                }
+                (_, _, true) => {
+                    if max {
+                        "arith.maxui"
+                    } else {
+                        "arith.minui"
+                    }
+                }
+                _ => {
+                    if max {
+                        "arith.maxsi"
+                    } else {
+                        "arith.minsi"
+                    }
+                }
             };
             bin(fb, name, &a[0], &a[1], &ty)
         }

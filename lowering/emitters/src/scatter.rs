@@ -66,7 +66,16 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
     let work = Work::new(&kernel.target, comp, update_dims.iter().product(), Some(1));
     kernel.entry_attrs.extend(work.grid.attrs());
     kernel.entry_attrs.push("xla.in_place".to_string());
-    kernel.entry_attrs.push(format!("xla.scatter = \"{}\"", if overwrite { "store" } else if unique { "unique" } else { "atomic" }));
+    kernel.entry_attrs.push(format!(
+        "xla.scatter = \"{}\"",
+        if overwrite {
+            "store"
+        } else if unique {
+            "unique"
+        } else {
+            "atomic"
+        }
+    ));
     let (args, params, outs) = entry_args(comp);
     let out_types: Vec<String> = comp.roots.iter().map(|r| mlir_tensor(comp.ty(*r))).collect();
     let elem = mlir_elem(&comp.ty(operand).elem);
@@ -94,32 +103,38 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
             let cond = if conds.is_empty() { None } else { Some(fb.and_all(&conds)) };
             let tensor = iters[0].clone();
             let ty = out_types[0].clone();
-            let r = fb.if_then(cond.as_deref(), std::slice::from_ref(&tensor), std::slice::from_ref(&ty), &mut |fb| {
-                let mut out_idx = Vec::new();
-                for d in 0..dims.len() {
-                    let w = idx[d + 1].clone();
-                    out_idx.push(match &starts[d] {
-                        Some(ix) => w.add(&fb.var(ix, 0, dims[d] - update_dims[d + 1])),
-                        None => w,
-                    });
-                }
-                let u = el.value(fb, updates, idx)?;
-                let at = fb.indices(&out_idx)?;
-                if overwrite {
-                    return Ok(vec![fb.assign("ins", &format!("tensor.insert {u} into {tensor}[{}] : {ty}", at.join(", ")))]);
-                }
-                let combine = |fb: &mut FuncBuilder, cur: &str| -> Result<String, EmitError> {
-                    let args = vec![cur.to_string(), u.clone()];
-                    Ok(kernel_ops::call(fb, &combiner.name, &args, &combiner.arg_types, &combiner.result_types)[0].clone())
-                };
-                if unique {
-                    let cur = fb.assign("x", &format!("tensor.extract {tensor}[{}] : {ty}", at.join(", ")));
-                    let new = combine(fb, &cur)?;
-                    Ok(vec![fb.assign("ins", &format!("tensor.insert {new} into {tensor}[{}] : {ty}", at.join(", ")))])
-                } else {
-                    Ok(vec![kernel_ops::atomic_rmw(fb, &tensor, &at, &ty, &elem, &mut |fb, cur| combine(fb, cur))?])
-                }
-            })?;
+            let r =
+                fb.if_then(cond.as_deref(), std::slice::from_ref(&tensor), std::slice::from_ref(&ty), &mut |fb| {
+                    let mut out_idx = Vec::new();
+                    for d in 0..dims.len() {
+                        let w = idx[d + 1].clone();
+                        out_idx.push(match &starts[d] {
+                            Some(ix) => w.add(&fb.var(ix, 0, dims[d] - update_dims[d + 1])),
+                            None => w,
+                        });
+                    }
+                    let u = el.value(fb, updates, idx)?;
+                    let at = fb.indices(&out_idx)?;
+                    if overwrite {
+                        return Ok(vec![
+                            fb.assign("ins", &format!("tensor.insert {u} into {tensor}[{}] : {ty}", at.join(", ")))
+                        ]);
+                    }
+                    let combine = |fb: &mut FuncBuilder, cur: &str| -> Result<String, EmitError> {
+                        let args = vec![cur.to_string(), u.clone()];
+                        Ok(kernel_ops::call(fb, &combiner.name, &args, &combiner.arg_types, &combiner.result_types)[0]
+                            .clone())
+                    };
+                    if unique {
+                        let cur = fb.assign("x", &format!("tensor.extract {tensor}[{}] : {ty}", at.join(", ")));
+                        let new = combine(fb, &cur)?;
+                        Ok(vec![
+                            fb.assign("ins", &format!("tensor.insert {new} into {tensor}[{}] : {ty}", at.join(", ")))
+                        ])
+                    } else {
+                        Ok(vec![kernel_ops::atomic_rmw(fb, &tensor, &at, &ty, &elem, &mut |fb, cur| combine(fb, cur))?])
+                    }
+                })?;
             Ok(r)
         })?
     };

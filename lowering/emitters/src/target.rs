@@ -114,8 +114,9 @@ impl GpuTarget {
         let int = |key: &str| -> Result<Option<i64>, String> {
             get(key).map(|v| v.parse::<i64>().map_err(|_| format!("{key}: expected an integer, got `{v}`"))).transpose()
         };
-        let major = int("gpu_device_info.cuda_compute_capability.major")?
-            .ok_or("the target description has no gpu_device_info.cuda_compute_capability (only CUDA GPUs are supported)")?;
+        let major = int("gpu_device_info.cuda_compute_capability.major")?.ok_or(
+            "the target description has no gpu_device_info.cuda_compute_capability (only CUDA GPUs are supported)",
+        )?;
         let minor = int("gpu_device_info.cuda_compute_capability.minor")?.unwrap_or(0);
         let mut t = match major {
             8 => GpuTarget::sm_80(),
@@ -193,12 +194,18 @@ fn parse_text_proto(text: &str) -> Result<Vec<(String, String)>, String> {
                 return Err(format!("line {}: cannot parse `{}`", n + 1, raw.trim()));
             }
             let r = r.trim_start();
-            if let Some(r) = r.strip_prefix('{').or_else(|| r.strip_prefix(':').map(str::trim_start).and_then(|r| r.strip_prefix('{'))) {
+            if let Some(r) = r
+                .strip_prefix('{')
+                .or_else(|| r.strip_prefix(':').map(str::trim_start).and_then(|r| r.strip_prefix('{')))
+            {
                 path.push(key.to_string());
                 rest = r.trim_start();
                 continue;
             }
-            let r = r.strip_prefix(':').ok_or_else(|| format!("line {}: expected `:` or `{{` after `{key}`", n + 1))?.trim_start();
+            let r = r
+                .strip_prefix(':')
+                .ok_or_else(|| format!("line {}: expected `:` or `{{` after `{key}`", n + 1))?
+                .trim_start();
             let (value, r) = if let Some(q) = r.strip_prefix('"') {
                 let close = q.find('"').ok_or_else(|| format!("line {}: unterminated string", n + 1))?;
                 (q[..close].to_string(), &q[close + 1..])
@@ -304,9 +311,15 @@ mod tests {
         assert_eq!(t.shared_memory_per_block_optin, 232448);
         let a100 = GpuTarget::from_spec("gpu_device_info { cuda_compute_capability { major: 8 minor: 0 } }").unwrap();
         assert_eq!(a100, GpuTarget::sm_80());
-        assert!(GpuTarget::from_spec("gpu_device_info { core_count: 2 }").unwrap_err().contains("cuda_compute_capability"));
-        assert!(GpuTarget::from_spec("gpu_device_info { cuda_compute_capability { major: 7 } }").unwrap_err().contains("7.0"));
-        assert!(GpuTarget::from_spec("gpu_device_info { core_count: x cuda_compute_capability { major: 9 } }").unwrap_err().contains("core_count"));
+        assert!(GpuTarget::from_spec("gpu_device_info { core_count: 2 }")
+            .unwrap_err()
+            .contains("cuda_compute_capability"));
+        assert!(GpuTarget::from_spec("gpu_device_info { cuda_compute_capability { major: 7 } }")
+            .unwrap_err()
+            .contains("7.0"));
+        assert!(GpuTarget::from_spec("gpu_device_info { core_count: x cuda_compute_capability { major: 9 } }")
+            .unwrap_err()
+            .contains("core_count"));
         assert!(GpuTarget::from_spec("gpu_device_info {").unwrap_err().contains("unclosed"));
     }
 }

@@ -111,8 +111,14 @@ fn tile_map(spec: &Spec, launch: &LaunchDims, read: bool) -> IndexingMap {
             Variable::named(0, size - 1, GPU_DIMS[i])
         })
         .collect();
-    let mut map = IndexingMap::new(results.clone(), vars, vec![Variable::named(0, TILE / ROWS_PER_PASS - 1, "row")], vec![], vec![])
-        .expect("valid transpose map");
+    let mut map = IndexingMap::new(
+        results.clone(),
+        vars,
+        vec![Variable::named(0, TILE / ROWS_PER_PASS - 1, "row")],
+        vec![],
+        vec![],
+    )
+    .expect("valid transpose map");
     for (e, d) in bounded.into_iter().zip(dims) {
         let _ = map.add_constraint(e, Interval::new(0, d - 1));
     }
@@ -151,7 +157,9 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
             _ => Vec::new(),
         };
         match choice.root_heroes.get(k).copied().flatten() {
-            Some(h) if injected.iter().any(|&x| x != h) => return Err(kernel.err("an epilogue reads another transpose")),
+            Some(h) if injected.iter().any(|&x| x != h) => {
+                return Err(kernel.err("an epilogue reads another transpose"))
+            }
             Some(_) => {}
             None if !injected.is_empty() => return Err(kernel.err("a side output reads a transpose")),
             None if comp.ty(*root).dims.iter().product::<i64>() != in_elements => {
@@ -168,7 +176,8 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
         }
     };
     let tile_dims = if spec.outer { format!("{TILE}x1x{}", TILE + 1) } else { format!("{TILE}x{}", TILE + 1) };
-    let shmem_bytes: i64 = heroes.iter().map(|&h| TILE * (TILE + 1) * comp.instrs[h].results[0].elem.byte_size() as i64).sum();
+    let shmem_bytes: i64 =
+        heroes.iter().map(|&h| TILE * (TILE + 1) * comp.instrs[h].results[0].elem.byte_size() as i64).sum();
     if shmem_bytes > gpu.shared_memory_per_block {
         return Err(kernel.err(format!("needs {shmem_bytes} bytes of shared memory")));
     }
@@ -200,7 +209,8 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
             inits.push((kernel_ops::allocate_shared(&mut fb, &ty), ty.clone()));
             tile_types.push(ty);
         }
-        let side: Vec<usize> = (0..comp.roots.len()).filter(|&k| choice.root_heroes.get(k).copied().flatten().is_none()).collect();
+        let side: Vec<usize> =
+            (0..comp.roots.len()).filter(|&k| choice.root_heroes.get(k).copied().flatten().is_none()).collect();
         for &k in &side {
             inits.push((outputs[k].clone(), out_types[k].clone()));
         }
@@ -223,7 +233,10 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
                 let root_idx = bitcast_index(&in_idx, &first_operand_dims, &comp.ty(root).dims);
                 let v = el.value(fb, root, &root_idx)?;
                 let ids = fb.indices(&root_idx)?.join(", ");
-                out.push(fb.assign("ins", &format!("tensor.insert {v} into {}[{ids}] : {}", iters[heroes.len() + j], out_types[k])));
+                out.push(fb.assign(
+                    "ins",
+                    &format!("tensor.insert {v} into {}[{ids}] : {}", iters[heroes.len() + j], out_types[k]),
+                ));
             }
             Ok(out)
         })?;
@@ -233,7 +246,8 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
         let tiles = kernel_ops::sync_threads(&mut fb, &written[..heroes.len()], &tile_types);
 
         // Pass 2: transposed reads from shared memory, coalesced writes.
-        let tr: Vec<usize> = (0..comp.roots.len()).filter(|&k| choice.root_heroes.get(k).copied().flatten().is_some()).collect();
+        let tr: Vec<usize> =
+            (0..comp.roots.len()).filter(|&k| choice.root_heroes.get(k).copied().flatten().is_some()).collect();
         let inits2: Vec<(String, String)> = tr.iter().map(|&k| (outputs[k].clone(), out_types[k].clone())).collect();
         let write_map = tile_map(&spec, &launch, false);
         let norm_out = spec.out_dims();
@@ -349,7 +363,13 @@ fn cpu_tile_map(spec: &Spec, ct: &CpuTiling, wg_as_dim: bool) -> IndexingMap {
 /// computes the hero's operand at the transposed index and the epilogue;
 /// side outputs (indexed like the transpose's input) are written at that
 /// transposed index in the same loop.
-fn emit_cpu(mut kernel: Kernel, choice: &Choice, heroes: &[usize], spec: &Spec, cpu: &CpuTarget) -> Result<(String, Grid), EmitError> {
+fn emit_cpu(
+    mut kernel: Kernel,
+    choice: &Choice,
+    heroes: &[usize],
+    spec: &Spec,
+    cpu: &CpuTarget,
+) -> Result<(String, Grid), EmitError> {
     let comp = kernel.comp;
     let elements: i64 = spec.dims.iter().product();
     let tile = crate::r#loop::unroll_factor(&kernel.target, comp, elements).max(2);
@@ -422,7 +442,9 @@ mod tests {
     #[test]
     fn cpu_tiles_cover_output_and_input_once() {
         let cpu = CpuTarget::generic();
-        for (dims, outer) in [([1, 40, 70], false), ([3, 33, 17], false), ([20, 3, 50], true), ([64, 1, 64], true), ([2, 5, 3], false)] {
+        for (dims, outer) in
+            [([1, 40, 70], false), ([3, 33, 17], false), ([20, 3, 50], true), ([64, 1, 64], true), ([2, 5, 3], false)]
+        {
             let spec = Spec { dims, outer };
             for tile in [2, 4, 8] {
                 let mut ct = CpuTiling::new(&spec, &cpu, tile);

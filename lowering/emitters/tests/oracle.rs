@@ -8,8 +8,8 @@
 
 use melior::ir::Module;
 use rxla_emitters::{choose::EmitterKind, parse_kernel, Target};
-use rxla_passes::pipeline::{hlo_pipeline, Platform};
 use rxla_ir::op::Op;
+use rxla_passes::pipeline::{hlo_pipeline, Platform};
 use std::{
     collections::BTreeMap,
     path::{Path, PathBuf},

@@ -421,17 +421,13 @@ impl Ord for Expr {
         if Arc::ptr_eq(&self.0, &other.0) {
             return Ordering::Equal;
         }
-        rank(self)
-            .cmp(&rank(other))
-            .then_with(|| match (self.kind(), other.kind()) {
-                (ExprKind::Dim(a), ExprKind::Dim(b)) => a.cmp(b),
-                (ExprKind::Sym(a), ExprKind::Sym(b)) => a.cmp(b),
-                (ExprKind::Const(a), ExprKind::Const(b)) => a.cmp(b),
-                (ExprKind::Binary(_, l1, r1), ExprKind::Binary(_, l2, r2)) => {
-                    l1.cmp(l2).then_with(|| r1.cmp(r2))
-                }
-                _ => Ordering::Equal,
-            })
+        rank(self).cmp(&rank(other)).then_with(|| match (self.kind(), other.kind()) {
+            (ExprKind::Dim(a), ExprKind::Dim(b)) => a.cmp(b),
+            (ExprKind::Sym(a), ExprKind::Sym(b)) => a.cmp(b),
+            (ExprKind::Const(a), ExprKind::Const(b)) => a.cmp(b),
+            (ExprKind::Binary(_, l1, r1), ExprKind::Binary(_, l2, r2)) => l1.cmp(l2).then_with(|| r1.cmp(r2)),
+            _ => Ordering::Equal,
+        })
     }
 }
 
@@ -461,17 +457,9 @@ pub(crate) fn split_coeff(e: &Expr) -> (Expr, i64) {
     }
 }
 
-fn collect_terms(
-    e: &Expr,
-    scale: i128,
-    terms: &mut Vec<(Expr, i128)>,
-    constant: &mut i128,
-) -> bool {
+fn collect_terms(e: &Expr, scale: i128, terms: &mut Vec<(Expr, i128)>, constant: &mut i128) -> bool {
     match e.kind() {
-        ExprKind::Const(v) => match (*v as i128)
-            .checked_mul(scale)
-            .and_then(|x| constant.checked_add(x))
-        {
+        ExprKind::Const(v) => match (*v as i128).checked_mul(scale).and_then(|x| constant.checked_add(x)) {
             Some(c) => {
                 *constant = c;
                 true
@@ -497,10 +485,7 @@ fn collect_terms(
 impl Linear {
     /// The linear view of `e` (a single term when `e` is not a sum).
     pub fn of(e: &Expr) -> Option<Linear> {
-        let mut lin = Linear {
-            terms: Vec::new(),
-            constant: 0,
-        };
+        let mut lin = Linear { terms: Vec::new(), constant: 0 };
         if collect_terms(e, 1, &mut lin.terms, &mut lin.constant) {
             lin.normalize();
             Some(lin)
@@ -538,10 +523,7 @@ impl Linear {
                 }
                 let y = coeff / c as i128;
                 for (j, (m, mc)) in self.terms.iter().enumerate() {
-                    if *mc == y
-                        && m.const_rhs(BinOp::Mod)
-                            .is_some_and(|(mx, mcst)| mcst == c && mx == x)
-                    {
+                    if *mc == y && m.const_rhs(BinOp::Mod).is_some_and(|(mx, mcst)| mcst == c && mx == x) {
                         found = Some((i, j, x.clone(), y));
                         break 'outer;
                     }
@@ -570,11 +552,7 @@ impl Linear {
         let mut acc: Option<Expr> = None;
         for (e, c) in &self.terms {
             let c = to_i64(*c)?;
-            let term = if c == 1 {
-                e.clone()
-            } else {
-                Expr::raw(BinOp::Mul, e.clone(), Expr::constant(c))
-            };
+            let term = if c == 1 { e.clone() } else { Expr::raw(BinOp::Mul, e.clone(), Expr::constant(c)) };
             acc = Some(match acc {
                 None => term,
                 Some(a) => Expr::raw(BinOp::Add, a, term),
@@ -599,10 +577,7 @@ impl Linear {
 
     /// Divides every coefficient and the constant by `g` (must divide them).
     pub fn divide(&self, g: i128) -> Linear {
-        Linear {
-            terms: self.terms.iter().map(|(e, c)| (e.clone(), c / g)).collect(),
-            constant: self.constant / g,
-        }
+        Linear { terms: self.terms.iter().map(|(e, c)| (e.clone(), c / g)).collect(), constant: self.constant / g }
     }
 }
 
@@ -618,10 +593,7 @@ fn make_add(a: &Expr, b: &Expr) -> Expr {
     if b.as_const() == Some(0) {
         return a.clone();
     }
-    let mut lin = Linear {
-        terms: Vec::new(),
-        constant: 0,
-    };
+    let mut lin = Linear { terms: Vec::new(), constant: 0 };
     if !collect_terms(a, 1, &mut lin.terms, &mut lin.constant)
         || !collect_terms(b, 1, &mut lin.terms, &mut lin.constant)
     {
@@ -629,8 +601,7 @@ fn make_add(a: &Expr, b: &Expr) -> Expr {
     }
     lin.normalize();
     lin.combine_div_mod();
-    lin.build()
-        .unwrap_or_else(|| Expr::raw(BinOp::Add, a.clone(), b.clone()))
+    lin.build().unwrap_or_else(|| Expr::raw(BinOp::Add, a.clone(), b.clone()))
 }
 
 fn flatten_product(e: &Expr, out: &mut Vec<Expr>) {
@@ -659,10 +630,7 @@ fn make_mul(a: &Expr, b: &Expr) -> Expr {
                 return a.clone();
             }
             // Scaling a sum or a scaled term: distribute and collect.
-            let mut lin = Linear {
-                terms: Vec::new(),
-                constant: 0,
-            };
+            let mut lin = Linear { terms: Vec::new(), constant: 0 };
             if collect_terms(a, k as i128, &mut lin.terms, &mut lin.constant) {
                 lin.normalize();
                 lin.combine_div_mod();
@@ -710,9 +678,7 @@ fn make_floor_div(a: &Expr, b: &Expr) -> Expr {
         return raw();
     }
     if let Some(v) = a.as_const() {
-        return fold(BinOp::FloorDiv, v, d)
-            .map(Expr::constant)
-            .unwrap_or_else(raw);
+        return fold(BinOp::FloorDiv, v, d).map(Expr::constant).unwrap_or_else(raw);
     }
     if d == 1 {
         return a.clone();
@@ -752,14 +718,8 @@ fn make_floor_div(a: &Expr, b: &Expr) -> Expr {
         return raw();
     }
     // Move summands that are multiples of the divisor out of the division.
-    let mut inside = Linear {
-        terms: Vec::new(),
-        constant: 0,
-    };
-    let mut outside = Linear {
-        terms: Vec::new(),
-        constant: 0,
-    };
+    let mut inside = Linear { terms: Vec::new(), constant: 0 };
+    let mut outside = Linear { terms: Vec::new(), constant: 0 };
     for (e, c) in &lin.terms {
         if c % d as i128 == 0 {
             outside.terms.push((e.clone(), c / d as i128));
@@ -793,9 +753,7 @@ fn make_ceil_div(a: &Expr, b: &Expr) -> Expr {
         return raw();
     }
     if let Some(v) = a.as_const() {
-        return fold(BinOp::CeilDiv, v, d)
-            .map(Expr::constant)
-            .unwrap_or_else(raw);
+        return fold(BinOp::CeilDiv, v, d).map(Expr::constant).unwrap_or_else(raw);
     }
     if d > 0 {
         // ceil(a / d) == floor((a + d - 1) / d).
@@ -820,9 +778,7 @@ fn make_mod(a: &Expr, b: &Expr) -> Expr {
         return raw();
     }
     if let Some(v) = a.as_const() {
-        return fold(BinOp::Mod, v, m)
-            .map(Expr::constant)
-            .unwrap_or_else(raw);
+        return fold(BinOp::Mod, v, m).map(Expr::constant).unwrap_or_else(raw);
     }
     // The Euclidean remainder only depends on |m|.
     let Some(m) = m.checked_abs() else {
@@ -842,10 +798,7 @@ fn make_mod(a: &Expr, b: &Expr) -> Expr {
         return raw();
     };
     // Summands that are multiples of m do not change the remainder.
-    let mut rest = Linear {
-        terms: Vec::new(),
-        constant: lin.constant,
-    };
+    let mut rest = Linear { terms: Vec::new(), constant: lin.constant };
     let mut dropped = false;
     for (e, c) in &lin.terms {
         if c % m as i128 == 0 {
@@ -865,10 +818,7 @@ fn make_mod(a: &Expr, b: &Expr) -> Expr {
     let g = gcd(rest.content(), m as i128);
     if g > 1 {
         return match rest.divide(g).build() {
-            Some(x) => make_mul(
-                &make_mod(&x, &Expr::constant((m as i128 / g) as i64)),
-                &Expr::constant(g as i64),
-            ),
+            Some(x) => make_mul(&make_mod(&x, &Expr::constant((m as i128 / g) as i64)), &Expr::constant(g as i64)),
             None => raw(),
         };
     }
@@ -893,11 +843,7 @@ fn make_min_max(op: BinOp, a: &Expr, b: &Expr) -> Expr {
     }
     // min(x, x + k) and max(x, x + k) are decided by the sign of k.
     if let Some(diff) = a.sub(b).as_const() {
-        let pick_a = if op == BinOp::Min {
-            diff <= 0
-        } else {
-            diff >= 0
-        };
+        let pick_a = if op == BinOp::Min { diff <= 0 } else { diff >= 0 };
         return if pick_a { a.clone() } else { b.clone() };
     }
     if b < a {
@@ -980,13 +926,7 @@ fn var_name(prefix: &str, i: usize, names: &[String]) -> String {
     }
 }
 
-pub(crate) fn print_expr(
-    e: &Expr,
-    dims: &[String],
-    syms: &[String],
-    parens: bool,
-    out: &mut String,
-) {
+pub(crate) fn print_expr(e: &Expr, dims: &[String], syms: &[String], parens: bool, out: &mut String) {
     use std::fmt::Write;
     let (op, lhs, rhs) = match e.kind() {
         ExprKind::Const(v) => {
@@ -1100,28 +1040,13 @@ mod tests {
 
     #[test]
     fn canonical_div_mod() {
-        assert_eq!(
-            (d(0) * 16 + d(1)).floor_div_const(8).to_string(),
-            "d0 * 2 + d1 floordiv 8"
-        );
-        assert_eq!(
-            (d(0) * 6 + 9).floor_div_const(18).to_string(),
-            "(d0 * 2 + 3) floordiv 6"
-        );
+        assert_eq!((d(0) * 16 + d(1)).floor_div_const(8).to_string(), "d0 * 2 + d1 floordiv 8");
+        assert_eq!((d(0) * 6 + 9).floor_div_const(18).to_string(), "(d0 * 2 + 3) floordiv 6");
         assert_eq!((d(0) * 16 + d(1)).modulo_const(8).to_string(), "d1 mod 8");
         assert_eq!((d(1) * 4).modulo_const(8).to_string(), "(d1 mod 2) * 4");
-        assert_eq!(
-            d(0).floor_div_const(2).floor_div_const(7).to_string(),
-            "d0 floordiv 14"
-        );
-        assert_eq!(
-            d(0).modulo_const(16).floor_div_const(4).to_string(),
-            "(d0 floordiv 4) mod 4"
-        );
-        assert_eq!(
-            (d(1) - 3).floor_div_const(7).to_string(),
-            "(d1 - 3) floordiv 7"
-        );
+        assert_eq!(d(0).floor_div_const(2).floor_div_const(7).to_string(), "d0 floordiv 14");
+        assert_eq!(d(0).modulo_const(16).floor_div_const(4).to_string(), "(d0 floordiv 4) mod 4");
+        assert_eq!((d(1) - 3).floor_div_const(7).to_string(), "(d1 - 3) floordiv 7");
         assert_eq!((d(1) - 3).modulo_const(7).to_string(), "(d1 - 3) mod 7");
         assert_eq!(d(0).floor_div_const(-2).to_string(), "(-d0) floordiv 2");
         assert_eq!(d(0).ceil_div_const(4).to_string(), "(d0 + 3) floordiv 4");
@@ -1137,10 +1062,7 @@ mod tests {
         let e = d(0).modulo_const(5);
         assert_eq!(e.eval(&[-7], &[]), Some(3));
         assert_eq!(d(0).floor_div_const(2).eval(&[-3], &[]), Some(-2));
-        assert_eq!(
-            Expr::raw(BinOp::FloorDiv, d(0), Expr::zero()).eval(&[1], &[]),
-            None
-        );
+        assert_eq!(Expr::raw(BinOp::FloorDiv, d(0), Expr::zero()).eval(&[1], &[]), None);
         assert_eq!((d(0) * i64::MAX).eval(&[2], &[]), None);
         assert_eq!(Expr::sym(0).eval(&[], &[]), None);
     }

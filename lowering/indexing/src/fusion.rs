@@ -37,11 +37,7 @@ impl Fusion {
     /// Appends a node and returns its id (the last node added is the root
     /// until [`Fusion::set_root`] says otherwise).
     pub fn add(&mut self, name: &str, op: OpDesc, operands: &[usize]) -> usize {
-        self.nodes.push(FusionNode {
-            name: name.to_string(),
-            op,
-            operands: operands.to_vec(),
-        });
+        self.nodes.push(FusionNode { name: name.to_string(), op, operands: operands.to_vec() });
         self.root = self.nodes.len() - 1;
         self.root
     }
@@ -65,27 +61,20 @@ impl Fusion {
                 continue;
             }
             let Some(k) = n.op.attrs.parameter_number else {
-                return Err(Error::InvalidOp(format!(
-                    "parameter `{}` has no parameter_number",
-                    n.name
-                )));
+                return Err(Error::InvalidOp(format!("parameter `{}` has no parameter_number", n.name)));
             };
             if params.len() <= k {
                 params.resize(k + 1, None);
             }
             if params[k].is_some() {
-                return Err(Error::InvalidOp(format!(
-                    "parameter number {k} is used twice"
-                )));
+                return Err(Error::InvalidOp(format!("parameter number {k} is used twice")));
             }
             params[k] = Some(id);
         }
         params
             .into_iter()
             .enumerate()
-            .map(|(k, p)| {
-                p.ok_or_else(|| Error::InvalidOp(format!("parameter number {k} is missing")))
-            })
+            .map(|(k, p)| p.ok_or_else(|| Error::InvalidOp(format!("parameter number {k} is missing"))))
             .collect()
     }
 
@@ -93,10 +82,7 @@ impl Fusion {
     /// producing node's result shape.
     pub fn validate(&self) -> Result<()> {
         if self.root >= self.nodes.len() {
-            return Err(Error::InvalidOp(format!(
-                "root {} is not a node",
-                self.root
-            )));
+            return Err(Error::InvalidOp(format!("root {} is not a node", self.root)));
         }
         for (id, n) in self.nodes.iter().enumerate() {
             if n.operands.len() != n.op.operand_shapes.len() {
@@ -115,9 +101,7 @@ impl Fusion {
                     )));
                 }
                 let producer = &self.nodes[o];
-                if producer.op.result_shapes.len() != 1
-                    || producer.op.result_shapes[0] != n.op.operand_shapes[k]
-                {
+                if producer.op.result_shapes.len() != 1 || producer.op.result_shapes[0] != n.op.operand_shapes[k] {
                     return Err(Error::InvalidOp(format!(
                         "operand {k} of `{}` has shape {:?} but `{}` produces {:?}",
                         n.name, n.op.operand_shapes[k], producer.name, producer.op.result_shapes
@@ -147,14 +131,12 @@ fn fold_runtime_vars(fusion: &Fusion, node: usize, oi: &mut OperandIndexing) {
         };
         let value: Option<Expr> = match src.opcode.as_str() {
             "constant" => {
-                let (Some(lit), Some(shape)) = (&src.attrs.literal, src.result_shapes.first())
-                else {
+                let (Some(lit), Some(shape)) = (&src.attrs.literal, src.result_shapes.first()) else {
                     continue;
                 };
                 let idx: Option<Vec<i64>> = rt.map.results().iter().map(|e| e.as_const()).collect();
                 let Some(idx) = idx else { continue };
-                if idx.len() != shape.len() || idx.iter().zip(shape).any(|(i, s)| *i < 0 || i >= s)
-                {
+                if idx.len() != shape.len() || idx.iter().zip(shape).any(|(i, s)| *i < 0 || i >= s) {
                     continue;
                 }
                 let linear = idx.iter().zip(shape).fold(0i64, |acc, (i, s)| acc * s + i);
@@ -172,9 +154,7 @@ fn fold_runtime_vars(fusion: &Fusion, node: usize, oi: &mut OperandIndexing) {
                 };
                 // Only when the value is always a feasible offset (a clamped
                 // offset would not be the iota value).
-                if bounds.contains_interval(&rt.map.expression_range(e))
-                    && rt.map.num_symbols() == 0
-                {
+                if bounds.contains_interval(&rt.map.expression_range(e)) && rt.map.num_symbols() == 0 {
                     Some(e.clone())
                 } else {
                     None
@@ -192,12 +172,7 @@ fn fold_runtime_vars(fusion: &Fusion, node: usize, oi: &mut OperandIndexing) {
             })
         };
         let results: Vec<Expr> = oi.map.results().iter().map(substitute).collect();
-        let constraints: Vec<_> = oi
-            .map
-            .constraints()
-            .iter()
-            .map(|(e, r)| (substitute(e), *r))
-            .collect();
+        let constraints: Vec<_> = oi.map.constraints().iter().map(|(e, r)| (substitute(e), *r)).collect();
         oi.map = IndexingMap::from_parts(
             results,
             oi.map.dim_vars().to_vec(),
@@ -225,10 +200,7 @@ pub fn compute_grouped_output_to_input_indexing(
         return Err(Error::InvalidOp(format!("target {target} is not a node")));
     }
     let Some(shape) = fusion.nodes[target].op.result_shapes.get(output_id) else {
-        return Err(Error::InvalidOp(format!(
-            "node `{}` has no result {output_id}",
-            fusion.nodes[target].name
-        )));
+        return Err(Error::InvalidOp(format!("node `{}` has no result {output_id}", fusion.nodes[target].name)));
     };
     let mut grouped: Vec<Vec<OperandIndexing>> = vec![Vec::new(); fusion.nodes.len()];
     grouped[target].push(OperandIndexing::new(IndexingMap::identity(shape)));
@@ -265,14 +237,7 @@ pub fn compute_grouped_output_to_input_indexing(
 
 /// The maps from the root's output `output_id` to each parameter, indexed by
 /// parameter number.
-pub fn fusion_output_to_input_indexing(
-    fusion: &Fusion,
-    output_id: usize,
-) -> Result<Vec<Vec<OperandIndexing>>> {
+pub fn fusion_output_to_input_indexing(fusion: &Fusion, output_id: usize) -> Result<Vec<Vec<OperandIndexing>>> {
     let grouped = compute_grouped_output_to_input_indexing(fusion, fusion.root, output_id)?;
-    Ok(fusion
-        .parameters()?
-        .into_iter()
-        .map(|id| grouped[id].clone())
-        .collect())
+    Ok(fusion.parameters()?.into_iter().map(|id| grouped[id].clone()).collect())
 }

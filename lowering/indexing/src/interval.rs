@@ -17,10 +17,7 @@ pub struct Interval {
 }
 
 /// The canonical empty interval.
-const EMPTY: Interval = Interval {
-    lower: 0,
-    upper: -1,
-};
+const EMPTY: Interval = Interval { lower: 0, upper: -1 };
 
 fn clamp(v: i128) -> i64 {
     v.clamp(i64::MIN as i128, i64::MAX as i128) as i64
@@ -53,10 +50,7 @@ impl Interval {
 
     /// Every `i64`: the answer when nothing is known.
     pub const fn full() -> Self {
-        Interval {
-            lower: i64::MIN,
-            upper: i64::MAX,
-        }
+        Interval { lower: i64::MIN, upper: i64::MAX }
     }
 
     /// The canonical empty interval `[0, -1]`.
@@ -115,10 +109,7 @@ impl Interval {
         if !self.both_feasible(other) {
             return EMPTY;
         }
-        Interval::new(
-            self.lower.saturating_add(other.lower),
-            self.upper.saturating_add(other.upper),
-        )
+        Interval::new(self.lower.saturating_add(other.lower), self.upper.saturating_add(other.upper))
     }
 
     pub fn neg(&self) -> Interval {
@@ -194,9 +185,7 @@ impl Interval {
         if !self.both_feasible(modulus) {
             return EMPTY;
         }
-        let max_abs = (modulus.lower as i128)
-            .abs()
-            .max((modulus.upper as i128).abs());
+        let max_abs = (modulus.lower as i128).abs().max((modulus.upper as i128).abs());
         if max_abs == 0 {
             return Interval::full();
         }
@@ -252,22 +241,10 @@ mod tests {
         assert_eq!(a.floor_div(&Interval::point(2)), Interval::new(-2, 2));
         assert_eq!(a.ceil_div(&Interval::point(2)), Interval::new(-1, 3));
         assert_eq!(a.floor_div(&Interval::new(-1, 1)), Interval::new(-5, 5));
-        assert_eq!(
-            Interval::new(53, 71).rem(&Interval::point(42)),
-            Interval::new(11, 29)
-        );
-        assert_eq!(
-            Interval::new(-5, -1).rem(&Interval::point(5)),
-            Interval::new(0, 4)
-        );
-        assert_eq!(
-            Interval::new(0, 100).rem(&Interval::point(8)),
-            Interval::new(0, 7)
-        );
-        assert_eq!(
-            Interval::new(0, 3).rem(&Interval::new(5, 9)),
-            Interval::new(0, 3)
-        );
+        assert_eq!(Interval::new(53, 71).rem(&Interval::point(42)), Interval::new(11, 29));
+        assert_eq!(Interval::new(-5, -1).rem(&Interval::point(5)), Interval::new(0, 4));
+        assert_eq!(Interval::new(0, 100).rem(&Interval::point(8)), Interval::new(0, 7));
+        assert_eq!(Interval::new(0, 3).rem(&Interval::new(5, 9)), Interval::new(0, 3));
         assert_eq!(a.minimum(&b), Interval::new(-3, 4));
         assert_eq!(a.maximum(&b), Interval::new(2, 5));
         assert_eq!(Interval::full().mul(&Interval::point(2)), Interval::full());

@@ -44,15 +44,12 @@ pub mod simplify;
 
 pub use error::{Error, Result};
 pub use expr::{BinOp, Expr, ExprKind, Var};
-pub use fusion::{
-    compute_grouped_output_to_input_indexing, fusion_output_to_input_indexing, Fusion, FusionNode,
-};
+pub use fusion::{compute_grouped_output_to_input_indexing, fusion_output_to_input_indexing, Fusion, FusionNode};
 pub use interval::Interval;
 pub use map::{compose, IndexingMap, Variable};
 pub use ops::{
-    compose_operand_indexing, input_to_output_indexing, output_to_input_indexing, DotDims,
-    GatherDims, OpAttrs, OpDesc, OpIndexing, OperandIndexing, PadDim, RuntimeVarIndexing,
-    WindowDim,
+    compose_operand_indexing, input_to_output_indexing, output_to_input_indexing, DotDims, GatherDims, OpAttrs, OpDesc,
+    OpIndexing, OperandIndexing, PadDim, RuntimeVarIndexing, WindowDim,
 };
 pub use parser::{parse_expr, parse_expr_with_names, parse_indexing_map};
 pub use range::RangeEvaluator;

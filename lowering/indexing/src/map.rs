@@ -19,24 +19,15 @@ pub struct Variable {
 
 impl Variable {
     pub fn new(lower: i64, upper: i64) -> Variable {
-        Variable {
-            bounds: Interval::new(lower, upper),
-            name: String::new(),
-        }
+        Variable { bounds: Interval::new(lower, upper), name: String::new() }
     }
 
     pub fn named(lower: i64, upper: i64, name: &str) -> Variable {
-        Variable {
-            bounds: Interval::new(lower, upper),
-            name: name.to_string(),
-        }
+        Variable { bounds: Interval::new(lower, upper), name: name.to_string() }
     }
 
     pub fn from_interval(bounds: Interval) -> Variable {
-        Variable {
-            bounds,
-            name: String::new(),
-        }
+        Variable { bounds, name: String::new() }
     }
 
     /// `[0, size - 1]`, the range of an index into a dimension of `size`.
@@ -53,19 +44,8 @@ enum State {
 }
 
 /// Words that cannot be variable names because the text format uses them.
-pub(crate) const KEYWORDS: &[&str] = &[
-    "domain",
-    "in",
-    "mod",
-    "floordiv",
-    "floorDiv",
-    "ceildiv",
-    "min",
-    "max",
-    "true",
-    "false",
-    "is_simplified",
-];
+pub(crate) const KEYWORDS: &[&str] =
+    &["domain", "in", "mod", "floordiv", "floorDiv", "ceildiv", "min", "max", "true", "false", "is_simplified"];
 
 pub(crate) fn is_valid_name(name: &str) -> bool {
     let mut chars = name.chars();
@@ -127,20 +107,11 @@ impl IndexingMap {
         }
         for v in dim_vars.iter().chain(&range_vars).chain(&rt_vars) {
             if !v.name.is_empty() && !is_valid_name(&v.name) {
-                return Err(Error::InvalidMap(format!(
-                    "`{}` is not a valid variable name",
-                    v.name
-                )));
+                return Err(Error::InvalidMap(format!("`{}` is not a valid variable name", v.name)));
             }
         }
-        let mut map = IndexingMap {
-            results,
-            dim_vars,
-            range_vars,
-            rt_vars,
-            constraints: Vec::new(),
-            state: State::Normal,
-        };
+        let mut map =
+            IndexingMap { results, dim_vars, range_vars, rt_vars, constraints: Vec::new(), state: State::Normal };
         if !map.variables().all(|v| v.bounds.is_feasible()) {
             map.reset_to_known_empty();
             return Ok(map);
@@ -153,18 +124,11 @@ impl IndexingMap {
 
     /// Builds a map whose variables are `[0, size - 1]` for the given sizes
     /// (XLA's `IndexingMap::FromTensorSizes`).
-    pub fn from_tensor_sizes(
-        results: Vec<Expr>,
-        dim_sizes: &[i64],
-        symbol_sizes: &[i64],
-    ) -> Result<IndexingMap> {
+    pub fn from_tensor_sizes(results: Vec<Expr>, dim_sizes: &[i64], symbol_sizes: &[i64]) -> Result<IndexingMap> {
         IndexingMap::new(
             results,
             dim_sizes.iter().map(|&s| Variable::from_size(s)).collect(),
-            symbol_sizes
-                .iter()
-                .map(|&s| Variable::from_size(s))
-                .collect(),
+            symbol_sizes.iter().map(|&s| Variable::from_size(s)).collect(),
             Vec::new(),
             Vec::new(),
         )
@@ -173,28 +137,16 @@ impl IndexingMap {
     /// `(d0, ..., dn) -> (d0, ..., dn)` over a tensor of the given shape.
     pub fn identity(shape: &[i64]) -> IndexingMap {
         let results = (0..shape.len()).map(Expr::dim).collect();
-        IndexingMap::from_vars(
-            results,
-            shape.iter().map(|&s| Variable::from_size(s)).collect(),
-            Vec::new(),
-        )
+        IndexingMap::from_vars(results, shape.iter().map(|&s| Variable::from_size(s)).collect(), Vec::new())
     }
 
     /// `(d0, ..., dn) -> ()`: every element of the shape reads the same scalar.
     pub fn scalar(shape: &[i64]) -> IndexingMap {
-        IndexingMap::from_vars(
-            Vec::new(),
-            shape.iter().map(|&s| Variable::from_size(s)).collect(),
-            Vec::new(),
-        )
+        IndexingMap::from_vars(Vec::new(), shape.iter().map(|&s| Variable::from_size(s)).collect(), Vec::new())
     }
 
     /// Internal constructor for maps whose expressions are known to be valid.
-    pub(crate) fn from_vars(
-        results: Vec<Expr>,
-        dim_vars: Vec<Variable>,
-        range_vars: Vec<Variable>,
-    ) -> IndexingMap {
+    pub(crate) fn from_vars(results: Vec<Expr>, dim_vars: Vec<Variable>, range_vars: Vec<Variable>) -> IndexingMap {
         IndexingMap::from_parts(results, dim_vars, range_vars, Vec::new(), Vec::new())
     }
 
@@ -205,14 +157,8 @@ impl IndexingMap {
         rt_vars: Vec<Variable>,
         constraints: Vec<(Expr, Interval)>,
     ) -> IndexingMap {
-        let mut map = IndexingMap {
-            results,
-            dim_vars,
-            range_vars,
-            rt_vars,
-            constraints: Vec::new(),
-            state: State::Normal,
-        };
+        let mut map =
+            IndexingMap { results, dim_vars, range_vars, rt_vars, constraints: Vec::new(), state: State::Normal };
         if !map.variables().all(|v| v.bounds.is_feasible()) {
             map.reset_to_known_empty();
             return map;
@@ -292,11 +238,7 @@ impl IndexingMap {
 
     /// Bounds of the symbols: range variables, then runtime variables.
     pub fn symbol_bounds(&self) -> Vec<Interval> {
-        self.range_vars
-            .iter()
-            .chain(&self.rt_vars)
-            .map(|v| v.bounds)
-            .collect()
+        self.range_vars.iter().chain(&self.rt_vars).map(|v| v.bounds).collect()
     }
 
     pub fn dim_bound(&self, i: usize) -> Option<Interval> {
@@ -333,10 +275,7 @@ impl IndexingMap {
     }
 
     fn variables(&self) -> impl Iterator<Item = &Variable> {
-        self.dim_vars
-            .iter()
-            .chain(&self.range_vars)
-            .chain(&self.rt_vars)
+        self.dim_vars.iter().chain(&self.range_vars).chain(&self.rt_vars)
     }
 
     pub(crate) fn results_mut(&mut self) -> &mut Vec<Expr> {
@@ -350,9 +289,7 @@ impl IndexingMap {
     /// Renames dimension `i` (an empty name means the default `d<i>`).
     pub fn rename_dim(&mut self, i: usize, name: &str) -> Result<()> {
         if !name.is_empty() && !is_valid_name(name) {
-            return Err(Error::InvalidMap(format!(
-                "`{name}` is not a valid variable name"
-            )));
+            return Err(Error::InvalidMap(format!("`{name}` is not a valid variable name")));
         }
         match self.dim_vars.get_mut(i) {
             Some(v) => {
@@ -372,12 +309,7 @@ impl IndexingMap {
         for r in &mut self.results {
             *r = Expr::zero();
         }
-        for v in self
-            .dim_vars
-            .iter_mut()
-            .chain(&mut self.range_vars)
-            .chain(&mut self.rt_vars)
-        {
+        for v in self.dim_vars.iter_mut().chain(&mut self.range_vars).chain(&mut self.rt_vars) {
             v.bounds = Interval::empty();
         }
         self.constraints.clear();
@@ -444,10 +376,7 @@ impl IndexingMap {
     }
 
     pub fn constraint(&self, expr: &Expr) -> Option<Interval> {
-        self.constraints
-            .iter()
-            .find(|(e, _)| e == expr)
-            .map(|(_, r)| *r)
+        self.constraints.iter().find(|(e, _)| e == expr).map(|(_, r)| *r)
     }
 
     /// The results at the given point (bounds and constraints are ignored).
@@ -462,32 +391,18 @@ impl IndexingMap {
     /// True if the point satisfies every constraint (bounds are not checked,
     /// as in XLA's `ConstraintsSatisfied`).
     pub fn constraints_satisfied(&self, dims: &[i64], syms: &[i64]) -> bool {
-        if self.state != State::Normal
-            || dims.len() != self.num_dims()
-            || syms.len() != self.num_symbols()
-        {
+        if self.state != State::Normal || dims.len() != self.num_dims() || syms.len() != self.num_symbols() {
             return false;
         }
-        self.constraints
-            .iter()
-            .all(|(e, r)| e.eval(dims, syms).is_some_and(|v| r.contains(v)))
+        self.constraints.iter().all(|(e, r)| e.eval(dims, syms).is_some_and(|v| r.contains(v)))
     }
 
     /// True if the point lies in the domain: within every bound and
     /// satisfying every constraint.
     pub fn contains_point(&self, dims: &[i64], syms: &[i64]) -> bool {
         self.constraints_satisfied(dims, syms)
-            && self
-                .dim_vars
-                .iter()
-                .zip(dims)
-                .all(|(v, x)| v.bounds.contains(*x))
-            && self
-                .range_vars
-                .iter()
-                .chain(&self.rt_vars)
-                .zip(syms)
-                .all(|(v, x)| v.bounds.contains(*x))
+            && self.dim_vars.iter().zip(dims).all(|(v, x)| v.bounds.contains(*x))
+            && self.range_vars.iter().chain(&self.rt_vars).zip(syms).all(|(v, x)| v.bounds.contains(*x))
     }
 
     /// True if some constraint mentions symbol `j`.
@@ -514,11 +429,7 @@ impl IndexingMap {
     /// variables mention (XLA's `DetectUnusedVariables`). Returns the unused
     /// dims, unused symbols and the constraints that only mention unused
     /// variables.
-    fn detect_unused(
-        &self,
-        removing_dims: bool,
-        removing_syms: bool,
-    ) -> (Vec<bool>, Vec<bool>, Vec<Expr>) {
+    fn detect_unused(&self, removing_dims: bool, removing_syms: bool) -> (Vec<bool>, Vec<bool>, Vec<Expr>) {
         let mut unused_dims = vec![true; self.num_dims()];
         let mut unused_syms = vec![true; self.num_symbols()];
         for e in &self.results {
@@ -542,11 +453,7 @@ impl IndexingMap {
         // Marking can make another constraint "used", so repeat until stable
         // (XLA does a single pass, which can drop a variable that a kept
         // constraint still mentions).
-        let vars: Vec<_> = self
-            .constraints
-            .iter()
-            .map(|(e, _)| (e.clone(), e.used_dims(), e.used_syms()))
-            .collect();
+        let vars: Vec<_> = self.constraints.iter().map(|(e, _)| (e.clone(), e.used_dims(), e.used_syms())).collect();
         loop {
             let mut changed = false;
             for (_, dims, syms) in &vars {
@@ -615,11 +522,7 @@ impl IndexingMap {
             })
         };
         self.results = self.results.iter().map(remap).collect();
-        let constraints: Vec<_> = self
-            .constraints
-            .iter()
-            .map(|(e, rg)| (remap(e), *rg))
-            .collect();
+        let constraints: Vec<_> = self.constraints.iter().map(|(e, rg)| (remap(e), *rg)).collect();
         self.dim_vars = new_dims;
         self.range_vars = new_range;
         self.rt_vars = new_rt;
@@ -672,31 +575,21 @@ impl IndexingMap {
             .dim_vars
             .iter()
             .cloned()
-            .chain(
-                self.range_vars
-                    .iter()
-                    .chain(&self.rt_vars)
-                    .map(|v| Variable::from_interval(v.bounds)),
-            )
+            .chain(self.range_vars.iter().chain(&self.rt_vars).map(|v| Variable::from_interval(v.bounds)))
             .collect();
         IndexingMap::from_parts(
             self.results.iter().map(remap).collect(),
             dims,
             Vec::new(),
             Vec::new(),
-            self.constraints
-                .iter()
-                .map(|(e, r)| (remap(e), *r))
-                .collect(),
+            self.constraints.iter().map(|(e, r)| (remap(e), *r)).collect(),
         )
     }
 
     /// Turns the given range variables (sorted, distinct) into trailing
     /// dimensions, in order.
     pub fn convert_range_variables_to_dimensions(&self, indices: &[usize]) -> Result<IndexingMap> {
-        if indices.windows(2).any(|w| w[0] >= w[1])
-            || indices.iter().any(|&i| i >= self.num_range_vars())
-        {
+        if indices.windows(2).any(|w| w[0] >= w[1]) || indices.iter().any(|&i| i >= self.num_range_vars()) {
             return Err(Error::InvalidMap(format!(
                 "range variable indices {indices:?} must be sorted, distinct and below {}",
                 self.num_range_vars()
@@ -730,10 +623,7 @@ impl IndexingMap {
             dims,
             ranges,
             self.rt_vars.clone(),
-            self.constraints
-                .iter()
-                .map(|(e, r)| (remap(e), *r))
-                .collect(),
+            self.constraints.iter().map(|(e, r)| (remap(e), *r)).collect(),
         ))
     }
 
@@ -767,28 +657,18 @@ impl IndexingMap {
             let replacement = lhs.mul_const(c).add_const(shift);
             let b = &mut self.range_vars[j].bounds;
             // Values s = s' * c + shift with s in [lo, hi].
-            b.lower =
-                crate::interval::ceil_div_i128(b.lower as i128 - shift as i128, c as i128) as i64;
-            b.upper =
-                crate::interval::floor_div_i128(b.upper as i128 - shift as i128, c as i128) as i64;
+            b.lower = crate::interval::ceil_div_i128(b.lower as i128 - shift as i128, c as i128) as i64;
+            b.upper = crate::interval::floor_div_i128(b.upper as i128 - shift as i128, c as i128) as i64;
             replacements.push((lhs.clone(), replacement));
             deleted.push(e.clone());
         }
         if deleted.is_empty() {
             return false;
         }
-        let apply = |e: &Expr| {
-            replacements
-                .iter()
-                .fold(e.clone(), |acc, (from, to)| acc.replace(from, to))
-        };
+        let apply = |e: &Expr| replacements.iter().fold(e.clone(), |acc, (from, to)| acc.replace(from, to));
         self.results = self.results.iter().map(apply).collect();
-        let constraints: Vec<_> = self
-            .constraints
-            .iter()
-            .filter(|(e, _)| !deleted.contains(e))
-            .map(|(e, r)| (apply(e), *r))
-            .collect();
+        let constraints: Vec<_> =
+            self.constraints.iter().filter(|(e, _)| !deleted.contains(e)).map(|(e, r)| (apply(e), *r)).collect();
         self.constraints.clear();
         if !self.variables().all(|v| v.bounds.is_feasible()) {
             self.reset_to_known_empty();
@@ -829,24 +709,9 @@ impl IndexingMap {
                 n += 1;
             }
         };
-        let dims: Vec<String> = self
-            .dim_vars
-            .iter()
-            .enumerate()
-            .map(|(i, v)| pick(v, format!("d{i}")))
-            .collect();
-        let ranges: Vec<String> = self
-            .range_vars
-            .iter()
-            .enumerate()
-            .map(|(i, v)| pick(v, format!("s{i}")))
-            .collect();
-        let rts: Vec<String> = self
-            .rt_vars
-            .iter()
-            .enumerate()
-            .map(|(i, v)| pick(v, format!("rt{i}")))
-            .collect();
+        let dims: Vec<String> = self.dim_vars.iter().enumerate().map(|(i, v)| pick(v, format!("d{i}"))).collect();
+        let ranges: Vec<String> = self.range_vars.iter().enumerate().map(|(i, v)| pick(v, format!("s{i}"))).collect();
+        let rts: Vec<String> = self.rt_vars.iter().enumerate().map(|(i, v)| pick(v, format!("rt{i}"))).collect();
         (dims, ranges, rts)
     }
 
@@ -893,10 +758,8 @@ impl fmt::Display for IndexingMap {
         }
         f.write_str(", domain: ")?;
         let mut items: Vec<String> = Vec::new();
-        for (name, v) in dims
-            .iter()
-            .zip(&self.dim_vars)
-            .chain(syms.iter().zip(self.range_vars.iter().chain(&self.rt_vars)))
+        for (name, v) in
+            dims.iter().zip(&self.dim_vars).chain(syms.iter().zip(self.range_vars.iter().chain(&self.rt_vars)))
         {
             items.push(format!("{name} in {}", v.bounds));
         }
@@ -940,9 +803,7 @@ impl PartialEq for IndexingMap {
         if bounds(self) != bounds(other) || self.constraints.len() != other.constraints.len() {
             return false;
         }
-        self.constraints
-            .iter()
-            .all(|(e, r)| other.constraint(e) == Some(*r))
+        self.constraints.iter().all(|(e, r)| other.constraint(e) == Some(*r))
     }
 }
 
@@ -955,12 +816,7 @@ impl Hash for IndexingMap {
         for v in self.variables() {
             v.bounds.hash(state);
         }
-        (
-            self.dim_vars.len(),
-            self.range_vars.len(),
-            self.rt_vars.len(),
-        )
-            .hash(state);
+        (self.dim_vars.len(), self.range_vars.len(), self.rt_vars.len()).hash(state);
         let mut cs: Vec<&(Expr, Interval)> = self.constraints.iter().collect();
         cs.sort();
         cs.hash(state);
@@ -1016,18 +872,8 @@ pub fn compose(consumer: &IndexingMap, producer: &IndexingMap) -> Result<Indexin
             Var::Sym(j) => producer_sym(j),
         })
     };
-    let range_vars: Vec<Variable> = producer
-        .range_vars
-        .iter()
-        .chain(&consumer.range_vars)
-        .cloned()
-        .collect();
-    let rt_vars: Vec<Variable> = producer
-        .rt_vars
-        .iter()
-        .chain(&consumer.rt_vars)
-        .cloned()
-        .collect();
+    let range_vars: Vec<Variable> = producer.range_vars.iter().chain(&consumer.range_vars).cloned().collect();
+    let rt_vars: Vec<Variable> = producer.rt_vars.iter().chain(&consumer.rt_vars).cloned().collect();
     let mut composed = IndexingMap {
         results: producer.results.iter().map(through).collect(),
         dim_vars: consumer.dim_vars.clone(),

@@ -37,14 +37,7 @@ pub struct WindowDim {
 impl WindowDim {
     /// A window of `size` with stride 1, no padding and no dilation.
     pub fn new(size: i64) -> WindowDim {
-        WindowDim {
-            size,
-            stride: 1,
-            padding_low: 0,
-            padding_high: 0,
-            window_dilation: 1,
-            base_dilation: 1,
-        }
+        WindowDim { size, stride: 1, padding_low: 0, padding_high: 0, window_dilation: 1, base_dilation: 1 }
     }
 }
 
@@ -162,10 +155,7 @@ pub struct OperandIndexing {
 
 impl OperandIndexing {
     pub fn new(map: IndexingMap) -> OperandIndexing {
-        OperandIndexing {
-            map,
-            rt_vars: Vec::new(),
-        }
+        OperandIndexing { map, rt_vars: Vec::new() }
     }
 
     pub fn undefined() -> OperandIndexing {
@@ -216,17 +206,11 @@ impl fmt::Display for OperandIndexing {
 /// an op, `producer` maps that result to one of the op's operands. The
 /// runtime variables follow the order of the composed map's symbols
 /// (producer's first).
-pub fn compose_operand_indexing(
-    consumer: &OperandIndexing,
-    producer: &OperandIndexing,
-) -> Result<OperandIndexing> {
+pub fn compose_operand_indexing(consumer: &OperandIndexing, producer: &OperandIndexing) -> Result<OperandIndexing> {
     let map = compose(&consumer.map, &producer.map)?;
     let mut rt_vars = Vec::with_capacity(producer.rt_vars.len() + consumer.rt_vars.len());
     for rt in &producer.rt_vars {
-        rt_vars.push(RuntimeVarIndexing {
-            operand: rt.operand,
-            map: compose(&consumer.map, &rt.map)?,
-        });
+        rt_vars.push(RuntimeVarIndexing { operand: rt.operand, map: compose(&consumer.map, &rt.map)? });
     }
     rt_vars.extend(consumer.rt_vars.iter().cloned());
     Ok(OperandIndexing { map, rt_vars })
@@ -241,20 +225,11 @@ pub struct OpIndexing {
 
 impl OpIndexing {
     pub fn from_maps(maps: Vec<IndexingMap>) -> OpIndexing {
-        OpIndexing {
-            indexing_maps: maps
-                .into_iter()
-                .map(|m| vec![OperandIndexing::new(m)])
-                .collect(),
-        }
+        OpIndexing { indexing_maps: maps.into_iter().map(|m| vec![OperandIndexing::new(m)]).collect() }
     }
 
     fn undefined(count: usize) -> OpIndexing {
-        OpIndexing {
-            indexing_maps: (0..count)
-                .map(|_| vec![OperandIndexing::undefined()])
-                .collect(),
-        }
+        OpIndexing { indexing_maps: (0..count).map(|_| vec![OperandIndexing::undefined()]).collect() }
     }
 
     /// The single map of operand `i`, if it has exactly one.
@@ -358,10 +333,7 @@ impl<'a> Ctx<'a> {
 
     fn operands(&self, n: usize) -> Result<()> {
         if self.op.operand_shapes.len() != n {
-            return self.err(format!(
-                "expected {n} operands, got {}",
-                self.op.operand_shapes.len()
-            ));
+            return self.err(format!("expected {n} operands, got {}", self.op.operand_shapes.len()));
         }
         Ok(())
     }
@@ -427,12 +399,7 @@ fn strides(dims: &[i64]) -> Option<Vec<i64>> {
 
 fn linearize(dims: &[i64], exprs: &[Expr]) -> Option<Expr> {
     let st = strides(dims)?;
-    Some(
-        exprs
-            .iter()
-            .zip(st)
-            .fold(Expr::zero(), |acc, (e, s)| acc.add(&e.mul_const(s))),
-    )
+    Some(exprs.iter().zip(st).fold(Expr::zero(), |acc, (e, s)| acc.add(&e.mul_const(s))))
 }
 
 fn delinearize(dims: &[i64], linear: &Expr) -> Option<Vec<Expr>> {
@@ -455,8 +422,7 @@ pub(crate) fn reshape_exprs(input: &[i64], output: &[i64]) -> Option<Vec<Expr>> 
     }
     let mut exprs = Vec::with_capacity(input.len());
     let (mut in_n, mut out_n) = (1i128, 1i128);
-    let (mut in_sub, mut out_sub, mut out_exprs): (Vec<i64>, Vec<i64>, Vec<Expr>) =
-        (vec![], vec![], vec![]);
+    let (mut in_sub, mut out_sub, mut out_exprs): (Vec<i64>, Vec<i64>, Vec<Expr>) = (vec![], vec![], vec![]);
     let (mut i, mut o) = (0, 0);
     while i < input.len() || o < output.len() || !in_sub.is_empty() {
         if i < input.len() && (in_sub.is_empty() || in_n < out_n) {
@@ -490,18 +456,12 @@ pub(crate) fn reshape_exprs(input: &[i64], output: &[i64]) -> Option<Vec<Expr>> 
 
 fn reshape_map(ctx: &Ctx, from: &[i64], to: &[i64]) -> Result<IndexingMap> {
     if num_elements(from) != num_elements(to) {
-        return ctx.err(format!(
-            "shapes {from:?} and {to:?} have different element counts"
-        ));
+        return ctx.err(format!("shapes {from:?} and {to:?} have different element counts"));
     }
     let Some(exprs) = reshape_exprs(to, from) else {
         return ctx.err("shape too large");
     };
-    let mut map = IndexingMap::from_vars(
-        exprs,
-        from.iter().map(|&s| Variable::from_size(s)).collect(),
-        Vec::new(),
-    );
+    let mut map = IndexingMap::from_vars(exprs, from.iter().map(|&s| Variable::from_size(s)).collect(), Vec::new());
     map.simplify_with(SimplifyPointDimensions::Preserve);
     Ok(map)
 }
@@ -529,9 +489,7 @@ fn bitcast_map(
     to_layout: &Option<Vec<i64>>,
 ) -> Result<IndexingMap> {
     if num_elements(from) != num_elements(to) {
-        return ctx.err(format!(
-            "shapes {from:?} and {to:?} have different element counts"
-        ));
+        return ctx.err(format!("shapes {from:?} and {to:?} have different element counts"));
     }
     let from_order = physical_order(ctx, from_layout, from.len())?;
     let to_order = physical_order(ctx, to_layout, to.len())?;
@@ -543,22 +501,13 @@ fn bitcast_map(
     // Physical position p of `from` holds logical dimension from_order[p].
     let phys: Vec<Expr> = phys
         .iter()
-        .map(|e| {
-            e.replace_dims_and_symbols(
-                &from_order.iter().map(|&d| Expr::dim(d)).collect::<Vec<_>>(),
-                &[],
-            )
-        })
+        .map(|e| e.replace_dims_and_symbols(&from_order.iter().map(|&d| Expr::dim(d)).collect::<Vec<_>>(), &[]))
         .collect();
     let mut results = vec![Expr::zero(); to.len()];
     for (p, &d) in to_order.iter().enumerate() {
         results[d] = phys[p].clone();
     }
-    let mut map = IndexingMap::from_vars(
-        results,
-        from.iter().map(|&s| Variable::from_size(s)).collect(),
-        Vec::new(),
-    );
+    let mut map = IndexingMap::from_vars(results, from.iter().map(|&s| Variable::from_size(s)).collect(), Vec::new());
     map.simplify_with(SimplifyPointDimensions::Preserve);
     Ok(map)
 }
@@ -569,11 +518,7 @@ fn dims_vars(shape: &[i64]) -> Vec<Variable> {
 
 /// `()[s0, ..] -> (s0, ..)`: every element of `shape`, from a 0-d source.
 fn generator_map(shape: &[i64]) -> IndexingMap {
-    IndexingMap::from_vars(
-        (0..shape.len()).map(Expr::sym).collect(),
-        Vec::new(),
-        dims_vars(shape),
-    )
+    IndexingMap::from_vars((0..shape.len()).map(Expr::sym).collect(), Vec::new(), dims_vars(shape))
 }
 
 fn pad_map(out: &[i64], padding: &[PadDim]) -> IndexingMap {
@@ -582,18 +527,12 @@ fn pad_map(out: &[i64], padding: &[PadDim]) -> IndexingMap {
     let mut constraints = Vec::new();
     for (i, (&size, p)) in out.iter().zip(padding).enumerate() {
         let d = Expr::dim(i);
-        dims.push(Variable::new(
-            p.low.max(0),
-            (size - 1).min(size - 1 - p.high),
-        ));
+        dims.push(Variable::new(p.low.max(0), (size - 1).min(size - 1 - p.high)));
         if p.interior == 0 {
             exprs.push(d.sub_const(p.low));
         } else {
             exprs.push(d.sub_const(p.low).floor_div_const(p.interior + 1));
-            constraints.push((
-                d.sub_const(p.low).modulo_const(p.interior + 1),
-                Interval::point(0),
-            ));
+            constraints.push((d.sub_const(p.low).modulo_const(p.interior + 1), Interval::point(0)));
         }
     }
     IndexingMap::from_parts(exprs, dims, Vec::new(), Vec::new(), constraints)
@@ -641,10 +580,7 @@ pub fn output_to_input_indexing(op: &OpDesc, output_id: usize) -> Result<OpIndex
             let input = ctx.operand(0)?;
             let bd = &op.attrs.broadcast_dimensions;
             if bd.len() != input.len() {
-                return ctx.err(format!(
-                    "broadcast_dimensions {bd:?} must have {} entries",
-                    input.len()
-                ));
+                return ctx.err(format!("broadcast_dimensions {bd:?} must have {} entries", input.len()));
             }
             let dims = ctx.dims("broadcast dimension", bd, out.len())?;
             for (i, &d) in dims.iter().enumerate() {
@@ -655,11 +591,7 @@ pub fn output_to_input_indexing(op: &OpDesc, output_id: usize) -> Result<OpIndex
                     ));
                 }
             }
-            vec![IndexingMap::from_vars(
-                dims.iter().map(|&d| Expr::dim(d)).collect(),
-                dims_vars(out),
-                Vec::new(),
-            )]
+            vec![IndexingMap::from_vars(dims.iter().map(|&d| Expr::dim(d)).collect(), dims_vars(out), Vec::new())]
         }
         "reshape" => {
             ctx.operands(1)?;
@@ -667,26 +599,14 @@ pub fn output_to_input_indexing(op: &OpDesc, output_id: usize) -> Result<OpIndex
         }
         "bitcast" => {
             ctx.operands(1)?;
-            vec![bitcast_map(
-                &ctx,
-                out,
-                &op.attrs.result_layout,
-                ctx.operand(0)?,
-                &op.attrs.operand_layout,
-            )?]
+            vec![bitcast_map(&ctx, out, &op.attrs.result_layout, ctx.operand(0)?, &op.attrs.operand_layout)?]
         }
         "transpose" => {
             ctx.operands(1)?;
             let input = ctx.operand(0)?;
             let perm = ctx.permutation("permutation", &op.attrs.permutation, input.len())?;
-            if perm
-                .iter()
-                .enumerate()
-                .any(|(i, &p)| out.get(i) != Some(&input[p]))
-            {
-                return ctx.err(format!(
-                    "result shape {out:?} is not {input:?} permuted by {perm:?}"
-                ));
+            if perm.iter().enumerate().any(|(i, &p)| out.get(i) != Some(&input[p])) {
+                return ctx.err(format!("result shape {out:?} is not {input:?} permuted by {perm:?}"));
             }
             let mut exprs = vec![Expr::zero(); input.len()];
             for (i, &p) in perm.iter().enumerate() {
@@ -705,9 +625,7 @@ pub fn output_to_input_indexing(op: &OpDesc, output_id: usize) -> Result<OpIndex
             ctx.operands(1)?;
             let input = ctx.operand(0)?;
             let (starts, strides) = slice_params(&ctx, input, out)?;
-            let exprs = (0..out.len())
-                .map(|i| Expr::dim(i).mul_const(strides[i]).add_const(starts[i]))
-                .collect();
+            let exprs = (0..out.len()).map(|i| Expr::dim(i).mul_const(strides[i]).add_const(starts[i])).collect();
             vec![IndexingMap::from_vars(exprs, dims_vars(out), Vec::new())]
         }
         "pad" => {
@@ -726,13 +644,7 @@ pub fn output_to_input_indexing(op: &OpDesc, output_id: usize) -> Result<OpIndex
             let mut offset = 0;
             for size in sizes {
                 let exprs = (0..out.len())
-                    .map(|i| {
-                        if i == cd {
-                            Expr::dim(i).sub_const(offset)
-                        } else {
-                            Expr::dim(i)
-                        }
-                    })
+                    .map(|i| if i == cd { Expr::dim(i).sub_const(offset) } else { Expr::dim(i) })
                     .collect();
                 let mut dims = dims_vars(out);
                 dims[cd] = Variable::new(offset, offset + size - 1);
@@ -753,16 +665,15 @@ pub fn output_to_input_indexing(op: &OpDesc, output_id: usize) -> Result<OpIndex
                     syms.push(Variable::from_size(size));
                 } else {
                     if out.get(next_out) != Some(&size) {
-                        return ctx.err(format!("result shape {out:?} does not match operand {input:?} without {reduced:?}"));
+                        return ctx
+                            .err(format!("result shape {out:?} does not match operand {input:?} without {reduced:?}"));
                     }
                     exprs.push(Expr::dim(next_out));
                     next_out += 1;
                 }
             }
             if next_out != out.len() {
-                return ctx.err(format!(
-                    "result shape {out:?} does not match operand {input:?} without {reduced:?}"
-                ));
+                return ctx.err(format!("result shape {out:?} does not match operand {input:?} without {reduced:?}"));
             }
             let input_map = IndexingMap::from_vars(exprs, dims_vars(out), syms);
             let mut maps = vec![input_map; inputs];
@@ -790,19 +701,9 @@ pub fn output_to_input_indexing(op: &OpDesc, output_id: usize) -> Result<OpIndex
 }
 
 fn reverse_map(ctx: &Ctx, shape: &[i64]) -> Result<IndexingMap> {
-    let rev = ctx.dims(
-        "reverse dimension",
-        &ctx.op.attrs.reverse_dimensions,
-        shape.len(),
-    )?;
+    let rev = ctx.dims("reverse dimension", &ctx.op.attrs.reverse_dimensions, shape.len())?;
     let exprs = (0..shape.len())
-        .map(|i| {
-            if rev.contains(&i) {
-                Expr::dim(i).neg().add_const(shape[i] - 1)
-            } else {
-                Expr::dim(i)
-            }
-        })
+        .map(|i| if rev.contains(&i) { Expr::dim(i).neg().add_const(shape[i] - 1) } else { Expr::dim(i) })
         .collect();
     Ok(IndexingMap::from_vars(exprs, dims_vars(shape), Vec::new()))
 }
@@ -811,27 +712,18 @@ fn slice_params<'a>(ctx: &Ctx<'a>, input: &[i64], out: &[i64]) -> Result<(&'a [i
     let a = &ctx.op.attrs;
     let rank = input.len();
     if a.slice_starts.len() != rank || a.slice_strides.len() != rank || out.len() != rank {
-        return ctx.err(format!(
-            "slice_starts/slice_strides/result need {rank} entries"
-        ));
+        return ctx.err(format!("slice_starts/slice_strides/result need {rank} entries"));
     }
     for i in 0..rank {
         let (start, stride) = (a.slice_starts[i], a.slice_strides[i]);
         if stride <= 0 || start < 0 {
-            return ctx.err(format!(
-                "dimension {i}: start {start} and stride {stride} must be >= 0 and > 0"
-            ));
+            return ctx.err(format!("dimension {i}: start {start} and stride {stride} must be >= 0 and > 0"));
         }
         if out[i] > 0
-            && (out[i] - 1)
-                .checked_mul(stride)
-                .and_then(|v| v.checked_add(start))
-                .is_none_or(|last| last >= input[i])
+            && (out[i] - 1).checked_mul(stride).and_then(|v| v.checked_add(start)).is_none_or(|last| last >= input[i])
         {
-            return ctx.err(format!(
-                "dimension {i}: {} elements from {start} by {stride} exceed size {}",
-                out[i], input[i]
-            ));
+            return ctx
+                .err(format!("dimension {i}: {} elements from {start} by {stride} exceed size {}", out[i], input[i]));
         }
     }
     Ok((&a.slice_starts, &a.slice_strides))
@@ -865,24 +757,14 @@ fn concat_sizes(ctx: &Ctx, cd: usize, out: &[i64]) -> Result<Vec<i64>> {
     let mut sizes = Vec::new();
     let mut total = 0i64;
     for (i, s) in ctx.op.operand_shapes.iter().enumerate() {
-        if s.len() != out.len()
-            || s.iter()
-                .zip(out)
-                .enumerate()
-                .any(|(d, (a, b))| d != cd && a != b)
-        {
-            return ctx.err(format!(
-                "operand {i} shape {s:?} does not fit result {out:?}"
-            ));
+        if s.len() != out.len() || s.iter().zip(out).enumerate().any(|(d, (a, b))| d != cd && a != b) {
+            return ctx.err(format!("operand {i} shape {s:?} does not fit result {out:?}"));
         }
         sizes.push(s[cd]);
         total += s[cd];
     }
     if sizes.is_empty() || total != out[cd] {
-        return ctx.err(format!(
-            "operand sizes {sizes:?} along dimension {cd} do not add up to {}",
-            out[cd]
-        ));
+        return ctx.err(format!("operand sizes {sizes:?} along dimension {cd} do not add up to {}", out[cd]));
     }
     Ok(sizes)
 }
@@ -893,9 +775,7 @@ fn reduce_params<'a>(ctx: &Ctx<'a>) -> Result<(usize, &'a [i64])> {
     let op = ctx.op;
     let total = op.operand_shapes.len();
     if total == 0 || !total.is_multiple_of(2) {
-        return ctx.err(format!(
-            "expected inputs followed by as many init values, got {total} operands"
-        ));
+        return ctx.err(format!("expected inputs followed by as many init values, got {total} operands"));
     }
     let inputs = total / 2;
     let input = ctx.operand(0)?;
@@ -907,9 +787,7 @@ fn reduce_params<'a>(ctx: &Ctx<'a>) -> Result<(usize, &'a [i64])> {
             return ctx.err("init values must be scalars");
         }
     }
-    if op.result_shapes.len() != inputs
-        || op.result_shapes.iter().any(|r| r != &op.result_shapes[0])
-    {
+    if op.result_shapes.len() != inputs || op.result_shapes.iter().any(|r| r != &op.result_shapes[0]) {
         return ctx.err(format!("expected {inputs} results of one shape"));
     }
     Ok((inputs, input))
@@ -930,30 +808,18 @@ fn reduce_window_map(ctx: &Ctx, input: &[i64], out: &[i64]) -> Result<IndexingMa
     let mut range_vars = Vec::with_capacity(rank);
     for (i, w) in window.iter().enumerate() {
         if w.size < 1 || w.stride < 1 || w.window_dilation < 1 || w.base_dilation < 1 {
-            return ctx.err(format!(
-                "window dimension {i}: size, stride and dilations must be positive"
-            ));
+            return ctx.err(format!("window dimension {i}: size, stride and dilations must be positive"));
         }
-        let p = PadDim {
-            low: w.padding_low,
-            high: w.padding_high,
-            interior: w.base_dilation - 1,
-        };
+        let p = PadDim { low: w.padding_low, high: w.padding_high, interior: w.base_dilation - 1 };
         let padded_size = padded_size(input[i], &p);
         let needed = (out[i] - 1).max(0) * w.stride + (w.size - 1) * w.window_dilation + 1;
         if out[i] > 0 && needed > padded_size {
-            return ctx.err(format!(
-                "window dimension {i}: {} windows do not fit the padded size {padded_size}",
-                out[i]
-            ));
+            return ctx
+                .err(format!("window dimension {i}: {} windows do not fit the padded size {padded_size}", out[i]));
         }
         padding.push(p);
         padded.push(padded_size);
-        exprs.push(
-            Expr::sym(i)
-                .mul_const(w.window_dilation)
-                .add(&Expr::dim(i).mul_const(w.stride)),
-        );
+        exprs.push(Expr::sym(i).mul_const(w.window_dilation).add(&Expr::dim(i).mul_const(w.stride)));
         range_vars.push(Variable::from_size(w.size));
     }
     let no_padding = IndexingMap::from_vars(exprs, dims_vars(out), range_vars);
@@ -1021,22 +887,12 @@ fn dot_maps(ctx: &Ctx, out: &[i64]) -> Result<(IndexingMap, IndexingMap)> {
 
 /// Builds an operand indexing whose runtime variables are the given
 /// `(bounds, operand, map)` triples, then drops unused symbols.
-fn with_rt_vars(
-    results: Vec<Expr>,
-    out: &[i64],
-    rts: Vec<(Interval, usize, IndexingMap)>,
-) -> OperandIndexing {
-    let rt_vars = rts
-        .iter()
-        .map(|(b, _, _)| Variable::from_interval(*b))
-        .collect();
+fn with_rt_vars(results: Vec<Expr>, out: &[i64], rts: Vec<(Interval, usize, IndexingMap)>) -> OperandIndexing {
+    let rt_vars = rts.iter().map(|(b, _, _)| Variable::from_interval(*b)).collect();
     let map = IndexingMap::from_parts(results, dims_vars(out), Vec::new(), rt_vars, Vec::new());
     let mut oi = OperandIndexing {
         map,
-        rt_vars: rts
-            .into_iter()
-            .map(|(_, operand, map)| RuntimeVarIndexing { operand, map })
-            .collect(),
+        rt_vars: rts.into_iter().map(|(_, operand, map)| RuntimeVarIndexing { operand, map }).collect(),
     };
     oi.remove_unused_symbols();
     oi
@@ -1066,50 +922,29 @@ fn gather_indexing(ctx: &Ctx, out: &[i64]) -> Result<OpIndexing> {
         )));
     }
     let sim = ctx.dims("start_index_map entry", &g.start_index_map, rank)?;
-    if g.slice_sizes.len() != rank
-        || g.slice_sizes
-            .iter()
-            .zip(operand)
-            .any(|(s, d)| *s < 0 || s > d)
-    {
-        return ctx.err(format!(
-            "slice_sizes {:?} do not fit operand {operand:?}",
-            g.slice_sizes
-        ));
+    if g.slice_sizes.len() != rank || g.slice_sizes.iter().zip(operand).any(|(s, d)| *s < 0 || s > d) {
+        return ctx.err(format!("slice_sizes {:?} do not fit operand {operand:?}", g.slice_sizes));
     }
-    let expected: Vec<i64> = std::iter::once(indices[0])
-        .chain(g.slice_sizes.iter().copied())
-        .collect();
+    let expected: Vec<i64> = std::iter::once(indices[0]).chain(g.slice_sizes.iter().copied()).collect();
     if out != expected {
         return ctx.err(format!("result shape {out:?} should be {expected:?}"));
     }
-    let indices_map = IndexingMap::from_vars(
-        vec![Expr::dim(0), Expr::sym(0)],
-        dims_vars(out),
-        vec![Variable::from_size(indices[1])],
-    );
+    let indices_map =
+        IndexingMap::from_vars(vec![Expr::dim(0), Expr::sym(0)], dims_vars(out), vec![Variable::from_size(indices[1])]);
     let mut exprs = Vec::with_capacity(rank);
     let mut rts = Vec::new();
     for (d, &slice) in g.slice_sizes.iter().enumerate() {
         let mut e = Expr::dim(d + 1);
         if let Some(k) = sim.iter().position(|&x| x == d) {
             // The start index of operand dimension d is indices[d0, k].
-            let rt_map = IndexingMap::from_vars(
-                vec![Expr::dim(0), Expr::constant(k as i64)],
-                dims_vars(out),
-                Vec::new(),
-            );
+            let rt_map =
+                IndexingMap::from_vars(vec![Expr::dim(0), Expr::constant(k as i64)], dims_vars(out), Vec::new());
             e = e.add(&Expr::sym(rts.len()));
             rts.push((Interval::new(0, operand[d] - slice), 1, rt_map));
         }
         exprs.push(e);
     }
-    Ok(OpIndexing {
-        indexing_maps: vec![
-            vec![with_rt_vars(exprs, out, rts)],
-            vec![OperandIndexing::new(indices_map)],
-        ],
-    })
+    Ok(OpIndexing { indexing_maps: vec![vec![with_rt_vars(exprs, out, rts)], vec![OperandIndexing::new(indices_map)]] })
 }
 
 fn dynamic_slice_indexing(ctx: &Ctx, out: &[i64]) -> Result<OpIndexing> {
@@ -1118,9 +953,7 @@ fn dynamic_slice_indexing(ctx: &Ctx, out: &[i64]) -> Result<OpIndexing> {
     ctx.operands(1 + rank)?;
     let sizes = &ctx.op.attrs.dynamic_slice_sizes;
     if sizes.as_slice() != out || sizes.iter().zip(input).any(|(s, d)| s > d) {
-        return ctx.err(format!(
-            "dynamic_slice_sizes {sizes:?} must equal the result shape {out:?} and fit {input:?}"
-        ));
+        return ctx.err(format!("dynamic_slice_sizes {sizes:?} must equal the result shape {out:?} and fit {input:?}"));
     }
     for i in 1..=rank {
         if !ctx.operand(i)?.is_empty() {
@@ -1132,17 +965,11 @@ fn dynamic_slice_indexing(ctx: &Ctx, out: &[i64]) -> Result<OpIndexing> {
     for d in 0..rank {
         exprs.push(Expr::dim(d).add(&Expr::sym(d)));
         // Offsets are clamped so that the slice stays in bounds.
-        rts.push((
-            Interval::new(0, input[d] - sizes[d]),
-            1 + d,
-            IndexingMap::scalar(out),
-        ));
+        rts.push((Interval::new(0, input[d] - sizes[d]), 1 + d, IndexingMap::scalar(out)));
     }
     let mut maps = vec![vec![with_rt_vars(exprs, out, rts)]];
     maps.extend((0..rank).map(|_| vec![OperandIndexing::new(IndexingMap::scalar(out))]));
-    Ok(OpIndexing {
-        indexing_maps: maps,
-    })
+    Ok(OpIndexing { indexing_maps: maps })
 }
 
 fn dynamic_update_slice_indexing(ctx: &Ctx, out: &[i64]) -> Result<OpIndexing> {
@@ -1151,9 +978,7 @@ fn dynamic_update_slice_indexing(ctx: &Ctx, out: &[i64]) -> Result<OpIndexing> {
     ctx.operands(2 + rank)?;
     let update = ctx.operand(1)?;
     if input != out || update.len() != rank || update.iter().zip(out).any(|(u, o)| u > o) {
-        return ctx.err(format!(
-            "operand {input:?}, update {update:?} and result {out:?} do not fit"
-        ));
+        return ctx.err(format!("operand {input:?}, update {update:?} and result {out:?} do not fit"));
     }
     for i in 2..2 + rank {
         if !ctx.operand(i)?.is_empty() {
@@ -1164,20 +989,11 @@ fn dynamic_update_slice_indexing(ctx: &Ctx, out: &[i64]) -> Result<OpIndexing> {
     let mut rts = Vec::with_capacity(rank);
     for d in 0..rank {
         exprs.push(Expr::dim(d).sub(&Expr::sym(d)));
-        rts.push((
-            Interval::new(0, out[d] - update[d]),
-            2 + d,
-            IndexingMap::scalar(out),
-        ));
+        rts.push((Interval::new(0, out[d] - update[d]), 2 + d, IndexingMap::scalar(out)));
     }
-    let mut maps = vec![
-        vec![OperandIndexing::new(IndexingMap::identity(out))],
-        vec![with_rt_vars(exprs, out, rts)],
-    ];
+    let mut maps = vec![vec![OperandIndexing::new(IndexingMap::identity(out))], vec![with_rt_vars(exprs, out, rts)]];
     maps.extend((0..rank).map(|_| vec![OperandIndexing::new(IndexingMap::scalar(out))]));
-    Ok(OpIndexing {
-        indexing_maps: maps,
-    })
+    Ok(OpIndexing { indexing_maps: maps })
 }
 
 // ---------------------------------------------------------------------------
@@ -1205,20 +1021,14 @@ pub fn input_to_output_indexing(op: &OpDesc, input_id: usize) -> Result<OpIndexi
         } else if input == out {
             IndexingMap::identity(out)
         } else {
-            return ctx.err(format!(
-                "operand {input_id} has shape {input:?}, the result {out:?}"
-            ));
+            return ctx.err(format!("operand {input_id} has shape {input:?}, the result {out:?}"));
         };
         return Ok(OpIndexing::from_maps(vec![map]));
     }
     let map = match opcode {
         "broadcast" => {
             ctx.operands(1)?;
-            let dims = ctx.dims(
-                "broadcast dimension",
-                &op.attrs.broadcast_dimensions,
-                out.len(),
-            )?;
+            let dims = ctx.dims("broadcast dimension", &op.attrs.broadcast_dimensions, out.len())?;
             if dims.len() != input.len() {
                 return ctx.err("broadcast_dimensions must have one entry per operand dimension");
             }
@@ -1236,49 +1046,24 @@ pub fn input_to_output_indexing(op: &OpDesc, input_id: usize) -> Result<OpIndexi
             IndexingMap::from_vars(exprs, dims_vars(input), syms)
         }
         "reshape" => reshape_map(&ctx, input, out)?,
-        "bitcast" => bitcast_map(
-            &ctx,
-            input,
-            &op.attrs.operand_layout,
-            out,
-            &op.attrs.result_layout,
-        )?,
+        "bitcast" => bitcast_map(&ctx, input, &op.attrs.operand_layout, out, &op.attrs.result_layout)?,
         "transpose" => {
             let perm = ctx.permutation("permutation", &op.attrs.permutation, input.len())?;
-            if perm
-                .iter()
-                .enumerate()
-                .any(|(i, &p)| out.get(i) != Some(&input[p]))
-            {
-                return ctx.err(format!(
-                    "result shape {out:?} is not {input:?} permuted by {perm:?}"
-                ));
+            if perm.iter().enumerate().any(|(i, &p)| out.get(i) != Some(&input[p])) {
+                return ctx.err(format!("result shape {out:?} is not {input:?} permuted by {perm:?}"));
             }
-            IndexingMap::from_vars(
-                perm.iter().map(|&p| Expr::dim(p)).collect(),
-                dims_vars(input),
-                Vec::new(),
-            )
+            IndexingMap::from_vars(perm.iter().map(|&p| Expr::dim(p)).collect(), dims_vars(input), Vec::new())
         }
         "reverse" => reverse_map(&ctx, input)?,
         "slice" => {
             let (starts, strides) = slice_params(&ctx, input, out)?;
-            let exprs = (0..out.len())
-                .map(|i| {
-                    Expr::dim(i)
-                        .sub_const(starts[i])
-                        .floor_div_const(strides[i])
-                })
-                .collect();
+            let exprs = (0..out.len()).map(|i| Expr::dim(i).sub_const(starts[i]).floor_div_const(strides[i])).collect();
             let mut map = IndexingMap::from_vars(exprs, dims_vars(input), Vec::new());
             for i in 0..out.len() {
                 let d = Expr::dim(i);
                 let last = (out[i] - 1) * strides[i] + starts[i];
                 map.add_constraint_unchecked(d.clone(), Interval::new(starts[i], last));
-                map.add_constraint_unchecked(
-                    d.sub_const(starts[i]).modulo_const(strides[i]),
-                    Interval::point(0),
-                );
+                map.add_constraint_unchecked(d.sub_const(starts[i]).modulo_const(strides[i]), Interval::point(0));
             }
             map
         }
@@ -1294,18 +1079,8 @@ pub fn input_to_output_indexing(op: &OpDesc, input_id: usize) -> Result<OpIndexi
                     .enumerate()
                     .map(|(i, p)| Expr::dim(i).mul_const(p.interior + 1).add_const(p.low))
                     .collect();
-                let constraints = exprs
-                    .iter()
-                    .zip(out)
-                    .map(|(e, &o)| (e.clone(), Interval::new(0, o - 1)))
-                    .collect();
-                let mut map = IndexingMap::from_parts(
-                    exprs,
-                    dims_vars(input),
-                    Vec::new(),
-                    Vec::new(),
-                    constraints,
-                );
+                let constraints = exprs.iter().zip(out).map(|(e, &o)| (e.clone(), Interval::new(0, o - 1))).collect();
+                let mut map = IndexingMap::from_parts(exprs, dims_vars(input), Vec::new(), Vec::new(), constraints);
                 map.simplify_with(SimplifyPointDimensions::Preserve);
                 map
             }
@@ -1317,15 +1092,8 @@ pub fn input_to_output_indexing(op: &OpDesc, input_id: usize) -> Result<OpIndexi
             let cd = ctx.dims("concat dimension", &[cd], out.len())?[0];
             let sizes = concat_sizes(&ctx, cd, out)?;
             let offset: i64 = sizes[..input_id].iter().sum();
-            let exprs = (0..input.len())
-                .map(|i| {
-                    if i == cd {
-                        Expr::dim(i).add_const(offset)
-                    } else {
-                        Expr::dim(i)
-                    }
-                })
-                .collect();
+            let exprs =
+                (0..input.len()).map(|i| if i == cd { Expr::dim(i).add_const(offset) } else { Expr::dim(i) }).collect();
             IndexingMap::from_vars(exprs, dims_vars(input), Vec::new())
         }
         "reduce" => {
@@ -1333,12 +1101,8 @@ pub fn input_to_output_indexing(op: &OpDesc, input_id: usize) -> Result<OpIndexi
             let map = if input_id >= inputs {
                 generator_map(out)
             } else {
-                let reduced =
-                    ctx.dims("reduce dimension", &op.attrs.reduce_dimensions, shape.len())?;
-                let exprs = (0..shape.len())
-                    .filter(|i| !reduced.contains(i))
-                    .map(Expr::dim)
-                    .collect();
+                let reduced = ctx.dims("reduce dimension", &op.attrs.reduce_dimensions, shape.len())?;
+                let exprs = (0..shape.len()).filter(|i| !reduced.contains(i)).map(Expr::dim).collect();
                 IndexingMap::from_vars(exprs, dims_vars(shape), Vec::new())
             };
             return Ok(OpIndexing::from_maps(vec![map; results]));

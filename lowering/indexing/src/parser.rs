@@ -40,9 +40,7 @@ struct Token {
 }
 
 fn tokenize(text: &str) -> Result<Vec<Token>> {
-    const PUNCT: &[&str] = &[
-        "->", "(", ")", "[", "]", "{", "}", ",", ":", "+", "-", "*", "/", "%",
-    ];
+    const PUNCT: &[&str] = &["->", "(", ")", "[", "]", "{", "}", ",", ":", "+", "-", "*", "/", "%"];
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -57,10 +55,7 @@ fn tokenize(text: &str) -> Result<Vec<Token>> {
             while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
                 i += 1;
             }
-            out.push(Token {
-                tok: Tok::Ident(text[start..i].to_string()),
-                offset: start,
-            });
+            out.push(Token { tok: Tok::Ident(text[start..i].to_string()), offset: start });
             continue;
         }
         if c.is_ascii_digit() {
@@ -68,42 +63,27 @@ fn tokenize(text: &str) -> Result<Vec<Token>> {
             while i < bytes.len() && bytes[i].is_ascii_digit() {
                 i += 1;
             }
-            let value = text[start..i]
-                .parse::<u128>()
-                .ok()
-                .filter(|v| *v <= (i64::MAX as u128) + 1);
+            let value = text[start..i].parse::<u128>().ok().filter(|v| *v <= (i64::MAX as u128) + 1);
             let Some(value) = value else {
                 return Err(Error::Parse {
                     offset: start,
                     message: format!("integer `{}` is too large", &text[start..i]),
                 });
             };
-            out.push(Token {
-                tok: Tok::Int(value),
-                offset: start,
-            });
+            out.push(Token { tok: Tok::Int(value), offset: start });
             continue;
         }
         for p in PUNCT {
             if text[i..].starts_with(p) {
-                out.push(Token {
-                    tok: Tok::Punct(p),
-                    offset: i,
-                });
+                out.push(Token { tok: Tok::Punct(p), offset: i });
                 i += p.len();
                 continue 'outer;
             }
         }
         let ch = text[i..].chars().next().unwrap_or('?');
-        return Err(Error::Parse {
-            offset: i,
-            message: format!("unexpected character `{ch}`"),
-        });
+        return Err(Error::Parse { offset: i, message: format!("unexpected character `{ch}`") });
     }
-    out.push(Token {
-        tok: Tok::Eof,
-        offset: text.len(),
-    });
+    out.push(Token { tok: Tok::Eof, offset: text.len() });
     Ok(out)
 }
 
@@ -112,10 +92,7 @@ enum Names<'a> {
     /// `d<N>` is dimension N, `s<N>` symbol N.
     Default,
     /// Explicit names: dimensions, then symbols.
-    Explicit {
-        dims: &'a [String],
-        syms: &'a [String],
-    },
+    Explicit { dims: &'a [String], syms: &'a [String] },
 }
 
 struct Parser<'a> {
@@ -135,11 +112,7 @@ fn describe(t: &Tok) -> String {
 
 impl<'a> Parser<'a> {
     fn new(text: &str, names: Names<'a>) -> Result<Parser<'a>> {
-        Ok(Parser {
-            tokens: tokenize(text)?,
-            pos: 0,
-            names,
-        })
+        Ok(Parser { tokens: tokenize(text)?, pos: 0, names })
     }
 
     fn peek(&self) -> &Tok {
@@ -161,10 +134,7 @@ impl<'a> Parser<'a> {
     }
 
     fn error<T>(&self, message: String) -> Result<T> {
-        Err(Error::Parse {
-            offset: self.offset(),
-            message,
-        })
+        Err(Error::Parse { offset: self.offset(), message })
     }
 
     fn is_punct(&self, p: &str) -> bool {
@@ -303,20 +273,14 @@ impl<'a> Parser<'a> {
                 self.expect_punct(")")?;
                 Ok(e)
             }
-            Tok::Ident(name)
-                if (name == "min" || name == "max") && self.peek_at(1) == &Tok::Punct("(") =>
-            {
+            Tok::Ident(name) if (name == "min" || name == "max") && self.peek_at(1) == &Tok::Punct("(") => {
                 self.advance();
                 self.advance();
                 let a = self.parse_expr()?;
                 self.expect_punct(",")?;
                 let b = self.parse_expr()?;
                 self.expect_punct(")")?;
-                Ok(if name == "min" {
-                    a.minimum(&b)
-                } else {
-                    a.maximum(&b)
-                })
+                Ok(if name == "min" { a.minimum(&b) } else { a.maximum(&b) })
             }
             Tok::Ident(name) => {
                 let e = self.resolve(&name)?;
@@ -359,12 +323,7 @@ impl<'a> Parser<'a> {
 
     // -- Maps ------------------------------------------------------------------
 
-    fn parse_name_list(
-        &mut self,
-        open: &str,
-        close: &str,
-        seen: &mut Vec<String>,
-    ) -> Result<Vec<String>> {
+    fn parse_name_list(&mut self, open: &str, close: &str, seen: &mut Vec<String>) -> Result<Vec<String>> {
         self.expect_punct(open)?;
         let mut names = Vec::new();
         if self.eat_punct(close) {
@@ -418,28 +377,19 @@ pub fn parse_indexing_map(text: &str) -> Result<IndexingMap> {
     if text.trim() == "KNOWN EMPTY" {
         return Err(Error::Parse {
             offset: 0,
-            message: "`KNOWN EMPTY` does not say how many variables the map has; write the map with an empty bound instead".into(),
+            message:
+                "`KNOWN EMPTY` does not say how many variables the map has; write the map with an empty bound instead"
+                    .into(),
         });
     }
     let mut p = Parser::new(text, Names::Default)?;
     let mut seen = Vec::new();
     let dim_names = p.parse_name_list("(", ")", &mut seen)?;
-    let range_names = if p.is_punct("[") {
-        p.parse_name_list("[", "]", &mut seen)?
-    } else {
-        Vec::new()
-    };
-    let rt_names = if p.is_punct("{") {
-        p.parse_name_list("{", "}", &mut seen)?
-    } else {
-        Vec::new()
-    };
+    let range_names = if p.is_punct("[") { p.parse_name_list("[", "]", &mut seen)? } else { Vec::new() };
+    let rt_names = if p.is_punct("{") { p.parse_name_list("{", "}", &mut seen)? } else { Vec::new() };
     p.expect_punct("->")?;
     let sym_names: Vec<String> = range_names.iter().chain(&rt_names).cloned().collect();
-    p.names = Names::Explicit {
-        dims: &dim_names,
-        syms: &sym_names,
-    };
+    p.names = Names::Explicit { dims: &dim_names, syms: &sym_names };
 
     p.expect_punct("(")?;
     let mut results = Vec::new();
@@ -462,42 +412,24 @@ pub fn parse_indexing_map(text: &str) -> Result<IndexingMap> {
         p.advance();
         p.advance();
         p.expect_punct(":")?;
-        let groups: [(&[String], &str, &mut Vec<Variable>); 3] = [
-            (&dim_names, "d", &mut dim_vars),
-            (&range_names, "s", &mut range_vars),
-            (&rt_names, "rt", &mut rt_vars),
-        ];
+        let groups: [(&[String], &str, &mut Vec<Variable>); 3] =
+            [(&dim_names, "d", &mut dim_vars), (&range_names, "s", &mut range_vars), (&rt_names, "rt", &mut rt_vars)];
         let mut first = true;
         for (names, prefix, vars) in groups {
             for (i, name) in names.iter().enumerate() {
                 if !first && !p.eat_punct(",") {
-                    return p.error(format!(
-                        "expected `,` and the bounds of `{name}`, found {}",
-                        describe(p.peek())
-                    ));
+                    return p.error(format!("expected `,` and the bounds of `{name}`, found {}", describe(p.peek())));
                 }
                 first = false;
                 match p.peek() {
                     Tok::Ident(n) if n == name => p.advance(),
-                    t => {
-                        return p.error(format!(
-                            "expected the bounds of `{name}`, found {}",
-                            describe(t)
-                        ))
-                    }
+                    t => return p.error(format!("expected the bounds of `{name}`, found {}", describe(t))),
                 }
                 p.expect_ident("in")?;
                 let bounds = p.parse_interval()?;
                 // A default name is stored as "no name", as XLA does.
-                let stored = if *name == format!("{prefix}{i}") {
-                    String::new()
-                } else {
-                    name.clone()
-                };
-                vars.push(Variable {
-                    bounds,
-                    name: stored,
-                });
+                let stored = if *name == format!("{prefix}{i}") { String::new() } else { name.clone() };
+                vars.push(Variable { bounds, name: stored });
             }
         }
         loop {
@@ -522,18 +454,12 @@ pub fn parse_indexing_map(text: &str) -> Result<IndexingMap> {
             p.advance();
             p.expect_punct(":")?;
             if !(p.is_ident("true") || p.is_ident("false")) {
-                return p.error(format!(
-                    "expected `true` or `false`, found {}",
-                    describe(p.peek())
-                ));
+                return p.error(format!("expected `true` or `false`, found {}", describe(p.peek())));
             }
             p.advance();
         }
     } else if has_vars {
-        return p.error(format!(
-            "expected `, domain:`, found {}",
-            describe(p.peek())
-        ));
+        return p.error(format!("expected `, domain:`, found {}", describe(p.peek())));
     }
     p.expect_eof()?;
     IndexingMap::new(results, dim_vars, range_vars, rt_vars, constraints)

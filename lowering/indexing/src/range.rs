@@ -22,25 +22,13 @@ pub struct RangeEvaluator {
 
 impl RangeEvaluator {
     pub fn new(map: &IndexingMap, use_constraints: bool) -> RangeEvaluator {
-        let constraints = if use_constraints {
-            map.constraints().iter().cloned().collect()
-        } else {
-            HashMap::new()
-        };
-        RangeEvaluator {
-            dims: map.dim_bounds(),
-            syms: map.symbol_bounds(),
-            constraints,
-        }
+        let constraints = if use_constraints { map.constraints().iter().cloned().collect() } else { HashMap::new() };
+        RangeEvaluator { dims: map.dim_bounds(), syms: map.symbol_bounds(), constraints }
     }
 
     /// An evaluator over plain variable bounds.
     pub fn from_bounds(dims: Vec<Interval>, syms: Vec<Interval>) -> RangeEvaluator {
-        RangeEvaluator {
-            dims,
-            syms,
-            constraints: HashMap::new(),
-        }
+        RangeEvaluator { dims, syms, constraints: HashMap::new() }
     }
 
     pub fn range(&self, e: &Expr) -> Interval {

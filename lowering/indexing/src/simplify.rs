@@ -79,14 +79,8 @@ fn split_by_gcd(lin: &Linear) -> Option<GcdSplit> {
     if g <= 1 {
         return None;
     }
-    let mut multiplied = Linear {
-        terms: Vec::new(),
-        constant: 0,
-    };
-    let mut not_multiplied = Linear {
-        terms: Vec::new(),
-        constant: lin.constant,
-    };
+    let mut multiplied = Linear { terms: Vec::new(), constant: 0 };
+    let mut not_multiplied = Linear { terms: Vec::new(), constant: lin.constant };
     for (e, c) in &lin.terms {
         if *c != 1 {
             multiplied.terms.push((e.clone(), c / g));
@@ -94,11 +88,7 @@ fn split_by_gcd(lin: &Linear) -> Option<GcdSplit> {
             not_multiplied.terms.push((e.clone(), *c));
         }
     }
-    Some(GcdSplit {
-        multiplied,
-        gcd: g,
-        not_multiplied,
-    })
+    Some(GcdSplit { multiplied, gcd: g, not_multiplied })
 }
 
 /// Simplifies expressions using the ranges of an evaluator.
@@ -144,10 +134,7 @@ impl<'a> ExprSimplifier<'a> {
     fn may_replace_by_constant(&self, e: &Expr) -> bool {
         match self.mode {
             SimplifyPointDimensions::Replace => true,
-            SimplifyPointDimensions::Preserve => !e
-                .used_dims()
-                .iter()
-                .any(|&d| self.ev.dim_bound(d).is_point()),
+            SimplifyPointDimensions::Preserve => !e.used_dims().iter().any(|&d| self.ev.dim_bound(d).is_point()),
         }
     }
 
@@ -222,10 +209,7 @@ impl<'a> ExprSimplifier<'a> {
         let Some(lin) = Linear::of(&lhs) else {
             return lhs.modulo(&mc);
         };
-        let mut new_lin = Linear {
-            terms: Vec::new(),
-            constant: lin.constant.rem_euclid(m),
-        };
+        let mut new_lin = Linear { terms: Vec::new(), constant: lin.constant.rem_euclid(m) };
         for (t, c) in &lin.terms {
             if c % m != 0 {
                 new_lin.terms.push((t.clone(), *c));
@@ -234,9 +218,7 @@ impl<'a> ExprSimplifier<'a> {
         if let Some(split) = split_by_gcd(&new_lin) {
             let g = split.gcd;
             if m % g == 0 {
-                if let (Some(mul), Some(rest)) =
-                    (lin_expr(&split.multiplied), lin_expr(&split.not_multiplied))
-                {
+                if let (Some(mul), Some(rest)) = (lin_expr(&split.multiplied), lin_expr(&split.not_multiplied)) {
                     let nm = self.range(&rest);
                     if nm == Interval::point(0) {
                         return mul.modulo_const((m / g) as i64).mul_const(g as i64);
@@ -260,8 +242,7 @@ impl<'a> ExprSimplifier<'a> {
         };
         let base = lhs.floor_div_const(d);
         // The canonical constructor may already have rewritten it.
-        let Some((dividend, d)) = base.const_rhs(BinOp::FloorDiv).map(|(x, c)| (x.clone(), c))
-        else {
+        let Some((dividend, d)) = base.const_rhs(BinOp::FloorDiv).map(|(x, c)| (x.clone(), c)) else {
             return base;
         };
         if d > 1 {
@@ -276,14 +257,8 @@ impl<'a> ExprSimplifier<'a> {
     fn simplify_sum_div(&self, dividend: &Expr, d: i64) -> Option<Expr> {
         let lin = Linear::of(dividend)?;
         let mut d = d as i128;
-        let mut extracted = Linear {
-            terms: Vec::new(),
-            constant: 0,
-        };
-        let mut rest = Linear {
-            terms: Vec::new(),
-            constant: 0,
-        };
+        let mut extracted = Linear { terms: Vec::new(), constant: 0 };
+        let mut rest = Linear { terms: Vec::new(), constant: 0 };
         for (t, c) in &lin.terms {
             if c % d == 0 {
                 extracted.terms.push((t.clone(), c / d));
@@ -310,9 +285,7 @@ impl<'a> ExprSimplifier<'a> {
             } else if nm.is_point() && nm.lower != 0 {
                 let gd2 = gcd(nm.lower as i128, gd);
                 if gd2 != 1 {
-                    new_dividend = mul
-                        .mul_const((g / gd2) as i64)
-                        .add_const((nm.lower as i128 / gd2) as i64);
+                    new_dividend = mul.mul_const((g / gd2) as i64).add_const((nm.lower as i128 / gd2) as i64);
                     d /= gd2;
                 }
             }
@@ -325,16 +298,11 @@ impl<'a> ExprSimplifier<'a> {
             .terms
             .iter()
             .enumerate()
-            .filter(|(_, (t, c))| {
-                *c == 1 && t.const_rhs(BinOp::FloorDiv).is_some_and(|(_, k)| k > 0)
-            })
+            .filter(|(_, (t, c))| *c == 1 && t.const_rhs(BinOp::FloorDiv).is_some_and(|(_, k)| k > 0))
             .map(|(i, _)| i)
             .collect();
         if let [idx] = inner_divs[..] {
-            let (y, k) = inner.terms[idx]
-                .0
-                .const_rhs(BinOp::FloorDiv)
-                .map(|(y, k)| (y.clone(), k as i128))?;
+            let (y, k) = inner.terms[idx].0.const_rhs(BinOp::FloorDiv).map(|(y, k)| (y.clone(), k as i128))?;
             if let Some(nd) = d.checked_mul(k).filter(|v| *v <= i64::MAX as i128) {
                 let mut merged = y;
                 let mut ok = true;
@@ -347,11 +315,7 @@ impl<'a> ExprSimplifier<'a> {
                         None => ok = false,
                     }
                 }
-                match inner
-                    .constant
-                    .checked_mul(k)
-                    .and_then(|v| i64::try_from(v).ok())
-                {
+                match inner.constant.checked_mul(k).and_then(|v| i64::try_from(v).ok()) {
                     Some(v) => merged = merged.add_const(v),
                     None => ok = false,
                 }
@@ -396,19 +360,18 @@ impl<'a> ExprSimplifier<'a> {
                 }
             }
         }
-        let push_scaled =
-            |x: &Expr, k: i128, others: &mut Vec<(Expr, i128)>, constant: &mut i128| -> bool {
-                match Linear::of(x) {
-                    Some(xl) => {
-                        for (t, c) in xl.terms {
-                            others.push((t, c * k));
-                        }
-                        *constant += xl.constant * k;
-                        true
+        let push_scaled = |x: &Expr, k: i128, others: &mut Vec<(Expr, i128)>, constant: &mut i128| -> bool {
+            match Linear::of(x) {
+                Some(xl) => {
+                    for (t, c) in xl.terms {
+                        others.push((t, c * k));
                     }
-                    None => false,
+                    *constant += xl.constant * k;
+                    true
                 }
-            };
+                None => false,
+            }
+        };
         if !divs.is_empty() {
             // (x mod c) * k + (x floordiv c) * (c * k) == x * k.
             for mod_slot in mods.iter_mut() {
@@ -454,10 +417,7 @@ impl<'a> ExprSimplifier<'a> {
                 }
             }
         }
-        let mut result = Linear {
-            terms: others,
-            constant,
-        };
+        let mut result = Linear { terms: others, constant };
         for (t, c) in mods.into_iter().flatten().chain(divs.into_iter().flatten()) {
             result.terms.push((t, c));
         }
@@ -486,11 +446,7 @@ fn clamp_i64(v: i128) -> i64 {
 
 /// Rewrites `expr in range` into an equivalent constraint on a simpler
 /// expression, as long as a rule applies.
-fn simplify_constraint_range(
-    expr: &Expr,
-    range: Interval,
-    ev: &RangeEvaluator,
-) -> (Expr, Interval) {
+fn simplify_constraint_range(expr: &Expr, range: Interval, ev: &RangeEvaluator) -> (Expr, Interval) {
     let mut e = expr.clone();
     let (mut lo, mut hi) = (range.lower as i128, range.upper as i128);
     let unbounded_lo = range.lower == i64::MIN;
@@ -501,10 +457,7 @@ fn simplify_constraint_range(
                 let Some(lin) = Linear::of(&e) else { break };
                 if lin.constant != 0 {
                     // x + k in [lo, hi]  <=>  x in [lo - k, hi - k].
-                    let Some(x) = lin_expr(&Linear {
-                        terms: lin.terms.clone(),
-                        constant: 0,
-                    }) else {
+                    let Some(x) = lin_expr(&Linear { terms: lin.terms.clone(), constant: 0 }) else {
                         break;
                     };
                     if !unbounded_lo {
@@ -518,9 +471,7 @@ fn simplify_constraint_range(
                     // a * g + b in [lo, hi]  <=>  a in [ceil((lo - b) / g), floor((hi - b) / g)],
                     // which does not depend on b when both ends agree over b's range.
                     let g = split.gcd;
-                    let (Some(a), Some(b)) =
-                        (lin_expr(&split.multiplied), lin_expr(&split.not_multiplied))
-                    else {
+                    let (Some(a), Some(b)) = (lin_expr(&split.multiplied), lin_expr(&split.not_multiplied)) else {
                         break;
                     };
                     let br = ev.range(&b);
@@ -622,10 +573,7 @@ fn simplify_constraint_exprs(map: &mut IndexingMap) -> bool {
 fn simplify_constraint_ranges(map: &mut IndexingMap) -> bool {
     let ev = RangeEvaluator::new(map, false);
     let old = map.constraints().to_vec();
-    let new: Vec<(Expr, Interval)> = old
-        .iter()
-        .map(|(e, r)| simplify_constraint_range(e, *r, &ev))
-        .collect();
+    let new: Vec<(Expr, Interval)> = old.iter().map(|(e, r)| simplify_constraint_range(e, *r, &ev)).collect();
     if new == old {
         return false;
     }
@@ -669,8 +617,7 @@ pub(crate) fn merge_mod_constraints(map: &mut IndexingMap) -> bool {
             }
         }
         for res in residues {
-            let same: Vec<&(i64, i64, Expr)> =
-                entries.iter().filter(|(r, _, _)| *r == res).collect();
+            let same: Vec<&(i64, i64, Expr)> = entries.iter().filter(|(r, _, _)| *r == res).collect();
             let mut lcm: Option<i128> = Some(1);
             for (_, m, _) in &same {
                 lcm = lcm.and_then(|l| {

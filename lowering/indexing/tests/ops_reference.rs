@@ -11,8 +11,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use common::{indices, relation, relation_with_rt, Rng};
 use rxla_indexing::{
-    fusion_output_to_input_indexing, input_to_output_indexing, output_to_input_indexing, DotDims,
-    Fusion, GatherDims, OpAttrs, OpDesc, PadDim, WindowDim,
+    fusion_output_to_input_indexing, input_to_output_indexing, output_to_input_indexing, DotDims, Fusion, GatherDims,
+    OpAttrs, OpDesc, PadDim, WindowDim,
 };
 
 type Rel = BTreeSet<(Vec<i64>, Vec<i64>)>;
@@ -48,13 +48,7 @@ fn physical_linear(shape: &[i64], layout: &Option<Vec<i64>>, idx: &[i64]) -> i64
 }
 
 fn offsets_box(input: &[i64], sizes: &[i64]) -> Vec<Vec<i64>> {
-    indices(
-        &input
-            .iter()
-            .zip(sizes)
-            .map(|(i, s)| i - s + 1)
-            .collect::<Vec<_>>(),
-    )
+    indices(&input.iter().zip(sizes).map(|(i, s)| i - s + 1).collect::<Vec<_>>())
 }
 
 /// What output element `o` (plus runtime values, for dynamic ops) of `op`
@@ -68,11 +62,7 @@ fn reference(op: &OpDesc, k: usize) -> Rel {
     match op.opcode.as_str() {
         "broadcast" => {
             for o in outs {
-                let i = a
-                    .broadcast_dimensions
-                    .iter()
-                    .map(|&d| o[d as usize])
-                    .collect();
+                let i = a.broadcast_dimensions.iter().map(|&d| o[d as usize]).collect();
                 rel.insert((o, i));
             }
         }
@@ -88,22 +78,14 @@ fn reference(op: &OpDesc, k: usize) -> Rel {
         "reverse" => {
             for o in outs {
                 let i = (0..o.len())
-                    .map(|d| {
-                        if a.reverse_dimensions.contains(&(d as i64)) {
-                            out[d] - 1 - o[d]
-                        } else {
-                            o[d]
-                        }
-                    })
+                    .map(|d| if a.reverse_dimensions.contains(&(d as i64)) { out[d] - 1 - o[d] } else { o[d] })
                     .collect();
                 rel.insert((o, i));
             }
         }
         "slice" => {
             for o in outs {
-                let i = (0..o.len())
-                    .map(|d| a.slice_starts[d] + o[d] * a.slice_strides[d])
-                    .collect();
+                let i = (0..o.len()).map(|d| a.slice_starts[d] + o[d] * a.slice_strides[d]).collect();
                 rel.insert((o, i));
             }
         }
@@ -139,10 +121,8 @@ fn reference(op: &OpDesc, k: usize) -> Rel {
         }
         "reduce" => {
             for i in indices(input) {
-                let o: Vec<i64> = (0..i.len())
-                    .filter(|d| !a.reduce_dimensions.contains(&(*d as i64)))
-                    .map(|d| i[d])
-                    .collect();
+                let o: Vec<i64> =
+                    (0..i.len()).filter(|d| !a.reduce_dimensions.contains(&(*d as i64))).map(|d| i[d]).collect();
                 rel.insert((o, i));
             }
         }
@@ -164,29 +144,19 @@ fn reference(op: &OpDesc, k: usize) -> Rel {
         }
         "dot" => {
             let dn = a.dot.as_ref().unwrap();
-            let (batch, contracting) = if k == 0 {
-                (&dn.lhs_batch, &dn.lhs_contracting)
-            } else {
-                (&dn.rhs_batch, &dn.rhs_contracting)
-            };
+            let (batch, contracting) =
+                if k == 0 { (&dn.lhs_batch, &dn.lhs_contracting) } else { (&dn.rhs_batch, &dn.rhs_contracting) };
             // Output layout: batch, lhs free, rhs free.
-            let lhs_free =
-                op.operand_shapes[0].len() - dn.lhs_batch.len() - dn.lhs_contracting.len();
+            let lhs_free = op.operand_shapes[0].len() - dn.lhs_batch.len() - dn.lhs_contracting.len();
             for i in indices(input) {
                 let free: Vec<i64> = (0..i.len())
-                    .filter(|d| {
-                        !batch.contains(&(*d as i64)) && !contracting.contains(&(*d as i64))
-                    })
+                    .filter(|d| !batch.contains(&(*d as i64)) && !contracting.contains(&(*d as i64)))
                     .map(|d| i[d])
                     .collect();
                 let b: Vec<i64> = batch.iter().map(|&d| i[d as usize]).collect();
                 for o in indices(out) {
                     let nb = b.len();
-                    let (ofree_lo, ofree_hi) = if k == 0 {
-                        (nb, nb + lhs_free)
-                    } else {
-                        (nb + lhs_free, out.len())
-                    };
+                    let (ofree_lo, ofree_hi) = if k == 0 { (nb, nb + lhs_free) } else { (nb + lhs_free, out.len()) };
                     if o[..nb] == b[..] && o[ofree_lo..ofree_hi] == free[..] {
                         rel.insert((o, i.clone()));
                     }
@@ -202,11 +172,8 @@ fn reference(op: &OpDesc, k: usize) -> Rel {
         }
         "gather" => {
             let g = a.gather.as_ref().unwrap();
-            let rt_box: Vec<i64> = g
-                .start_index_map
-                .iter()
-                .map(|&d| input[d as usize] - g.slice_sizes[d as usize] + 1)
-                .collect();
+            let rt_box: Vec<i64> =
+                g.start_index_map.iter().map(|&d| input[d as usize] - g.slice_sizes[d as usize] + 1).collect();
             for o in outs {
                 for r in indices(&rt_box) {
                     let mut i: Vec<i64> = o[1..].to_vec();
@@ -251,10 +218,8 @@ fn reference(op: &OpDesc, k: usize) -> Rel {
             }
         }
         "bitcast" => {
-            let by_position: BTreeMap<i64, Vec<i64>> = indices(input)
-                .into_iter()
-                .map(|i| (physical_linear(input, &a.operand_layout, &i), i))
-                .collect();
+            let by_position: BTreeMap<i64, Vec<i64>> =
+                indices(input).into_iter().map(|i| (physical_linear(input, &a.operand_layout, &i), i)).collect();
             for o in outs {
                 let p = physical_linear(out, &a.result_layout, &o);
                 rel.insert((o, by_position[&p].clone()));
@@ -281,15 +246,7 @@ fn flip(rel: &Rel) -> Rel {
 
 fn shape(rng: &mut Rng, min_rank: i64, max_rank: i64, allow_zero: bool) -> Vec<i64> {
     let rank = rng.range(min_rank, max_rank);
-    (0..rank)
-        .map(|_| {
-            if allow_zero && rng.chance(1, 25) {
-                0
-            } else {
-                rng.range(1, 4)
-            }
-        })
-        .collect()
+    (0..rank).map(|_| if allow_zero && rng.chance(1, 25) { 0 } else { rng.range(1, 4) }).collect()
 }
 
 fn op(opcode: &str, operands: Vec<Vec<i64>>, result: Vec<i64>, attrs: OpAttrs) -> OpDesc {
@@ -350,18 +307,8 @@ fn random_op(rng: &mut Rng, kind: &str) -> Option<OpDesc> {
             let maybe_scalar = |rng: &mut Rng| if rng.chance(1, 3) { vec![] } else { s.clone() };
             match rng.below(4) {
                 0 => op("add", vec![s.clone(), s.clone()], s.clone(), d),
-                1 => op(
-                    "select",
-                    vec![maybe_scalar(rng), s.clone(), s.clone()],
-                    s.clone(),
-                    d,
-                ),
-                2 => op(
-                    "clamp",
-                    vec![maybe_scalar(rng), s.clone(), maybe_scalar(rng)],
-                    s.clone(),
-                    d,
-                ),
+                1 => op("select", vec![maybe_scalar(rng), s.clone(), s.clone()], s.clone(), d),
+                2 => op("clamp", vec![maybe_scalar(rng), s.clone(), maybe_scalar(rng)], s.clone(), d),
                 _ => op("convert", vec![s.clone()], s.clone(), d),
             }
         }
@@ -374,42 +321,18 @@ fn random_op(rng: &mut Rng, kind: &str) -> Option<OpDesc> {
             for (i, &p) in positions.iter().enumerate() {
                 out[p as usize] = input[i];
             }
-            op(
-                "broadcast",
-                vec![input],
-                out,
-                OpAttrs {
-                    broadcast_dimensions: positions,
-                    ..d
-                },
-            )
+            op("broadcast", vec![input], out, OpAttrs { broadcast_dimensions: positions, ..d })
         }
         "transpose" => {
             let input = shape(rng, 1, 4, true);
             let perm = random_permutation(rng, input.len());
             let out = perm.iter().map(|&p| input[p as usize]).collect();
-            op(
-                "transpose",
-                vec![input],
-                out,
-                OpAttrs {
-                    permutation: perm,
-                    ..d
-                },
-            )
+            op("transpose", vec![input], out, OpAttrs { permutation: perm, ..d })
         }
         "reverse" => {
             let s = shape(rng, 1, 3, true);
             let dims = random_subset(rng, s.len());
-            op(
-                "reverse",
-                vec![s.clone()],
-                s,
-                OpAttrs {
-                    reverse_dimensions: dims,
-                    ..d
-                },
-            )
+            op("reverse", vec![s.clone()], s, OpAttrs { reverse_dimensions: dims, ..d })
         }
         "slice" => {
             let input = shape(rng, 1, 3, false);
@@ -422,27 +345,14 @@ fn random_op(rng: &mut Rng, kind: &str) -> Option<OpDesc> {
                 strides.push(stride);
                 out.push(rng.range(0, max));
             }
-            op(
-                "slice",
-                vec![input],
-                out,
-                OpAttrs {
-                    slice_starts: starts,
-                    slice_strides: strides,
-                    ..d
-                },
-            )
+            op("slice", vec![input], out, OpAttrs { slice_starts: starts, slice_strides: strides, ..d })
         }
         "pad" => {
             let input = shape(rng, 1, 2, false);
             let mut padding = Vec::new();
             let mut out = Vec::new();
             for &size in &input {
-                let p = PadDim {
-                    low: rng.range(-2, 2),
-                    high: rng.range(-2, 2),
-                    interior: rng.range(0, 2),
-                };
+                let p = PadDim { low: rng.range(-2, 2), high: rng.range(-2, 2), interior: rng.range(0, 2) };
                 let o = size + p.low + p.high + (size - 1) * p.interior;
                 if o < 0 {
                     return None;
@@ -463,35 +373,16 @@ fn random_op(rng: &mut Rng, kind: &str) -> Option<OpDesc> {
             }
             let mut out = base.clone();
             out[cd] = operands.iter().map(|s| s[cd]).sum();
-            op(
-                "concatenate",
-                operands,
-                out,
-                OpAttrs {
-                    concat_dimension: Some(cd as i64),
-                    ..d
-                },
-            )
+            op("concatenate", operands, out, OpAttrs { concat_dimension: Some(cd as i64), ..d })
         }
         "reduce" => {
             let input = shape(rng, 1, 3, true);
             let dims = random_subset(rng, input.len());
-            let out: Vec<i64> = (0..input.len())
-                .filter(|i| !dims.contains(&(*i as i64)))
-                .map(|i| input[i])
-                .collect();
+            let out: Vec<i64> = (0..input.len()).filter(|i| !dims.contains(&(*i as i64))).map(|i| input[i]).collect();
             let n = rng.range(1, 2) as usize;
             let mut operands = vec![input.clone(); n];
             operands.extend(vec![vec![]; n]);
-            let mut o = op(
-                "reduce",
-                operands,
-                out.clone(),
-                OpAttrs {
-                    reduce_dimensions: dims,
-                    ..d
-                },
-            );
+            let mut o = op("reduce", operands, out.clone(), OpAttrs { reduce_dimensions: dims, ..d });
             o.result_shapes = vec![out; n];
             o
         }
@@ -508,8 +399,7 @@ fn random_op(rng: &mut Rng, kind: &str) -> Option<OpDesc> {
                     window_dilation: rng.range(1, 2),
                     base_dilation: rng.range(1, 2),
                 };
-                let padded =
-                    size + w.padding_low + w.padding_high + (size - 1) * (w.base_dilation - 1);
+                let padded = size + w.padding_low + w.padding_high + (size - 1) * (w.base_dilation - 1);
                 let span = (w.size - 1) * w.window_dilation + 1;
                 if padded < span {
                     return None;
@@ -520,22 +410,13 @@ fn random_op(rng: &mut Rng, kind: &str) -> Option<OpDesc> {
             let n = rng.range(1, 2) as usize;
             let mut operands = vec![input.clone(); n];
             operands.extend(vec![vec![]; n]);
-            let mut o = op(
-                "reduce-window",
-                operands,
-                out.clone(),
-                OpAttrs { window, ..d },
-            );
+            let mut o = op("reduce-window", operands, out.clone(), OpAttrs { window, ..d });
             o.result_shapes = vec![out; n];
             o
         }
         "dot" => {
             let nb = rng.range(0, 1) as usize;
-            let (lf, rf, nc) = (
-                rng.range(0, 2) as usize,
-                rng.range(0, 1) as usize,
-                rng.range(0, 2) as usize,
-            );
+            let (lf, rf, nc) = (rng.range(0, 2) as usize, rng.range(0, 1) as usize, rng.range(0, 2) as usize);
             let batch = shape(rng, nb as i64, nb as i64, false);
             let contract = shape(rng, nc as i64, nc as i64, false);
             let lfree = shape(rng, lf as i64, lf as i64, false);
@@ -564,12 +445,7 @@ fn random_op(rng: &mut Rng, kind: &str) -> Option<OpDesc> {
             let (ls, lb, lc) = place(rng, &lfree);
             let (rs, rb, rc) = place(rng, &rfree);
             let out: Vec<i64> = batch.iter().chain(&lfree).chain(&rfree).copied().collect();
-            let dn = DotDims {
-                lhs_batch: lb,
-                rhs_batch: rb,
-                lhs_contracting: lc,
-                rhs_contracting: rc,
-            };
+            let dn = DotDims { lhs_batch: lb, rhs_batch: rb, lhs_contracting: lc, rhs_contracting: rc };
             op("dot", vec![ls, rs], out, OpAttrs { dot: Some(dn), ..d })
         }
         "gather" => {
@@ -581,9 +457,7 @@ fn random_op(rng: &mut Rng, kind: &str) -> Option<OpDesc> {
             let sizes: Vec<i64> = operand.iter().map(|&s| rng.range(1, s)).collect();
             let batch = rng.range(1, 3);
             let indices_shape = vec![batch, sim.len() as i64];
-            let out: Vec<i64> = std::iter::once(batch)
-                .chain(sizes.iter().copied())
-                .collect();
+            let out: Vec<i64> = std::iter::once(batch).chain(sizes.iter().copied()).collect();
             let g = GatherDims {
                 offset_dims: (1..=operand.len() as i64).collect(),
                 start_index_map: sim,
@@ -591,30 +465,14 @@ fn random_op(rng: &mut Rng, kind: &str) -> Option<OpDesc> {
                 slice_sizes: sizes,
                 ..Default::default()
             };
-            op(
-                "gather",
-                vec![operand, indices_shape],
-                out,
-                OpAttrs {
-                    gather: Some(g),
-                    ..d
-                },
-            )
+            op("gather", vec![operand, indices_shape], out, OpAttrs { gather: Some(g), ..d })
         }
         "dynamic-slice" => {
             let input = shape(rng, 1, 3, false);
             let sizes: Vec<i64> = input.iter().map(|&s| rng.range(1, s)).collect();
             let mut operands = vec![input];
             operands.extend(vec![vec![]; sizes.len()]);
-            op(
-                "dynamic-slice",
-                operands,
-                sizes.clone(),
-                OpAttrs {
-                    dynamic_slice_sizes: sizes,
-                    ..d
-                },
-            )
+            op("dynamic-slice", operands, sizes.clone(), OpAttrs { dynamic_slice_sizes: sizes, ..d })
         }
         "dynamic-update-slice" => {
             let s = shape(rng, 1, 2, false);
@@ -631,10 +489,7 @@ fn random_op(rng: &mut Rng, kind: &str) -> Option<OpDesc> {
         "bitcast" => {
             let input = shape(rng, 1, 3, false);
             let out = reshaped(rng, &input);
-            let (il, ol) = (
-                random_permutation(rng, input.len()),
-                random_permutation(rng, out.len()),
-            );
+            let (il, ol) = (random_permutation(rng, input.len()), random_permutation(rng, out.len()));
             let attrs = OpAttrs {
                 operand_layout: rng.chance(2, 3).then_some(il),
                 result_layout: rng.chance(2, 3).then_some(ol),
@@ -666,10 +521,7 @@ const KINDS: &[&str] = &[
 
 /// Ops whose input-to-output maps exist (the others give undefined maps).
 fn has_input_to_output(opcode: &str) -> bool {
-    !matches!(
-        opcode,
-        "reduce-window" | "gather" | "dynamic-slice" | "dynamic-update-slice"
-    )
+    !matches!(opcode, "reduce-window" | "gather" | "dynamic-slice" | "dynamic-update-slice")
 }
 
 #[test]
@@ -683,17 +535,10 @@ fn output_to_input_matches_reference() {
             let Some(op) = random_op(&mut rng, kind) else {
                 continue;
             };
-            let indexing =
-                output_to_input_indexing(&op, 0).unwrap_or_else(|e| panic!("{op:?}: {e}"));
-            assert_eq!(
-                indexing.indexing_maps.len(),
-                op.operand_shapes.len(),
-                "{op:?}"
-            );
+            let indexing = output_to_input_indexing(&op, 0).unwrap_or_else(|e| panic!("{op:?}: {e}"));
+            assert_eq!(indexing.indexing_maps.len(), op.operand_shapes.len(), "{op:?}");
             for k in 0..op.operand_shapes.len() {
-                let [oi] = indexing.indexing_maps[k].as_slice() else {
-                    panic!("{op:?}: operand {k} has several maps")
-                };
+                let [oi] = indexing.indexing_maps[k].as_slice() else { panic!("{op:?}: operand {k} has several maps") };
                 assert!(!oi.is_undefined(), "{op:?}: operand {k} undefined");
                 assert_eq!(oi.rt_vars.len(), oi.map.num_rt_vars());
                 let mut actual = relation_with_rt(&oi.map);
@@ -733,8 +578,7 @@ fn input_to_output_is_the_inverse_relation() {
                 continue;
             };
             for k in 0..op.operand_shapes.len() {
-                let indexing =
-                    input_to_output_indexing(&op, k).unwrap_or_else(|e| panic!("{op:?}: {e}"));
+                let indexing = input_to_output_indexing(&op, k).unwrap_or_else(|e| panic!("{op:?}: {e}"));
                 assert_eq!(indexing.indexing_maps.len(), op.result_shapes.len());
                 let map = &indexing.indexing_maps[0][0].map;
                 if !has_input_to_output(&op.opcode) {
@@ -752,24 +596,9 @@ fn input_to_output_is_the_inverse_relation() {
 #[test]
 fn iota_and_constant_generators() {
     for opcode in ["iota", "constant"] {
-        let o = op(
-            opcode,
-            vec![],
-            vec![2, 3],
-            OpAttrs {
-                iota_dimension: Some(1),
-                ..Default::default()
-            },
-        );
-        assert!(output_to_input_indexing(&o, 0)
-            .unwrap()
-            .indexing_maps
-            .is_empty());
-        let map = input_to_output_indexing(&o, 0)
-            .unwrap()
-            .map(0)
-            .unwrap()
-            .clone();
+        let o = op(opcode, vec![], vec![2, 3], OpAttrs { iota_dimension: Some(1), ..Default::default() });
+        assert!(output_to_input_indexing(&o, 0).unwrap().indexing_maps.is_empty());
+        let map = input_to_output_indexing(&o, 0).unwrap().map(0).unwrap().clone();
         let expected: Rel = indices(&[2, 3]).into_iter().map(|i| (vec![], i)).collect();
         assert_eq!(relation(&map), expected);
     }
@@ -779,176 +608,50 @@ fn iota_and_constant_generators() {
 fn invalid_ops_are_errors() {
     let d = OpAttrs::default;
     let bad = [
-        op(
-            "transpose",
-            vec![vec![2, 3]],
-            vec![3, 2],
-            OpAttrs {
-                permutation: vec![0, 0],
-                ..d()
-            },
-        ),
-        op(
-            "transpose",
-            vec![vec![2, 3]],
-            vec![2, 3],
-            OpAttrs {
-                permutation: vec![1, 0],
-                ..d()
-            },
-        ),
-        op(
-            "broadcast",
-            vec![vec![2]],
-            vec![3, 4],
-            OpAttrs {
-                broadcast_dimensions: vec![0],
-                ..d()
-            },
-        ),
-        op(
-            "broadcast",
-            vec![vec![2]],
-            vec![3, 2],
-            OpAttrs {
-                broadcast_dimensions: vec![2],
-                ..d()
-            },
-        ),
+        op("transpose", vec![vec![2, 3]], vec![3, 2], OpAttrs { permutation: vec![0, 0], ..d() }),
+        op("transpose", vec![vec![2, 3]], vec![2, 3], OpAttrs { permutation: vec![1, 0], ..d() }),
+        op("broadcast", vec![vec![2]], vec![3, 4], OpAttrs { broadcast_dimensions: vec![0], ..d() }),
+        op("broadcast", vec![vec![2]], vec![3, 2], OpAttrs { broadcast_dimensions: vec![2], ..d() }),
         op("reshape", vec![vec![2, 3]], vec![5], d()),
         op("add", vec![vec![2, 3], vec![3, 2]], vec![2, 3], d()),
-        op(
-            "slice",
-            vec![vec![4]],
-            vec![3],
-            OpAttrs {
-                slice_starts: vec![2],
-                slice_strides: vec![1],
-                ..d()
-            },
-        ),
-        op(
-            "slice",
-            vec![vec![4]],
-            vec![1],
-            OpAttrs {
-                slice_starts: vec![0],
-                slice_strides: vec![0],
-                ..d()
-            },
-        ),
+        op("slice", vec![vec![4]], vec![3], OpAttrs { slice_starts: vec![2], slice_strides: vec![1], ..d() }),
+        op("slice", vec![vec![4]], vec![1], OpAttrs { slice_starts: vec![0], slice_strides: vec![0], ..d() }),
         op(
             "pad",
             vec![vec![4], vec![]],
             vec![5],
-            OpAttrs {
-                padding: vec![PadDim {
-                    low: 1,
-                    high: 1,
-                    interior: 0,
-                }],
-                ..d()
-            },
+            OpAttrs { padding: vec![PadDim { low: 1, high: 1, interior: 0 }], ..d() },
         ),
-        op(
-            "concatenate",
-            vec![vec![2, 3], vec![2, 4]],
-            vec![4, 3],
-            OpAttrs {
-                concat_dimension: Some(0),
-                ..d()
-            },
-        ),
+        op("concatenate", vec![vec![2, 3], vec![2, 4]], vec![4, 3], OpAttrs { concat_dimension: Some(0), ..d() }),
         op("concatenate", vec![vec![2, 3]], vec![2, 3], d()),
-        op(
-            "reduce",
-            vec![vec![4, 5], vec![]],
-            vec![5],
-            OpAttrs {
-                reduce_dimensions: vec![1],
-                ..d()
-            },
-        ),
-        op(
-            "reduce",
-            vec![vec![4, 5]],
-            vec![5],
-            OpAttrs {
-                reduce_dimensions: vec![0],
-                ..d()
-            },
-        ),
+        op("reduce", vec![vec![4, 5], vec![]], vec![5], OpAttrs { reduce_dimensions: vec![1], ..d() }),
+        op("reduce", vec![vec![4, 5]], vec![5], OpAttrs { reduce_dimensions: vec![0], ..d() }),
         op(
             "dot",
             vec![vec![2, 3], vec![4, 5]],
             vec![2, 5],
             OpAttrs {
-                dot: Some(DotDims {
-                    lhs_contracting: vec![1],
-                    rhs_contracting: vec![0],
-                    ..Default::default()
-                }),
+                dot: Some(DotDims { lhs_contracting: vec![1], rhs_contracting: vec![0], ..Default::default() }),
                 ..d()
             },
         ),
         op("dot", vec![vec![2, 3], vec![3, 5]], vec![2, 5], d()),
-        op(
-            "dynamic-slice",
-            vec![vec![4], vec![]],
-            vec![5],
-            OpAttrs {
-                dynamic_slice_sizes: vec![5],
-                ..d()
-            },
-        ),
-        op(
-            "dynamic-update-slice",
-            vec![vec![4], vec![5], vec![]],
-            vec![4],
-            d(),
-        ),
+        op("dynamic-slice", vec![vec![4], vec![]], vec![5], OpAttrs { dynamic_slice_sizes: vec![5], ..d() }),
+        op("dynamic-update-slice", vec![vec![4], vec![5], vec![]], vec![4], d()),
         op(
             "reduce-window",
             vec![vec![4], vec![]],
             vec![4],
-            OpAttrs {
-                window: vec![WindowDim {
-                    stride: 0,
-                    ..WindowDim::new(2)
-                }],
-                ..d()
-            },
+            OpAttrs { window: vec![WindowDim { stride: 0, ..WindowDim::new(2) }], ..d() },
         ),
-        op(
-            "bitcast",
-            vec![vec![2, 3]],
-            vec![6],
-            OpAttrs {
-                operand_layout: Some(vec![0, 0]),
-                ..d()
-            },
-        ),
-        op(
-            "reverse",
-            vec![vec![2, 3]],
-            vec![2, 3],
-            OpAttrs {
-                reverse_dimensions: vec![2],
-                ..d()
-            },
-        ),
+        op("bitcast", vec![vec![2, 3]], vec![6], OpAttrs { operand_layout: Some(vec![0, 0]), ..d() }),
+        op("reverse", vec![vec![2, 3]], vec![2, 3], OpAttrs { reverse_dimensions: vec![2], ..d() }),
         op("add", vec![vec![-1], vec![-1]], vec![-1], d()),
     ];
     for o in bad {
-        assert!(
-            output_to_input_indexing(&o, 0).is_err(),
-            "{o:?} was accepted"
-        );
+        assert!(output_to_input_indexing(&o, 0).is_err(), "{o:?} was accepted");
     }
-    assert!(
-        output_to_input_indexing(&op("add", vec![vec![2]], vec![2], d()), 1).is_err(),
-        "no result 1"
-    );
+    assert!(output_to_input_indexing(&op("add", vec![vec![2]], vec![2], d()), 1).is_err(), "no result 1");
     // A non-canonical gather is reported as unsupported.
     let g = op(
         "gather",
@@ -966,13 +669,9 @@ fn invalid_ops_are_errors() {
             ..d()
         },
     );
-    assert!(matches!(
-        output_to_input_indexing(&g, 0),
-        Err(rxla_indexing::Error::Unsupported(_))
-    ));
+    assert!(matches!(output_to_input_indexing(&g, 0), Err(rxla_indexing::Error::Unsupported(_))));
     // Unknown ops have unknown indexing, like in XLA.
-    let u = output_to_input_indexing(&op("custom-call", vec![vec![2], vec![3]], vec![4], d()), 0)
-        .unwrap();
+    let u = output_to_input_indexing(&op("custom-call", vec![vec![2], vec![3]], vec![4], d()), 0).unwrap();
     assert_eq!(u.indexing_maps.len(), 2);
     assert!(u.indexing_maps.iter().all(|m| m[0].is_undefined()));
 }
@@ -996,48 +695,19 @@ fn add_random_node(rng: &mut Rng, f: &mut Fusion, constant_scalar: usize) -> boo
         }
         1 => {
             // Add to another node of the same shape (or to itself).
-            let same: Vec<usize> = (0..f.nodes.len())
-                .filter(|&i| i != constant_scalar && f.nodes[i].op.result_shapes[0] == s)
-                .collect();
+            let same: Vec<usize> =
+                (0..f.nodes.len()).filter(|&i| i != constant_scalar && f.nodes[i].op.result_shapes[0] == s).collect();
             let other = *rng.pick(&same);
-            f.add(
-                &name,
-                op("add", vec![s.clone(), s.clone()], s, d),
-                &[src, other],
-            );
+            f.add(&name, op("add", vec![s.clone(), s.clone()], s, d), &[src, other]);
         }
         2 if !s.is_empty() => {
             let perm = random_permutation(rng, s.len());
             let out = perm.iter().map(|&p| s[p as usize]).collect();
-            f.add(
-                &name,
-                op(
-                    "transpose",
-                    vec![s],
-                    out,
-                    OpAttrs {
-                        permutation: perm,
-                        ..d
-                    },
-                ),
-                &[src],
-            );
+            f.add(&name, op("transpose", vec![s], out, OpAttrs { permutation: perm, ..d }), &[src]);
         }
         3 if !s.is_empty() => {
             let dims = random_subset(rng, s.len());
-            f.add(
-                &name,
-                op(
-                    "reverse",
-                    vec![s.clone()],
-                    s,
-                    OpAttrs {
-                        reverse_dimensions: dims,
-                        ..d
-                    },
-                ),
-                &[src],
-            );
+            f.add(&name, op("reverse", vec![s.clone()], s, OpAttrs { reverse_dimensions: dims, ..d }), &[src]);
         }
         4 => {
             let out = reshaped(rng, &s);
@@ -1055,37 +725,14 @@ fn add_random_node(rng: &mut Rng, f: &mut Fusion, constant_scalar: usize) -> boo
             for (i, &p) in positions.iter().enumerate() {
                 out[p as usize] = s[i];
             }
-            f.add(
-                &name,
-                op(
-                    "broadcast",
-                    vec![s],
-                    out,
-                    OpAttrs {
-                        broadcast_dimensions: positions,
-                        ..d
-                    },
-                ),
-                &[src],
-            );
+            f.add(&name, op("broadcast", vec![s], out, OpAttrs { broadcast_dimensions: positions, ..d }), &[src]);
         }
         6 if !s.is_empty() => {
             let dims = random_subset(rng, s.len());
-            let out: Vec<i64> = (0..s.len())
-                .filter(|i| !dims.contains(&(*i as i64)))
-                .map(|i| s[i])
-                .collect();
+            let out: Vec<i64> = (0..s.len()).filter(|i| !dims.contains(&(*i as i64))).map(|i| s[i]).collect();
             f.add(
                 &name,
-                op(
-                    "reduce",
-                    vec![s, vec![]],
-                    out,
-                    OpAttrs {
-                        reduce_dimensions: dims,
-                        ..d
-                    },
-                ),
+                op("reduce", vec![s, vec![]], out, OpAttrs { reduce_dimensions: dims, ..d }),
                 &[src, constant_scalar],
             );
         }
@@ -1100,41 +747,21 @@ fn add_random_node(rng: &mut Rng, f: &mut Fusion, constant_scalar: usize) -> boo
             }
             f.add(
                 &name,
-                op(
-                    "slice",
-                    vec![s],
-                    out,
-                    OpAttrs {
-                        slice_starts: starts,
-                        slice_strides: strides,
-                        ..d
-                    },
-                ),
+                op("slice", vec![s], out, OpAttrs { slice_starts: starts, slice_strides: strides, ..d }),
                 &[src],
             );
         }
         8 if !s.is_empty() => {
             let padding: Vec<PadDim> = s
                 .iter()
-                .map(|_| PadDim {
-                    low: rng.range(-1, 1),
-                    high: rng.range(0, 1),
-                    interior: rng.range(0, 1),
-                })
+                .map(|_| PadDim { low: rng.range(-1, 1), high: rng.range(0, 1), interior: rng.range(0, 1) })
                 .collect();
-            let out: Vec<i64> = s
-                .iter()
-                .zip(&padding)
-                .map(|(&x, p)| x + p.low + p.high + (x - 1).max(0) * p.interior)
-                .collect();
+            let out: Vec<i64> =
+                s.iter().zip(&padding).map(|(&x, p)| x + p.low + p.high + (x - 1).max(0) * p.interior).collect();
             if out.iter().any(|&o| o < 0) {
                 return false;
             }
-            f.add(
-                &name,
-                op("pad", vec![s, vec![]], out, OpAttrs { padding, ..d }),
-                &[src, constant_scalar],
-            );
+            f.add(&name, op("pad", vec![s, vec![]], out, OpAttrs { padding, ..d }), &[src, constant_scalar]);
         }
         9 if !s.is_empty() => {
             // A dynamic slice at a constant offset: the runtime variables fold.
@@ -1143,29 +770,13 @@ fn add_random_node(rng: &mut Rng, f: &mut Fusion, constant_scalar: usize) -> boo
             let mut nodes = vec![src];
             for (dim, (&x, &size)) in s.iter().zip(&sizes).enumerate() {
                 let value = rng.range(0, x - size);
-                let c = op(
-                    "constant",
-                    vec![],
-                    vec![],
-                    OpAttrs {
-                        literal: Some(vec![value]),
-                        ..d.clone()
-                    },
-                );
+                let c = op("constant", vec![], vec![], OpAttrs { literal: Some(vec![value]), ..d.clone() });
                 nodes.push(f.add(&format!("off{}_{dim}", f.nodes.len()), c, &[]));
                 operands.push(vec![]);
             }
             f.add(
                 &name,
-                op(
-                    "dynamic-slice",
-                    operands,
-                    sizes.clone(),
-                    OpAttrs {
-                        dynamic_slice_sizes: sizes,
-                        ..d
-                    },
-                ),
+                op("dynamic-slice", operands, sizes.clone(), OpAttrs { dynamic_slice_sizes: sizes, ..d }),
                 &nodes,
             );
         }
@@ -1181,10 +792,7 @@ fn add_random_node(rng: &mut Rng, f: &mut Fusion, constant_scalar: usize) -> boo
                         o[cd] *= 2;
                         o
                     },
-                    OpAttrs {
-                        concat_dimension: Some(cd as i64),
-                        ..d
-                    },
+                    OpAttrs { concat_dimension: Some(cd as i64), ..d },
                 ),
                 &[src, src],
             );
@@ -1213,18 +821,10 @@ fn node_reference(f: &Fusion, node: usize, k: usize) -> Rel {
     if n.op.opcode != "dynamic-slice" || k > 0 {
         return reference(&n.op, k);
     }
-    let offsets: Vec<i64> = n.operands[1..]
-        .iter()
-        .map(|&c| f.nodes[c].op.attrs.literal.as_ref().unwrap()[0])
-        .collect();
+    let offsets: Vec<i64> = n.operands[1..].iter().map(|&c| f.nodes[c].op.attrs.literal.as_ref().unwrap()[0]).collect();
     indices(&n.op.result_shapes[0])
         .into_iter()
-        .map(|o| {
-            (
-                o.clone(),
-                o.iter().zip(&offsets).map(|(a, b)| a + b).collect(),
-            )
-        })
+        .map(|o| (o.clone(), o.iter().zip(&offsets).map(|(a, b)| a + b).collect()))
         .collect()
 }
 
@@ -1246,10 +846,7 @@ fn random_fusions_match_composed_references() {
         let root = f.root;
         // Reference: compose the relations from the root backwards.
         let mut rel: Vec<Rel> = vec![Rel::new(); f.nodes.len()];
-        rel[root] = indices(&f.nodes[root].op.result_shapes[0])
-            .into_iter()
-            .map(|o| (o.clone(), o))
-            .collect();
+        rel[root] = indices(&f.nodes[root].op.result_shapes[0]).into_iter().map(|o| (o.clone(), o)).collect();
         for id in (0..=root).rev() {
             if rel[id].is_empty() {
                 continue;
@@ -1262,13 +859,7 @@ fn random_fusions_match_composed_references() {
                 }
                 let composed: Vec<(Vec<i64>, Vec<i64>)> = rel[id]
                     .iter()
-                    .flat_map(|(r, x)| {
-                        by_input
-                            .get(x)
-                            .into_iter()
-                            .flatten()
-                            .map(move |i| (r.clone(), (*i).clone()))
-                    })
+                    .flat_map(|(r, x)| by_input.get(x).into_iter().flatten().map(move |i| (r.clone(), (*i).clone())))
                     .collect();
                 rel[f.nodes[id].operands[k]].extend(composed);
             }
@@ -1276,10 +867,7 @@ fn random_fusions_match_composed_references() {
         let maps = fusion_output_to_input_indexing(&f, 0).unwrap();
         let mut actual = Rel::new();
         for m in &maps[0] {
-            assert!(
-                m.rt_vars.is_empty(),
-                "case {case}: constant offsets should fold: {m}"
-            );
+            assert!(m.rt_vars.is_empty(), "case {case}: constant offsets should fold: {m}");
             actual.extend(relation(&m.map));
         }
         if maps[0].len() > 1 {
@@ -1289,14 +877,8 @@ fn random_fusions_match_composed_references() {
             actual,
             rel[p0],
             "case {case}: {:#?}\nmaps: {:#?}",
-            f.nodes
-                .iter()
-                .map(|n| (&n.op.opcode, &n.op.result_shapes[0], &n.operands))
-                .collect::<Vec<_>>(),
-            maps[0]
-                .iter()
-                .map(|m| m.map.to_string())
-                .collect::<Vec<_>>()
+            f.nodes.iter().map(|n| (&n.op.opcode, &n.op.result_shapes[0], &n.operands)).collect::<Vec<_>>(),
+            maps[0].iter().map(|m| m.map.to_string()).collect::<Vec<_>>()
         );
     }
     assert!(multi_map > 0);
@@ -1309,37 +891,18 @@ fn fusion_runtime_variables_name_their_nodes() {
     let mut f = Fusion::new();
     let p0 = f.parameter("p0", 0, vec![8, 6]);
     let p1 = f.parameter("p1", 1, vec![]);
-    let c = f.add(
-        "c",
-        op(
-            "constant",
-            vec![],
-            vec![],
-            OpAttrs {
-                literal: Some(vec![2]),
-                ..Default::default()
-            },
-        ),
-        &[],
-    );
+    let c = f.add("c", op("constant", vec![], vec![], OpAttrs { literal: Some(vec![2]), ..Default::default() }), &[]);
     let ds = f.add(
         "ds",
         op(
             "dynamic-slice",
             vec![vec![8, 6], vec![], vec![]],
             vec![3, 4],
-            OpAttrs {
-                dynamic_slice_sizes: vec![3, 4],
-                ..Default::default()
-            },
+            OpAttrs { dynamic_slice_sizes: vec![3, 4], ..Default::default() },
         ),
         &[p0, p1, c],
     );
-    f.add(
-        "neg",
-        op("negate", vec![vec![3, 4]], vec![3, 4], OpAttrs::default()),
-        &[ds],
-    );
+    f.add("neg", op("negate", vec![vec![3, 4]], vec![3, 4], OpAttrs::default()), &[ds]);
     let maps = fusion_output_to_input_indexing(&f, 0).unwrap();
     let [m] = maps[0].as_slice() else { panic!() };
     assert_eq!(
@@ -1348,10 +911,7 @@ fn fusion_runtime_variables_name_their_nodes() {
     );
     assert_eq!(m.rt_vars.len(), 1);
     assert_eq!(m.rt_vars[0].operand, p1);
-    assert_eq!(
-        maps[1][0].map.to_string(),
-        "(d0, d1) -> (), domain: d0 in [0, 2], d1 in [0, 3]"
-    );
+    assert_eq!(maps[1][0].map.to_string(), "(d0, d1) -> (), domain: d0 in [0, 2], d1 in [0, 3]");
     // A bad graph is an error.
     let mut bad = f.clone();
     bad.nodes[ds].operands[0] = ds;

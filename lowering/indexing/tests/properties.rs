@@ -15,26 +15,13 @@ fn random_bounds(rng: &mut Rng, n: usize) -> Vec<Interval> {
 fn canonical_construction_preserves_values() {
     let mut rng = Rng::new(1);
     for case in 0..CASES * 3 {
-        let g = ExprGen {
-            num_dims: 2,
-            num_syms: 1,
-            nonlinear: true,
-            min_max: true,
-        };
+        let g = ExprGen { num_dims: 2, num_syms: 1, nonlinear: true, min_max: true };
         let r = random_expr(&mut rng, g, 4);
         let e = r.to_expr();
-        for p in points(&[
-            Interval::new(-4, 4),
-            Interval::new(-3, 3),
-            Interval::new(-2, 5),
-        ]) {
+        for p in points(&[Interval::new(-4, 4), Interval::new(-3, 3), Interval::new(-2, 5)]) {
             let (dims, syms) = (&p[..2], &p[2..]);
             if let Some(v) = r.eval(dims, syms) {
-                assert_eq!(
-                    e.eval(dims, syms),
-                    Some(v),
-                    "case {case}: {r:?}\ncanonical: {e} at {p:?}"
-                );
+                assert_eq!(e.eval(dims, syms), Some(v), "case {case}: {r:?}\ncanonical: {e} at {p:?}");
             }
         }
     }
@@ -44,16 +31,10 @@ fn canonical_construction_preserves_values() {
 fn printing_round_trips() {
     let mut rng = Rng::new(2);
     for case in 0..CASES * 3 {
-        let g = ExprGen {
-            num_dims: 3,
-            num_syms: 2,
-            nonlinear: true,
-            min_max: true,
-        };
+        let g = ExprGen { num_dims: 3, num_syms: 2, nonlinear: true, min_max: true };
         let e = random_expr(&mut rng, g, 4).to_expr();
         let text = e.to_string();
-        let parsed =
-            Expr::parse(&text).unwrap_or_else(|err| panic!("case {case}: `{text}`: {err}"));
+        let parsed = Expr::parse(&text).unwrap_or_else(|err| panic!("case {case}: `{text}`: {err}"));
         assert_eq!(parsed, e, "case {case}: `{text}` parsed as `{parsed}`");
         assert_eq!(parsed.to_string(), text);
     }
@@ -63,12 +44,7 @@ fn printing_round_trips() {
 fn range_analysis_bounds_every_value() {
     let mut rng = Rng::new(3);
     for case in 0..CASES * 2 {
-        let g = ExprGen {
-            num_dims: 2,
-            num_syms: 1,
-            nonlinear: true,
-            min_max: true,
-        };
+        let g = ExprGen { num_dims: 2, num_syms: 1, nonlinear: true, min_max: true };
         let r = random_expr(&mut rng, g, 4);
         let dims = random_bounds(&mut rng, 2);
         let syms = random_bounds(&mut rng, 1);
@@ -83,7 +59,10 @@ fn range_analysis_bounds_every_value() {
             let range = ev.range(&n);
             for p in &pts {
                 if let Some(v) = n.eval(&p[..2], &p[2..]) {
-                    assert!(range.contains(v), "case {case}: {n} = {v} at {p:?} outside {range}; dims {dims:?} syms {syms:?}");
+                    assert!(
+                        range.contains(v),
+                        "case {case}: {n} = {v} at {p:?} outside {range}; dims {dims:?} syms {syms:?}"
+                    );
                 }
             }
         }
@@ -101,15 +80,8 @@ fn random_map_with(
     dim_bounds: Option<Vec<Interval>>,
     max_constraints: usize,
 ) -> IndexingMap {
-    let g = ExprGen {
-        num_dims,
-        num_syms: num_range + num_rt,
-        nonlinear: false,
-        min_max: true,
-    };
-    let results = (0..num_results)
-        .map(|_| random_expr(rng, g, 3).to_expr())
-        .collect();
+    let g = ExprGen { num_dims, num_syms: num_range + num_rt, nonlinear: false, min_max: true };
+    let results = (0..num_results).map(|_| random_expr(rng, g, 3).to_expr()).collect();
     let var = |rng: &mut Rng| Variable::from_interval(random_interval(rng, -2, 3, 3));
     let dims = match dim_bounds {
         Some(b) => b.into_iter().map(Variable::from_interval).collect(),
@@ -117,15 +89,9 @@ fn random_map_with(
     };
     let ranges = (0..num_range).map(|_| var(rng)).collect();
     let rts = (0..num_rt).map(|_| var(rng)).collect();
-    let bounds_of =
-        |vars: &Vec<Variable>| vars.iter().map(|v: &Variable| v.bounds).collect::<Vec<_>>();
-    let ev = RangeEvaluator::from_bounds(
-        bounds_of(&dims),
-        bounds_of(&ranges)
-            .into_iter()
-            .chain(bounds_of(&rts))
-            .collect(),
-    );
+    let bounds_of = |vars: &Vec<Variable>| vars.iter().map(|v: &Variable| v.bounds).collect::<Vec<_>>();
+    let ev =
+        RangeEvaluator::from_bounds(bounds_of(&dims), bounds_of(&ranges).into_iter().chain(bounds_of(&rts)).collect());
     let mut constraints = Vec::new();
     for _ in 0..rng.below(max_constraints + 1) {
         let e = random_expr(rng, g, 2).to_expr();
@@ -143,13 +109,7 @@ fn random_map_with(
     IndexingMap::new(results, dims, ranges, rts, constraints).unwrap()
 }
 
-fn random_map(
-    rng: &mut Rng,
-    num_dims: usize,
-    num_range: usize,
-    num_rt: usize,
-    num_results: usize,
-) -> IndexingMap {
+fn random_map(rng: &mut Rng, num_dims: usize, num_range: usize, num_rt: usize, num_results: usize) -> IndexingMap {
     random_map_with(rng, num_dims, num_range, num_rt, num_results, None, 2)
 }
 
@@ -173,10 +133,7 @@ fn simplification_preserves_domain_and_values() {
         }
         let before = domain(&original);
         let after = domain(&m);
-        assert_eq!(
-            before, after,
-            "case {case}: domain changed\noriginal:   {original}\nsimplified: {m}"
-        );
+        assert_eq!(before, after, "case {case}: domain changed\noriginal:   {original}\nsimplified: {m}");
         for (d, s) in &before {
             assert_eq!(
                 original.evaluate(d, s),
@@ -192,15 +149,9 @@ fn simplification_preserves_domain_and_values() {
             }
         }
         let mut again = m.clone();
-        assert!(
-            !again.simplify(),
-            "case {case}: not idempotent\nonce:  {m}\ntwice: {again}"
-        );
+        assert!(!again.simplify(), "case {case}: not idempotent\nonce:  {m}\ntwice: {again}");
     }
-    assert!(
-        simplified_count > CASES as usize / 4,
-        "the generator rarely produces simplifiable maps"
-    );
+    assert!(simplified_count > CASES as usize / 4, "the generator rarely produces simplifiable maps");
 }
 
 #[test]
@@ -208,18 +159,13 @@ fn composition_matches_relational_composition() {
     let mut rng = Rng::new(5);
     let mut non_empty = 0;
     for case in 0..CASES {
-        let (nd, nr, nt) = (
-            rng.range(1, 2) as usize,
-            rng.range(0, 1) as usize,
-            rng.range(0, 1) as usize,
-        );
+        let (nd, nr, nt) = (rng.range(1, 2) as usize, rng.range(0, 1) as usize, rng.range(0, 1) as usize);
         let producer_dims = rng.range(1, 3) as usize;
         let consumer = random_map_with(&mut rng, nd, nr, nt, producer_dims, None, 1);
         // Usually let the producer's dimensions cover (most of) the values
         // the consumer produces, so that compositions are rarely empty.
-        let mut bounds: Vec<Interval> = (0..producer_dims)
-            .map(|_| common::random_interval(&mut rng, -2, 3, 3))
-            .collect();
+        let mut bounds: Vec<Interval> =
+            (0..producer_dims).map(|_| common::random_interval(&mut rng, -2, 3, 3)).collect();
         if rng.chance(3, 4) {
             let mut hull = vec![Interval::empty(); producer_dims];
             for (_, y) in relation(&consumer) {
@@ -254,28 +200,17 @@ fn composition_matches_relational_composition() {
         );
         let mut simplified = composed.clone();
         simplified.simplify();
-        assert_eq!(
-            relation(&simplified),
-            expected,
-            "case {case}: simplify\n{composed}\n{simplified}"
-        );
+        assert_eq!(relation(&simplified), expected, "case {case}: simplify\n{composed}\n{simplified}");
         if !expected.is_empty() {
             non_empty += 1;
             // Dropping unused symbols keeps the relation (the existential
             // over a dropped symbol is satisfiable when the map is not empty).
             let mut reduced = simplified.clone();
             reduced.remove_unused_symbols();
-            assert_eq!(
-                relation(&reduced),
-                expected,
-                "case {case}: remove_unused_symbols\n{simplified}\n{reduced}"
-            );
+            assert_eq!(relation(&reduced), expected, "case {case}: remove_unused_symbols\n{simplified}\n{reduced}");
         }
     }
-    assert!(
-        non_empty > CASES as usize / 5,
-        "only {non_empty} non-empty compositions"
-    );
+    assert!(non_empty > CASES as usize / 5, "only {non_empty} non-empty compositions");
 }
 
 #[test]
@@ -291,8 +226,7 @@ fn map_text_round_trips() {
             assert_eq!(text, "KNOWN EMPTY");
             continue;
         }
-        let parsed =
-            IndexingMap::parse(&text).unwrap_or_else(|e| panic!("case {case}: `{text}`: {e}"));
+        let parsed = IndexingMap::parse(&text).unwrap_or_else(|e| panic!("case {case}: `{text}`: {e}"));
         assert_eq!(parsed, m, "case {case}: `{text}`");
         assert_eq!(parsed.to_string(), text);
     }
@@ -313,10 +247,8 @@ fn remove_unused_vars_keeps_the_used_part() {
         assert_eq!(removed.len(), m.num_dims() + m.num_symbols());
         let kept_dims: Vec<usize> = (0..m.num_dims()).filter(|&i| !removed[i]).collect();
         // Project the original relation onto the kept dimensions.
-        let expected: std::collections::BTreeSet<_> = relation(&m)
-            .into_iter()
-            .map(|(d, y)| (kept_dims.iter().map(|&i| d[i]).collect::<Vec<_>>(), y))
-            .collect();
+        let expected: std::collections::BTreeSet<_> =
+            relation(&m).into_iter().map(|(d, y)| (kept_dims.iter().map(|&i| d[i]).collect::<Vec<_>>(), y)).collect();
         if !expected.is_empty() {
             assert_eq!(relation(&r), expected, "case {case}\n{m}\n{r}");
         }
@@ -329,43 +261,16 @@ fn parse_errors_are_reported() {
         ("", "expected `(`"),
         ("(d0) -> (d0)", "expected `, domain:`"),
         ("(d0) -> (d0), domain: d1 in [0, 1]", "bounds of `d0`"),
-        (
-            "(d0) -> (d1), domain: d0 in [0, 1]",
-            "unknown variable `d1`",
-        ),
-        (
-            "(d0, d0) -> (d0), domain: d0 in [0, 1], d0 in [0, 1]",
-            "declared twice",
-        ),
-        (
-            "(d0) -> (d0 +), domain: d0 in [0, 1]",
-            "expected an expression",
-        ),
+        ("(d0) -> (d1), domain: d0 in [0, 1]", "unknown variable `d1`"),
+        ("(d0, d0) -> (d0), domain: d0 in [0, 1], d0 in [0, 1]", "declared twice"),
+        ("(d0) -> (d0 +), domain: d0 in [0, 1]", "expected an expression"),
         ("(d0) -> (d0), domain: d0 in [0 1]", "expected `,`"),
-        (
-            "(d0) -> (d0), domain: d0 in [0, 99999999999999999999]",
-            "too large",
-        ),
-        (
-            "(d0) -> (d0), domain: d0 in [0, 1], d0 + 1 in [0, 2] junk",
-            "after the end",
-        ),
-        (
-            "(d0) -> (d0), domain: d0 in [0, 1], d0 + 1 [0, 2]",
-            "expected `in`",
-        ),
-        (
-            "(in) -> (in), domain: in in [0, 1]",
-            "cannot be a variable name",
-        ),
-        (
-            "(d0) -> (d0 $ 1), domain: d0 in [0, 1]",
-            "unexpected character",
-        ),
-        (
-            "(d0) -> ((d0), domain: d0 in [0, 1]",
-            "unknown variable `domain`",
-        ),
+        ("(d0) -> (d0), domain: d0 in [0, 99999999999999999999]", "too large"),
+        ("(d0) -> (d0), domain: d0 in [0, 1], d0 + 1 in [0, 2] junk", "after the end"),
+        ("(d0) -> (d0), domain: d0 in [0, 1], d0 + 1 [0, 2]", "expected `in`"),
+        ("(in) -> (in), domain: in in [0, 1]", "cannot be a variable name"),
+        ("(d0) -> (d0 $ 1), domain: d0 in [0, 1]", "unexpected character"),
+        ("(d0) -> ((d0), domain: d0 in [0, 1]", "unknown variable `domain`"),
         ("(d0) -> ((d0)", "expected `,`"),
         ("KNOWN EMPTY", "does not say how many"),
         ("(d0)[s0] -> (d0), domain: d0 in [0, 1]", "bounds of `s0`"),
@@ -373,24 +278,15 @@ fn parse_errors_are_reported() {
     ];
     for (text, message) in bad {
         let err = IndexingMap::parse(text).expect_err(text).to_string();
-        assert!(
-            err.contains(message),
-            "`{text}`: got `{err}`, expected it to mention `{message}`"
-        );
+        assert!(err.contains(message), "`{text}`: got `{err}`, expected it to mention `{message}`");
     }
-    assert!(Expr::parse("d0 + q")
-        .unwrap_err()
-        .to_string()
-        .contains("unknown variable `q`"));
+    assert!(Expr::parse("d0 + q").unwrap_err().to_string().contains("unknown variable `q`"));
     assert!(Expr::parse("9223372036854775808").is_err());
     // Division by zero parses (and evaluates to nothing), so it round-trips.
     let e = Expr::parse("d0 floordiv 0").unwrap();
     assert_eq!(e.eval(&[1], &[]), None);
     assert_eq!(e.to_string(), "d0 floordiv 0");
-    assert_eq!(
-        Expr::parse("-9223372036854775808").unwrap().as_const(),
-        Some(i64::MIN)
-    );
+    assert_eq!(Expr::parse("-9223372036854775808").unwrap().as_const(), Some(i64::MIN));
 }
 
 #[test]
@@ -433,22 +329,8 @@ fn custom_names_survive_and_clash_safely() {
     .unwrap();
     let text = clash.to_string();
     assert_eq!(IndexingMap::parse(&text).unwrap(), clash, "{text}");
-    assert!(IndexingMap::new(
-        vec![],
-        vec![Variable::named(0, 1, "bad name")],
-        vec![],
-        vec![],
-        vec![]
-    )
-    .is_err());
-    assert!(IndexingMap::new(
-        vec![Expr::dim(1)],
-        vec![Variable::new(0, 1)],
-        vec![],
-        vec![],
-        vec![]
-    )
-    .is_err());
+    assert!(IndexingMap::new(vec![], vec![Variable::named(0, 1, "bad name")], vec![], vec![], vec![]).is_err());
+    assert!(IndexingMap::new(vec![Expr::dim(1)], vec![Variable::new(0, 1)], vec![], vec![], vec![]).is_err());
 }
 
 #[test]
@@ -457,10 +339,7 @@ fn reference_evaluator_agrees_on_known_values() {
     let d = |i| Box::new(RefExpr::Dim(i));
     let c = |v| Box::new(RefExpr::Const(v));
     use rxla_indexing::BinOp::*;
-    assert_eq!(
-        RefExpr::Bin(FloorDiv, d(0), c(2)).eval(&[-3], &[]),
-        Some(-2)
-    );
+    assert_eq!(RefExpr::Bin(FloorDiv, d(0), c(2)).eval(&[-3], &[]), Some(-2));
     assert_eq!(RefExpr::Bin(CeilDiv, d(0), c(2)).eval(&[-3], &[]), Some(-1));
     assert_eq!(RefExpr::Bin(Mod, d(0), c(-3)).eval(&[-4], &[]), Some(2));
     assert_eq!(RefExpr::Bin(Mod, d(0), c(0)).eval(&[1], &[]), None);

@@ -11,10 +11,7 @@ fn parse(text: &str) -> IndexingMap {
 #[track_caller]
 fn assert_map(actual: &IndexingMap, expected: &str) {
     let expected_map = parse(expected);
-    assert_eq!(
-        actual, &expected_map,
-        "\nactual:   {actual}\nexpected: {expected_map}"
-    );
+    assert_eq!(actual, &expected_map, "\nactual:   {actual}\nexpected: {expected_map}");
 }
 
 fn simplified(text: &str) -> (bool, IndexingMap) {
@@ -26,12 +23,7 @@ fn simplified(text: &str) -> (bool, IndexingMap) {
 #[test]
 fn rt_var_printing() {
     let m = IndexingMap::new(
-        vec![
-            Expr::dim(1),
-            Expr::dim(0),
-            Expr::sym(0) + Expr::sym(1),
-            Expr::sym(2),
-        ],
+        vec![Expr::dim(1), Expr::dim(0), Expr::sym(0) + Expr::sym(1), Expr::sym(2)],
         vec![Variable::new(0, 99), Variable::new(0, 43)],
         vec![Variable::named(-99, 99, "range")],
         vec![Variable::new(0, 2), Variable::new(0, 7)],
@@ -47,17 +39,18 @@ fn rt_var_printing() {
 
 #[test]
 fn evaluate_ignores_domain_and_constraints_satisfied() {
-    let mut m = parse("(d0, d1)[s0, s1] -> (d1, d0, s1, s0), domain: d0 in [0, 3], d1 in [0, 3], s0 in [0, 1], s1 in [0, 1]");
+    let mut m =
+        parse("(d0, d1)[s0, s1] -> (d1, d0, s1, s0), domain: d0 in [0, 3], d1 in [0, 3], s0 in [0, 1], s1 in [0, 1]");
     assert_eq!(m.evaluate(&[1, 2], &[3, 4]), Some(vec![2, 1, 4, 3]));
     assert!(m.constraints_satisfied(&[1, 2], &[3, 4]));
-    m.add_constraint(Expr::sym(0).modulo_const(4), Interval::point(0))
-        .unwrap();
+    m.add_constraint(Expr::sym(0).modulo_const(4), Interval::point(0)).unwrap();
     assert!(!m.constraints_satisfied(&[1, 2], &[5, 4]));
 }
 
 #[test]
 fn composition_permutation() {
-    let producer = parse("(d0, d1)[s0, s1] -> (d1, d0, s1, s0), domain: d0 in [0, 3], d1 in [0, 3], s0 in [0, 1], s1 in [0, 1]");
+    let producer =
+        parse("(d0, d1)[s0, s1] -> (d1, d0, s1, s0), domain: d0 in [0, 3], d1 in [0, 3], s0 in [0, 1], s1 in [0, 1]");
     let consumer = parse("(d0)[s0] -> (d0, s0), domain: d0 in [0, 3], s0 in [0, 3]");
     let composed = compose(&consumer, &producer).unwrap();
     assert_map(
@@ -68,7 +61,8 @@ fn composition_permutation() {
 
 #[test]
 fn composition_restricted_interval() {
-    let producer = parse("(d0, d1)[s0, s1] -> (d1, d0, s1, s0), domain: d0 in [0, 4], d1 in [0, 5], s0 in [0, 6], s1 in [0, 1]");
+    let producer =
+        parse("(d0, d1)[s0, s1] -> (d1, d0, s1, s0), domain: d0 in [0, 4], d1 in [0, 5], s0 in [0, 6], s1 in [0, 1]");
     let consumer = parse("(d0)[s0] -> (d0, s0), domain: d0 in [0, 9], s0 in [0, 7]");
     assert_map(
         &compose(&consumer, &producer).unwrap(),
@@ -82,7 +76,8 @@ fn composition_producer_and_consumer_have_constraints() {
         "(d0, d1)[s0, s1] -> (d1, d0, s1, s0), domain: d0 in [0, 49], d1 in [0, 59], s0 in [0, 69], s1 in [0, 19], \
          d0 mod 8 in [0, 0], s0 mod 3 in [1, 1]",
     );
-    let consumer = parse("(d0)[s0] -> (d0, s0), domain: d0 in [0, 9], s0 in [0, 7], d0 + s0 in [0, 20], s0 mod 4 in [0, 0]");
+    let consumer =
+        parse("(d0)[s0] -> (d0, s0), domain: d0 in [0, 9], s0 in [0, 7], d0 + s0 in [0, 20], s0 mod 4 in [0, 0]");
     let mut composed = compose(&consumer, &producer).unwrap();
     assert_map(
         &composed,
@@ -100,22 +95,10 @@ fn composition_producer_and_consumer_have_constraints() {
 #[test]
 fn composition_rt_vars() {
     let producer = IndexingMap::new(
-        vec![
-            Expr::dim(0) + Expr::sym(0),
-            Expr::dim(1) + Expr::sym(1),
-            Expr::dim(2) + Expr::sym(2),
-        ],
-        vec![
-            Variable::new(0, 0),
-            Variable::new(0, 1),
-            Variable::new(0, 226),
-        ],
+        vec![Expr::dim(0) + Expr::sym(0), Expr::dim(1) + Expr::sym(1), Expr::dim(2) + Expr::sym(2)],
+        vec![Variable::new(0, 0), Variable::new(0, 1), Variable::new(0, 226)],
         vec![],
-        vec![
-            Variable::new(0, 0),
-            Variable::new(0, 1),
-            Variable::new(0, 226),
-        ],
+        vec![Variable::new(0, 0), Variable::new(0, 1), Variable::new(0, 226)],
         vec![],
     )
     .unwrap();
@@ -146,16 +129,10 @@ fn composition_only_rt_vars() {
     )
     .unwrap();
     let consumer = IndexingMap::new(
-        vec![
-            Expr::dim(0) + Expr::sym(0) * 2,
-            Expr::dim(1) + Expr::sym(1) * 3,
-        ],
+        vec![Expr::dim(0) + Expr::sym(0) * 2, Expr::dim(1) + Expr::sym(1) * 3],
         vec![Variable::new(0, 24), Variable::new(0, 15)],
         vec![],
-        vec![
-            Variable::named(0, 25, "cs_0"),
-            Variable::named(0, 16, "cs_1"),
-        ],
+        vec![Variable::named(0, 25, "cs_0"), Variable::named(0, 16, "cs_1")],
         vec![],
     )
     .unwrap();
@@ -180,14 +157,8 @@ fn compose_identity_with_itself() {
 
 #[test]
 fn known_empty() {
-    assert_eq!(
-        parse("(d0) -> (d0), domain: d0 in [10, 0]").to_string(),
-        "KNOWN EMPTY"
-    );
-    assert_eq!(
-        parse("(d0) -> (d0), domain: d0 in [0, 49], 0 in [10, 15]").to_string(),
-        "KNOWN EMPTY"
-    );
+    assert_eq!(parse("(d0) -> (d0), domain: d0 in [10, 0]").to_string(), "KNOWN EMPTY");
+    assert_eq!(parse("(d0) -> (d0), domain: d0 in [0, 49], 0 in [10, 15]").to_string(), "KNOWN EMPTY");
     let m = parse("(d0) -> (d0), domain: d0 in [0, 49]");
     let empty = parse("(d0) -> (d0), domain: d0 in [0, -1]");
     assert!(empty.is_known_empty());
@@ -204,10 +175,7 @@ fn known_empty() {
         vec![Variable::new(0, 10)],
         vec![],
         vec![],
-        vec![
-            (Expr::constant(-1), Interval::new(0, 1)),
-            (Expr::dim(0), Interval::new(0, 5)),
-        ],
+        vec![(Expr::constant(-1), Interval::new(0, 1)), (Expr::dim(0), Interval::new(0, 5))],
     )
     .unwrap();
     assert!(m.is_known_empty());
@@ -242,19 +210,13 @@ fn remove_unused_vars() {
         "(d0, d1)[s0, s1] -> (s0, d1, s1), domain: d0 in [0, 49], d1 in [0, 59], s0 in [0, 69], s1 in [0, 19], d0 mod 3 in [0, 0]",
     );
     m.remove_unused_vars();
-    assert_map(
-        &m,
-        "(d0)[s0, s1] -> (s0, d0, s1), domain: d0 in [0, 59], s0 in [0, 69], s1 in [0, 19]",
-    );
+    assert_map(&m, "(d0)[s0, s1] -> (s0, d0, s1), domain: d0 in [0, 59], s0 in [0, 69], s1 in [0, 19]");
 
     let mut m = parse(
         "(d0, d1)[s0, s1] -> (d0, d1, s1), domain: d0 in [0, 49], d1 in [0, 59], s0 in [0, 69], s1 in [0, 19], s0 mod 3 in [0, 0]",
     );
     assert_eq!(m.remove_unused_symbols(), vec![true, false]);
-    assert_map(
-        &m,
-        "(d0, d1)[s0] -> (d0, d1, s0), domain: d0 in [0, 49], d1 in [0, 59], s0 in [0, 19]",
-    );
+    assert_map(&m, "(d0, d1)[s0] -> (d0, d1, s0), domain: d0 in [0, 49], d1 in [0, 59], s0 in [0, 19]");
 
     let mut m = parse(
         "(d0)[s0, s1, s2, s3, s4] -> (d0 * 4 + s1 + s3 - 42), domain: d0 in [0, 31], s0 in [0, 0], s1 in [0, 1], \
@@ -269,16 +231,9 @@ fn remove_unused_vars() {
     let mut m = IndexingMap::new(
         vec![Expr::dim(0) * 4 + Expr::sym(1) + Expr::sym(3) - 42],
         vec![Variable::new(0, 31)],
-        vec![
-            Variable::new(0, 0),
-            Variable::new(0, 1),
-            Variable::new(0, 2),
-        ],
+        vec![Variable::new(0, 0), Variable::new(0, 1), Variable::new(0, 2)],
         vec![Variable::new(0, 3), Variable::new(0, 4)],
-        vec![(
-            Expr::dim(0) * 4 + Expr::sym(1) + Expr::sym(3),
-            Interval::new(24, 459),
-        )],
+        vec![(Expr::dim(0) * 4 + Expr::sym(1) + Expr::sym(3), Interval::new(24, 459))],
     )
     .unwrap();
     m.remove_unused_symbols();
@@ -299,10 +254,7 @@ fn remove_unused_vars() {
         "(d0, d1)[s0, s1] -> (s0 * 4 + d0 + d1 - 42), domain: d0 in [0, 1], d1 in [0, 3], s0 in [0, 31], s1 in [0, 95], \
          s0 * 4 + d0 + d1 in [24, 459], s0 + s1 in [0, 512]",
     );
-    assert_eq!(
-        removed,
-        vec![true, false, true, false, true, false, true, false]
-    );
+    assert_eq!(removed, vec![true, false, true, false, true, false, true, false]);
 
     let mut m = parse(
         "(d0, d1)[s0, s1] -> (d1, d0, s1), domain: d0 in [0, 49], d1 in [0, 59], s0 in [0, 69], s1 in [0, 19], \
@@ -312,26 +264,17 @@ fn remove_unused_vars() {
     m.remove_unused_symbols();
     assert_eq!(m, before);
 
-    assert_map(
-        &parse("(d0) -> (d0), domain: d0 in [0, 49], 0 in [-10, 5]"),
-        "(d0) -> (d0), domain: d0 in [0, 49]",
-    );
+    assert_map(&parse("(d0) -> (d0), domain: d0 in [0, 49], 0 in [-10, 5]"), "(d0) -> (d0), domain: d0 in [0, 49]");
 }
 
 #[test]
 fn convert_symbols_to_dimensions() {
     let m = IndexingMap::new(
-        vec![
-            Expr::dim(0) * 4 + Expr::sym(0) + Expr::sym(1) + Expr::sym(2) * 2 + Expr::sym(3) * 3
-                - 42,
-        ],
+        vec![Expr::dim(0) * 4 + Expr::sym(0) + Expr::sym(1) + Expr::sym(2) * 2 + Expr::sym(3) * 3 - 42],
         vec![Variable::new(0, 31)],
         vec![Variable::new(0, 0), Variable::new(0, 1)],
         vec![Variable::new(0, 3), Variable::new(0, 4)],
-        vec![(
-            Expr::dim(0) * 4 + Expr::sym(0) + Expr::sym(2) * 2,
-            Interval::new(24, 459),
-        )],
+        vec![(Expr::dim(0) * 4 + Expr::sym(0) + Expr::sym(2) * 2, Interval::new(24, 459))],
     )
     .unwrap();
     assert_map(
@@ -394,8 +337,7 @@ fn constraint_interval_simplification() {
     );
     assert!(!changed);
     let mut m = parse("(d0) -> (d0), domain: d0 in [0, 99]");
-    m.add_constraint((Expr::dim(0) - 5).modulo_const(1), Interval::point(0))
-        .unwrap();
+    m.add_constraint((Expr::dim(0) - 5).modulo_const(1), Interval::point(0)).unwrap();
     assert_map(&m, "(d0) -> (d0), domain: d0 in [0, 99]");
 }
 
@@ -490,13 +432,8 @@ fn no_simplification() {
         "(d0) -> ((-d0) mod 2), domain: d0 in [0, 127]"
     );
     // `((s0 * 64) / 715) * 715 + (s0 * 128) mod 715` has nothing to combine.
-    let (_, m) = simplified(
-        "()[s0] -> ((s0 * 128) mod 715 + ((s0 * 64) / 715) * 715), domain: s0 in [0, 127]",
-    );
-    assert_map(
-        &m,
-        "()[s0] -> (((s0 * 64) / 715) * 715 + (s0 * 128) mod 715), domain: s0 in [0, 127]",
-    );
+    let (_, m) = simplified("()[s0] -> ((s0 * 128) mod 715 + ((s0 * 64) / 715) * 715), domain: s0 in [0, 127]");
+    assert_map(&m, "()[s0] -> (((s0 * 64) / 715) * 715 + (s0 * 128) mod 715), domain: s0 in [0, 127]");
 }
 
 #[test]
@@ -518,16 +455,25 @@ fn rescale_symbols() {
     assert!(m.rescale_symbols());
     // `(s0 * 6) floordiv 6` is already `s0` by construction in rxla.
     m.simplify();
-    assert_map(&m, "(d0)[s0, s1, s2] -> (s2, d0, s1, s0), domain: d0 in [0, 3], s0 in [0, 1], s1 in [0, 1], s2 in [0, 5]");
+    assert_map(
+        &m,
+        "(d0)[s0, s1, s2] -> (s2, d0, s1, s0), domain: d0 in [0, 3], s0 in [0, 1], s1 in [0, 1], s2 in [0, 5]",
+    );
 
     let mut m = parse("(d0)[s0, s1, s2] -> (s2, d0, s1, s0), domain: d0 in [0, 3], s0 in [0, 41], s1 in [0, 1], s2 in [0, 5], s0 mod 6 in [3, 3]");
     assert!(m.rescale_symbols());
-    assert_map(&m, "(d0)[s0, s1, s2] -> (s2, d0, s1, s0 * 6 + 3), domain: d0 in [0, 3], s0 in [0, 6], s1 in [0, 1], s2 in [0, 5]");
+    assert_map(
+        &m,
+        "(d0)[s0, s1, s2] -> (s2, d0, s1, s0 * 6 + 3), domain: d0 in [0, 3], s0 in [0, 6], s1 in [0, 1], s2 in [0, 5]",
+    );
 
     let mut m = parse("(d0)[s0, s1, s2] -> (s2, d0, s1, s0 / 6), domain: d0 in [0, 3], s0 in [0, 7], s1 in [0, 1], s2 in [0, 5], s0 mod 2 in [0, 0], s0 mod 3 in [0, 0]");
     assert!(m.rescale_symbols());
     m.simplify();
-    assert_map(&m, "(d0)[s0, s1, s2] -> (s2, d0, s1, s0), domain: d0 in [0, 3], s0 in [0, 1], s1 in [0, 1], s2 in [0, 5]");
+    assert_map(
+        &m,
+        "(d0)[s0, s1, s2] -> (s2, d0, s1, s0), domain: d0 in [0, 3], s0 in [0, 1], s1 in [0, 1], s2 in [0, 5]",
+    );
 
     let mut m = parse("(d0)[s0, s1, s2] -> (s2, d0, s1, s0), domain: d0 in [0, 3], s0 in [0, 9], s1 in [0, 1], s2 in [0, 5], s0 * s2 in [0, 28], s0 mod 6 in [3, 3]");
     assert!(m.rescale_symbols());
@@ -553,15 +499,9 @@ fn result_ranges() {
     let mut m = parse(
         "(d0, d1) -> ((d0 * 86 + d1) floordiv 64, (d0 * 86 + d1) mod 64), domain: d0 in [0, 11], d1 in [0, 85], d0 * 86 + d1 in [0, 1023]",
     );
-    assert_eq!(
-        m.compute_result_ranges(),
-        vec![Interval::new(0, 15), Interval::new(0, 63)]
-    );
+    assert_eq!(m.compute_result_ranges(), vec![Interval::new(0, 15), Interval::new(0, 63)]);
     m.clear_constraints();
-    assert_eq!(
-        m.compute_result_ranges(),
-        vec![Interval::new(0, 16), Interval::new(0, 63)]
-    );
+    assert_eq!(m.compute_result_ranges(), vec![Interval::new(0, 16), Interval::new(0, 63)]);
 }
 
 #[test]
@@ -602,8 +542,6 @@ fn undefined_map() {
     assert!(u.is_undefined());
     assert_eq!(u.to_string(), "UNDEFINED");
     assert!(IndexingMap::parse("UNDEFINED").unwrap().is_undefined());
-    assert!(compose(&u, &parse("(d0) -> (d0), domain: d0 in [0, 3]"))
-        .unwrap()
-        .is_undefined());
+    assert!(compose(&u, &parse("(d0) -> (d0), domain: d0 in [0, 3]")).unwrap().is_undefined());
     assert!(!IndexingMap::identity(&[10]).is_undefined());
 }

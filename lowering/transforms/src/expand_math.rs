@@ -102,7 +102,20 @@ fn libm(op: &str) -> Option<(&'static str, &'static str)> {
 
 /// Ops `convert-math-to-llvm` lowers to exact LLVM instructions.
 const EXACT: &[&str] = &[
-    "sqrt", "absf", "absi", "ceil", "floor", "trunc", "round", "roundeven", "copysign", "fma", "ctlz", "cttz", "ctpop", "fpowi",
+    "sqrt",
+    "absf",
+    "absi",
+    "ceil",
+    "floor",
+    "trunc",
+    "round",
+    "roundeven",
+    "copysign",
+    "fma",
+    "ctlz",
+    "cttz",
+    "ctpop",
+    "fpowi",
 ];
 
 fn float_name(ty: MlirType) -> String {
@@ -119,7 +132,9 @@ fn expand(op: Op, math: &str, gpu: bool) -> Result<()> {
     let b = B::before(op);
     let fname = float_name(ty);
     // Narrow floats: compute in f32.
-    if matches!(fname.as_str(), "f16" | "bf16") && !matches!(math, "copysign" | "absf" | "fpowi" | "isnan" | "isinf" | "isfinite") {
+    if matches!(fname.as_str(), "f16" | "bf16")
+        && !matches!(math, "copysign" | "absf" | "fpowi" | "isnan" | "isinf" | "isfinite")
+    {
         let f32t = b.ty("f32");
         let wide: Vec<Value> = operands.iter().map(|v| b.val("arith.extf", &[*v], f32t, &[])).collect();
         let result_ty = op.result(0).raw_type();
@@ -197,7 +212,8 @@ fn expand(op: Op, math: &str, gpu: bool) -> Result<()> {
                 }
             }
             // libdevice: `__nv_expf` (f32), `__nv_exp` (f64).
-            let (f32_name, f64_name) = libm(math).ok_or_else(|| op_error(op, format!("`math.{math}` has no GPU lowering")))?;
+            let (f32_name, f64_name) =
+                libm(math).ok_or_else(|| op_error(op, format!("`math.{math}` has no GPU lowering")))?;
             let callee = match fname.as_str() {
                 "f32" => format!("__nv_{f32_name}"),
                 "f64" => format!("__nv_{f64_name}"),
@@ -214,7 +230,8 @@ fn expand(op: Op, math: &str, gpu: bool) -> Result<()> {
                     return Ok(());
                 }
             }
-            let (f32_name, f64_name) = libm(math).ok_or_else(|| op_error(op, format!("`math.{math}` has no CPU lowering")))?;
+            let (f32_name, f64_name) =
+                libm(math).ok_or_else(|| op_error(op, format!("`math.{math}` has no CPU lowering")))?;
             let callee = match fname.as_str() {
                 "f32" => f32_name,
                 "f64" => f64_name,
@@ -238,7 +255,6 @@ fn inf_bits(fname: &str) -> Result<&'static str> {
     })
 }
 
-
 /// Declares `name : (ty, ...) -> ty` (a C library function) in the
 /// module holding `op`, once.
 fn declare(op: Op, name: &str, arity: usize, ty: MlirType) -> Result<()> {
@@ -249,7 +265,8 @@ fn declare(op: Op, name: &str, arity: usize, ty: MlirType) -> Result<()> {
 fn declare_fn(op: Op, name: &str, args: &[MlirType], result: MlirType) -> Result<()> {
     let module = op.parent_module().ok_or_else(|| bug("math op outside a module"))?;
     let body = module.region_block(0).ok_or_else(|| bug("module without a body"))?;
-    let exists = block_ops(body).iter().any(|f| f.is_named("func.func") && f.string_attr("sym_name").as_deref() == Some(name));
+    let exists =
+        block_ops(body).iter().any(|f| f.is_named("func.func") && f.string_attr("sym_name").as_deref() == Some(name));
     if exists {
         return Ok(());
     }
@@ -261,7 +278,11 @@ fn declare_fn(op: Op, name: &str, args: &[MlirType], result: MlirType) -> Result
         "func.func",
         &[],
         &[],
-        &[("sym_name", b.string_attr(name)), ("function_type", b.type_attr(fty)), ("sym_visibility", b.string_attr("private"))],
+        &[
+            ("sym_name", b.string_attr(name)),
+            ("function_type", b.type_attr(fty)),
+            ("sym_visibility", b.string_attr("private")),
+        ],
         vec![region],
     );
     Ok(())

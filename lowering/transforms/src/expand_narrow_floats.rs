@@ -18,7 +18,10 @@
 use crate::ir::*;
 use melior::ir::OperationRef;
 use mlir_sys::*;
-use rxla_hlo_text::{ast::PrimitiveType, floats::{float_format, FloatFormat}};
+use rxla_hlo_text::{
+    ast::PrimitiveType,
+    floats::{float_format, FloatFormat},
+};
 use rxla_ir::pass::{HloPass, PassError, PassOptions};
 
 #[derive(Clone, Debug)]
@@ -26,7 +29,8 @@ pub struct ExpandNarrowFloats;
 
 impl HloPass for ExpandNarrowFloats {
     const NAME: &'static str = "xla-expand-narrow-floats";
-    const DESCRIPTION: &'static str = "Expand conversions from and to f8/f6/f4 formats into table lookups on their bits";
+    const DESCRIPTION: &'static str =
+        "Expand conversions from and to f8/f6/f4 formats into table lookups on their bits";
 
     fn dependent_dialects() -> Vec<melior::dialect::DialectHandle> {
         use melior::dialect::DialectHandle;
@@ -49,10 +53,17 @@ impl HloPass for ExpandNarrowFloats {
                 } else if let Some(f) = narrow(to) {
                     expand_trunc(op, f, from, to)?;
                 }
-            } else if name.starts_with("arith.") && op.operands().iter().chain(op.results().iter()).any(|v| narrow(v.raw_type()).is_some())
+            } else if name.starts_with("arith.")
+                && op.operands().iter().chain(op.results().iter()).any(|v| narrow(v.raw_type()).is_some())
                 && !matches!(name.as_str(), "arith.bitcast" | "arith.constant" | "arith.select")
             {
-                return Err(op_error(op, format!("`{name}` on {} has no CPU lowering (convert to f32 first)", type_to_string(op.operand(0).raw_type()))));
+                return Err(op_error(
+                    op,
+                    format!(
+                        "`{name}` on {} has no CPU lowering (convert to f32 first)",
+                        type_to_string(op.operand(0).raw_type())
+                    ),
+                ));
             }
         }
         Ok(())
@@ -140,7 +151,11 @@ fn steps(source: &FloatFormat, target: &FloatFormat, lo: u64, hi: u64) -> Vec<(u
         let (mut a, mut z) = (start, hi);
         while z - a > 1 {
             let m = a + (z - a) / 2;
-            if code(m) == c { a = m } else { z = m }
+            if code(m) == c {
+                a = m
+            } else {
+                z = m
+            }
         }
         start = z;
     }
@@ -149,7 +164,9 @@ fn steps(source: &FloatFormat, target: &FloatFormat, lo: u64, hi: u64) -> Vec<(u
 
 fn expand_trunc(op: Op, (_, target): (PrimitiveType, FloatFormat), from: MlirType, to: MlirType) -> Result<()> {
     let b = B::before(op);
-    let source = source_format(from).ok_or_else(|| op_error(op, format!("conversion from {} to {} has no CPU lowering", type_to_string(from), type_to_string(to))))?;
+    let source = source_format(from).ok_or_else(|| {
+        op_error(op, format!("conversion from {} to {} has no CPU lowering", type_to_string(from), type_to_string(to)))
+    })?;
     let w = source.width();
     let sign = 1u64 << (w - 1);
     let inf = ((1u64 << source.exponent_bits) - 1) << source.mantissa_bits;

@@ -131,7 +131,10 @@ impl B {
     ) -> Op {
         let named: Vec<MlirNamedAttribute> = attrs
             .iter()
-            .map(|(k, a)| MlirNamedAttribute { name: unsafe { mlirIdentifierGet(self.ctx, string_ref(k)) }, attribute: *a })
+            .map(|(k, a)| MlirNamedAttribute {
+                name: unsafe { mlirIdentifierGet(self.ctx, string_ref(k)) },
+                attribute: *a,
+            })
             .collect();
         let raw_operands: Vec<MlirValue> = operands.iter().map(|v| v.0).collect();
         let op = unsafe {
@@ -443,7 +446,9 @@ pub fn function_results(fty: MlirType) -> Vec<MlirType> {
 }
 
 pub fn make_function_type(ctx: MlirContext, inputs: &[MlirType], results: &[MlirType]) -> MlirType {
-    unsafe { mlirFunctionTypeGet(ctx, inputs.len() as isize, inputs.as_ptr(), results.len() as isize, results.as_ptr()) }
+    unsafe {
+        mlirFunctionTypeGet(ctx, inputs.len() as isize, inputs.as_ptr(), results.len() as isize, results.as_ptr())
+    }
 }
 
 /// Sets a `func.func`'s type attribute.

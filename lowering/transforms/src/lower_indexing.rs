@@ -21,7 +21,8 @@ pub struct LowerIndexing;
 
 impl HloPass for LowerIndexing {
     const NAME: &'static str = "xla-lower-indexing";
-    const DESCRIPTION: &'static str = "Lower xla.apply_indexing to index arithmetic (unsigned where the ranges allow, with no-wrap flags)";
+    const DESCRIPTION: &'static str =
+        "Lower xla.apply_indexing to index arithmetic (unsigned where the ranges allow, with no-wrap flags)";
 
     fn dependent_dialects() -> Vec<melior::dialect::DialectHandle> {
         use melior::dialect::DialectHandle;
@@ -48,7 +49,13 @@ fn lower_apply(op: Op) -> Result<()> {
     let text = op.indexing_map_text("indexing_map_attr").ok_or_else(|| bug("xla.apply_indexing without a map"))?;
     let map = IndexingMap::parse(&text).map_err(|e| bug(format!("map `{text}`: {e}")))?;
     let b = B::before(op);
-    let mut lowering = Lowering { b, map: &map, ranges: RangeEvaluator::new(&map, true), operands: op.operands(), cache: HashMap::new() };
+    let mut lowering = Lowering {
+        b,
+        map: &map,
+        ranges: RangeEvaluator::new(&map, true),
+        operands: op.operands(),
+        cache: HashMap::new(),
+    };
     let results: Vec<Value> = map.results().iter().map(|e| lowering.expr(e)).collect::<Result<_>>()?;
     replace_op(op, &results);
     Ok(())
@@ -76,7 +83,9 @@ impl Lowering<'_> {
         let index = b.index();
         let v = match e.kind() {
             ExprKind::Const(c) => b.const_index(*c),
-            ExprKind::Dim(i) => *self.operands.get(*i).ok_or_else(|| bug("apply_indexing: missing dimension operand"))?,
+            ExprKind::Dim(i) => {
+                *self.operands.get(*i).ok_or_else(|| bug("apply_indexing: missing dimension operand"))?
+            }
             ExprKind::Sym(j) => *self
                 .operands
                 .get(self.map.num_dims() + *j)

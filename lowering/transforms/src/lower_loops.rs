@@ -13,10 +13,10 @@
 //! the later passes (flattening and vectorization read the maps).
 
 use crate::ir::*;
+use melior::ir::OperationRef;
 use mlir_sys::MlirType;
 use rxla_indexing::{Expr, IndexingMap, Interval};
 use rxla_ir::pass::{HloPass, PassError, PassOptions};
-use melior::ir::OperationRef;
 
 #[derive(Clone, Debug)]
 pub struct LowerLoops;
@@ -95,7 +95,8 @@ pub fn known_range(v: Value) -> Option<Interval> {
     }
     let text = v.attr_text("xla.range")?;
     let inner = text.trim().strip_prefix('[')?.strip_suffix(']')?;
-    let bounds: Vec<i64> = inner.split(',').map(|p| p.split(':').next().unwrap_or("").trim().parse().ok()).collect::<Option<_>>()?;
+    let bounds: Vec<i64> =
+        inner.split(',').map(|p| p.split(':').next().unwrap_or("").trim().parse().ok()).collect::<Option<_>>()?;
     match bounds[..] {
         [lo, hi] if lo <= hi => Some(Interval::new(lo, hi)),
         _ => None,
@@ -105,10 +106,12 @@ pub fn known_range(v: Value) -> Option<Interval> {
 /// `lo <= v <= hi`, leaving out the sides `range` already guarantees.
 fn in_bounds(b: &B, v: Value, bounds: Interval, range: Option<Interval>) -> Option<Value> {
     let mut cond: Option<Value> = None;
-    let and = |c: Option<Value>, x: Value| Some(match c {
-        Some(c) => b.and(c, x),
-        None => x,
-    });
+    let and = |c: Option<Value>, x: Value| {
+        Some(match c {
+            Some(c) => b.and(c, x),
+            None => x,
+        })
+    };
     if range.is_none_or(|r| r.lower < bounds.lower) {
         let lo = b.const_index(bounds.lower);
         cond = and(cond, b.cmpi("sge", v, lo));

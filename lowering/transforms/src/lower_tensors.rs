@@ -89,12 +89,25 @@ impl HloPass for LowerTensors {
                 "xla_gpu.sync_threads" if gpu => lower_sync_threads(op),
                 "gpu.thread_id" | "gpu.block_id" if gpu => lower_thread_index(op)?,
                 "xla_gpu.shuffle_reduce" if gpu => {
-                    return Err(op_error(op, "`xla_gpu.shuffle_reduce` is lowered by xla-lower-shuffles, which must run first"));
+                    return Err(op_error(
+                        op,
+                        "`xla_gpu.shuffle_reduce` is lowered by xla-lower-shuffles, which must run first",
+                    ));
                 }
-                "tensor.empty" | "xla_gpu.allocate_shared" | "xla_gpu.sync_threads" | "xla_gpu.shuffle_reduce" | "gpu.thread_id" | "gpu.block_id" => {
-                    return Err(op_error(op, format!("`{}` has no {} lowering", op.name(), if gpu { "GPU" } else { "CPU" })));
+                "tensor.empty"
+                | "xla_gpu.allocate_shared"
+                | "xla_gpu.sync_threads"
+                | "xla_gpu.shuffle_reduce"
+                | "gpu.thread_id"
+                | "gpu.block_id" => {
+                    return Err(op_error(
+                        op,
+                        format!("`{}` has no {} lowering", op.name(), if gpu { "GPU" } else { "CPU" }),
+                    ));
                 }
-                "xla.workgroup_id" if gpu => return Err(op_error(op, "`xla.workgroup_id` (a CPU kernel) has no GPU lowering")),
+                "xla.workgroup_id" if gpu => {
+                    return Err(op_error(op, "`xla.workgroup_id` (a CPU kernel) has no GPU lowering"))
+                }
                 _ => {}
             }
         }
@@ -224,10 +237,7 @@ fn element_ptr(b: &B, base: Value, index: Value, mem: MlirType) -> Value {
         "llvm.getelementptr",
         &[base, offset],
         b.ptr(),
-        &[
-            ("elem_type", b.type_attr(mem)),
-            ("rawConstantIndices", b.attr("array<i32: -2147483648>")),
-        ],
+        &[("elem_type", b.type_attr(mem)), ("rawConstantIndices", b.attr("array<i32: -2147483648>"))],
     )
 }
 
@@ -283,14 +293,19 @@ fn constant_bytes(b: &B, attr: MlirAttribute, elem: MlirType, n: usize) -> Resul
     unsafe {
         let splat = mlirDenseElementsAttrIsSplat(attr);
         if bit_width(elem) == 1 && is_integer(elem) {
-            let bytes = (0..n).map(|i| mlirDenseElementsAttrGetBoolValue(attr, if splat { 0 } else { i as isize }) as u8).collect();
+            let bytes = (0..n)
+                .map(|i| mlirDenseElementsAttrGetBoolValue(attr, if splat { 0 } else { i as isize }) as u8)
+                .collect();
             return Ok((bytes, b.int(8)));
         }
         let size = byte_size(elem) as usize;
         let raw = mlirDenseElementsAttrGetRawData(attr) as *const u8;
         let stored = if splat { size } else { size * n };
         if (is_integer(elem) || is_float(elem)) && bit_width(elem) % 8 != 0 {
-            return Err(error(format!("tensor constants of {} are not supported by the CPU lowering", type_to_string(elem))));
+            return Err(error(format!(
+                "tensor constants of {} are not supported by the CPU lowering",
+                type_to_string(elem)
+            )));
         }
         let data = std::slice::from_raw_parts(raw, stored);
         let bytes = if splat { data.repeat(n) } else { data.to_vec() };
@@ -312,9 +327,7 @@ fn lower_constant(op: Op, counter: &mut usize) -> Result<()> {
     let (bytes, global_elem) = constant_bytes(&b, attr, elem, n as usize)?;
     let count = (bytes.len() / byte_size(global_elem) as usize) as i64;
     let data_type = tensor_type(&[count], global_elem);
-    let value = unsafe {
-        mlirDenseElementsAttrRawBufferGet(data_type, bytes.len(), bytes.as_ptr() as *const _)
-    };
+    let value = unsafe { mlirDenseElementsAttrRawBufferGet(data_type, bytes.len(), bytes.as_ptr() as *const _) };
     let array = unsafe { mlirLLVMArrayTypeGet(global_elem, count as u32) };
     let module = op.parent_module().ok_or_else(|| bug("constant outside a module"))?;
     let func = op.parent_func().map(|f| f.string_attr("sym_name").unwrap_or_default()).unwrap_or_default();
@@ -386,7 +399,12 @@ fn lower_atomic(op: Op) -> Result<()> {
     let mem = memory_type(&b, ty);
     let ptr = element_ptr(&b, tensor, index, mem);
     if let Some((code, x)) = simple_rmw(body).filter(|_| matches!(storage(ty), Storage::Direct)) {
-        b.val("llvm.atomicrmw", &[ptr, x], ty, &[("bin_op", b.int_attr(b.int(64), code)), ("ordering", b.int_attr(b.int(64), 2))]);
+        b.val(
+            "llvm.atomicrmw",
+            &[ptr, x],
+            ty,
+            &[("bin_op", b.int_attr(b.int(64), code)), ("ordering", b.int_attr(b.int(64), 2))],
+        );
         replace_op(op, &[tensor]);
         return Ok(());
     }
@@ -417,7 +435,11 @@ fn lower_atomic(op: Op) -> Result<()> {
         _ if is_float(ty) => {
             let same = bb.int(bits);
             let as_int = bb.val("arith.bitcast", &[new_value], same, &[]);
-            if bits < 8 { bb.val("arith.extui", &[as_int], int, &[]) } else { as_int }
+            if bits < 8 {
+                bb.val("arith.extui", &[as_int], int, &[])
+            } else {
+                as_int
+            }
         }
         _ => new_value,
     };
@@ -455,7 +477,10 @@ fn lower_entry_abi(func: Op) -> Result<()> {
     let index = b.index();
     let old_args = block_args(block);
     if let Some(a) = old_args.iter().find(|a| !is_ranked_tensor(a.raw_type())) {
-        return Err(error(format!("kernel @{name}: entry argument of type {} (the CPU kernel ABI passes only buffers)", type_to_string(a.raw_type()))));
+        return Err(error(format!(
+            "kernel @{name}: entry argument of type {} (the CPU kernel ABI passes only buffers)",
+            type_to_string(a.raw_type())
+        )));
     }
     let workgroup = unsafe { Value(mlirBlockAddArgument(block, index, func.location())) };
     for op in walk(func) {
@@ -484,13 +509,19 @@ fn lower_entry_abi(func: Op) -> Result<()> {
     let next = func.next();
     let wb = match next {
         Some(n) => B::before(n),
-        None => b.at_end(func.parent().and_then(|m| m.region_block(0)).ok_or_else(|| bug("function outside a module"))?),
+        None => {
+            b.at_end(func.parent().and_then(|m| m.region_block(0)).ok_or_else(|| bug("function outside a module"))?)
+        }
     };
     let wrapper = wb.op(
         "func.func",
         &[],
         &[],
-        &[("sym_name", b.string_attr(&name)), ("function_type", b.type_attr(wrapper_type)), ("xla.entry", b.unit_attr())],
+        &[
+            ("sym_name", b.string_attr(&name)),
+            ("function_type", b.type_attr(wrapper_type)),
+            ("xla.entry", b.unit_attr()),
+        ],
         vec![region],
     );
     let _ = wrapper;
@@ -504,7 +535,12 @@ fn lower_entry_abi(func: Op) -> Result<()> {
             ptr,
             &[("elem_type", bb.type_attr(ptr)), ("rawConstantIndices", bb.attr(&format!("array<i32: {i}>")))],
         );
-        call_args.push(bb.val("llvm.load", &[slot], ptr, &[("ordering", bb.int_attr(bb.int(64), 0)), ("invariant", bb.unit_attr())]));
+        call_args.push(bb.val(
+            "llvm.load",
+            &[slot],
+            ptr,
+            &[("ordering", bb.int_attr(bb.int(64), 0)), ("invariant", bb.unit_attr())],
+        ));
     }
     call_args.push(args[1]);
     bb.op("func.call", &call_args, &[], &[("callee", bb.symbol_attr(&impl_name))], vec![]);
@@ -626,7 +662,13 @@ fn lower_gpu_entry_abi(func: Op) -> Result<()> {
     let b = B::before(func);
     let args = block_args(block);
     if let Some(a) = args.iter().find(|a| !is_ranked_tensor(a.raw_type())) {
-        return Err(op_error(func, format!("kernel @{name}: entry argument of type {} (the GPU kernel ABI passes only buffers)", type_to_string(a.raw_type()))));
+        return Err(op_error(
+            func,
+            format!(
+                "kernel @{name}: entry argument of type {} (the GPU kernel ABI passes only buffers)",
+                type_to_string(a.raw_type())
+            ),
+        ));
     }
     if let Some(ret) = terminator(block).filter(|t| t.is_named("func.return")) {
         B::before(ret).op("llvm.return", &[], &[], &[], vec![]);
@@ -651,7 +693,8 @@ fn lower_gpu_entry_abi(func: Op) -> Result<()> {
         attrs.push(("nvvm.maxntid", b.attr(&maxntid)));
     }
     // The launch description stays readable in the llvm-mlir stage.
-    let kept: Vec<(String, MlirAttribute)> = op_attrs(func).into_iter().filter(|(k, _)| k.starts_with("xla.") && k != "xla.entry").collect();
+    let kept: Vec<(String, MlirAttribute)> =
+        op_attrs(func).into_iter().filter(|(k, _)| k.starts_with("xla.") && k != "xla.entry").collect();
     for (k, v) in &kept {
         attrs.push((k.as_str(), *v));
     }

@@ -125,7 +125,8 @@ const TANH_S: [f32; 5] = [-3.333328e-1, 1.3331406e-1, -5.3736515e-2, 2.0628167e-
 const ERF_SMALL: f32 = 1.0;
 /// `erf(x) ~ x + x ERF_S(x^2)` on `[0, 1]` (the leading `2/sqrt(pi)` as
 /// `1 + 0.128...`, which f32 holds closer), relative error 1.4e-9.
-const ERF_S: [f32; 7] = [1.2837917e-1, -3.7612626e-1, 1.1283579e-1, -2.6853347e-2, 5.187162e-3, -7.997853e-4, 7.806903e-5];
+const ERF_S: [f32; 7] =
+    [1.2837917e-1, -3.7612626e-1, 1.1283579e-1, -2.6853347e-2, 5.187162e-3, -7.997853e-4, 7.806903e-5];
 /// `erf(x) ~ 1 - exp(-x^2) ERF_L(x)` (`ERF_L ~ exp(x^2) erfc(x)`) on
 /// `[1, 4]`, relative error of `erf` 9.4e-9.
 const ERF_L: [f32; 10] = [
@@ -350,7 +351,8 @@ impl<'a> Emit<'a> {
     /// A constant of `ty` with every element `literal` (MLIR text).
     fn splat(&self, ty: MlirType, literal: &str) -> Value {
         let ty_text = type_to_string(ty);
-        let attr = if is_vector(ty) { format!("dense<{literal}> : {ty_text}") } else { format!("{literal} : {ty_text}") };
+        let attr =
+            if is_vector(ty) { format!("dense<{literal}> : {ty_text}") } else { format!("{literal} : {ty_text}") };
         self.b.const_text(ty, &attr)
     }
 

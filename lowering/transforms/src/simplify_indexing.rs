@@ -21,14 +21,14 @@
 //! and replaces the op when it differs; MLIR's greedy driver repeats this to
 //! a fixed point.
 
+use melior::ir::OperationRef;
+use rxla_indexing::{Expr, ExprKind, IndexingMap, Interval, Variable};
 use rxla_ir::{
-    pass::{HloPass, PassError, PassOptions},
     op::{parse_attr, Op, Value},
+    pass::{HloPass, PassError, PassOptions},
     rewrite::{apply_greedily, pattern, DriverOptions, Rewriter},
     types::HloType,
 };
-use melior::ir::OperationRef;
-use rxla_indexing::{Expr, ExprKind, IndexingMap, Interval, Variable};
 
 const APPLY: &str = "xla.apply_indexing";
 const LOOP: &str = "xla.loop";
@@ -98,10 +98,8 @@ fn constant_index(value: Value) -> Option<i64> {
 /// Reads `[lo : index, hi : index]` (an `xla.range`).
 fn parse_range(text: &str) -> Option<Interval> {
     let inner = text.trim().strip_prefix('[')?.strip_suffix(']')?;
-    let bounds: Vec<i64> = inner
-        .split(',')
-        .map(|part| part.split(':').next().unwrap_or("").trim().parse().ok())
-        .collect::<Option<_>>()?;
+    let bounds: Vec<i64> =
+        inner.split(',').map(|part| part.split(':').next().unwrap_or("").trim().parse().ok()).collect::<Option<_>>()?;
     match bounds[..] {
         [lo, hi] if lo <= hi => Some(Interval::new(lo, hi)),
         _ => None,
@@ -228,8 +226,7 @@ impl Producer {
     fn of(value: Value, user: Op, num_dims: usize) -> Option<Producer> {
         let op = value.op().filter(|op| op.is_named(APPLY))?;
         let map = apply_map(op)?;
-        let exclusive =
-            op.results().iter().all(|r| r.uses().iter().all(|(owner, i)| *owner == user && *i < num_dims));
+        let exclusive = op.results().iter().all(|r| r.uses().iter().all(|(owner, i)| *owner == user && *i < num_dims));
         Some(Producer { op, result: value.result_number()?, map, exclusive })
     }
 
@@ -296,14 +293,9 @@ fn rebuild(kind: Kind, op: Op, map: &IndexingMap, producers: &[Option<Producer>]
     let substitute = |e: &Expr| e.replace_dims_and_symbols(&replacements, &[]);
     let results: Vec<Expr> = map.results().iter().map(substitute).collect();
     constraints.extend(map.constraints().iter().map(|(e, r)| (substitute(e), *r)));
-    let mut rebuilt = IndexingMap::new(
-        results,
-        dims.vars.clone(),
-        map.range_vars().to_vec(),
-        map.rt_vars().to_vec(),
-        constraints,
-    )
-    .ok()?;
+    let mut rebuilt =
+        IndexingMap::new(results, dims.vars.clone(), map.range_vars().to_vec(), map.rt_vars().to_vec(), constraints)
+            .ok()?;
     if !rebuilt.is_known_empty() {
         rebuilt.simplify();
     }
@@ -327,13 +319,9 @@ fn rebuild(kind: Kind, op: Op, map: &IndexingMap, producers: &[Option<Producer>]
     let rebuilt = keep_dims(&rebuilt, &keep)?;
     let operands = dims.values.iter().zip(&keep).filter(|(_, k)| **k).map(|(v, _)| *v).collect();
     let results_cost: usize = match kind {
-        Kind::Apply => rebuilt
-            .results()
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| op.result(*i).has_uses())
-            .map(|(_, e)| e.size())
-            .sum(),
+        Kind::Apply => {
+            rebuilt.results().iter().enumerate().filter(|(i, _)| op.result(*i).has_uses()).map(|(_, e)| e.size()).sum()
+        }
         Kind::Loop => rebuilt.results().iter().map(Expr::size).sum(),
     };
     let cost = results_cost + rebuilt.constraints().iter().map(|(e, _)| e.size()).sum::<usize>();
@@ -369,8 +357,7 @@ fn keep_dims(map: &IndexingMap, keep: &[bool]) -> Option<IndexingMap> {
 /// is no bigger, so the shared computation is not duplicated for nothing.
 fn canonical(kind: Kind, op: Op, map: &IndexingMap) -> Option<Outcome> {
     let num_dims = map.num_dims();
-    let producers: Vec<Option<Producer>> =
-        (0..num_dims).map(|i| Producer::of(op.operand(i), op, num_dims)).collect();
+    let producers: Vec<Option<Producer>> = (0..num_dims).map(|i| Producer::of(op.operand(i), op, num_dims)).collect();
     let mut fold: Vec<bool> = producers.iter().map(|p| p.as_ref().is_some_and(|p| p.exclusive)).collect();
     let mut best = rebuild(kind, op, map, &producers, &fold)?;
     // The results of one producer often only simplify together (a
@@ -468,9 +455,9 @@ fn simplify_apply(op: Op, rewriter: &Rewriter) -> Result<bool, PassError> {
     for (i, replacement) in replacements.into_iter().enumerate() {
         let value = match replacement {
             Replacement::Unused => continue,
-            Replacement::Constant(c) => builder
-                .create("arith.constant", &[], &[index_type()], &[("value", format!("{c} : index"))])?
-                .result(0),
+            Replacement::Constant(c) => {
+                builder.create("arith.constant", &[], &[index_type()], &[("value", format!("{c} : index"))])?.result(0)
+            }
             Replacement::Operand(v) => v,
             Replacement::Result(k) => new_op.expect("an op for the kept results").result(k),
         };

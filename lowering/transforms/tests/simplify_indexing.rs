@@ -13,8 +13,11 @@
 
 use melior::ir::{operation::OperationLike, Module};
 use rxla_indexing::{Expr, IndexingMap, Interval, Variable};
+use rxla_ir::{
+    op::{Op, Value},
+    HloPass,
+};
 use rxla_lowering::simplify_indexing::XlaSimplifyIndexing;
-use rxla_ir::{op::{Op, Value}, HloPass};
 use std::collections::HashMap;
 
 struct Rng(u64);
@@ -206,10 +209,7 @@ impl Generator<'_> {
 fn points(bounds: &[Interval]) -> Vec<Vec<i64>> {
     let mut out = vec![vec![]];
     for b in bounds {
-        out = out
-            .into_iter()
-            .flat_map(|p| (b.lower..=b.upper).map(move |v| [p.clone(), vec![v]].concat()))
-            .collect();
+        out = out.into_iter().flat_map(|p| (b.lower..=b.upper).map(move |v| [p.clone(), vec![v]].concat())).collect();
     }
     out
 }
@@ -361,7 +361,11 @@ fn write_nodes(nodes: &[Node], names: &Names, out: &mut String, indent: &str) {
                 out.push_str(&format!("{inner}%h{o}_0 = arith.addi %zero, %zero : index\n"));
                 for (k, s) in hashed.iter().enumerate() {
                     out.push_str(&format!("{inner}%h{o}_{k}m = arith.muli %h{o}_{k}, %k1009 : index\n"));
-                    out.push_str(&format!("{inner}%h{o}_{} = arith.addi %h{o}_{k}m, {} : index\n", k + 1, names.list(&[*s])));
+                    out.push_str(&format!(
+                        "{inner}%h{o}_{} = arith.addi %h{o}_{k}m, {} : index\n",
+                        k + 1,
+                        names.list(&[*s])
+                    ));
                 }
                 let h = format!("%h{o}_{}", hashed.len());
                 out.push_str(&format!("{inner}%s{o} = arith.addi %sum{o}, {h} : index\n"));

@@ -28,10 +28,7 @@ use clap::Parser;
 use diagnostics::{Collector, Severity};
 use melior::ir::Module;
 use rxla_hlo_text::ast::{self, Shape};
-use rxla_interpreter::{
-    literal::Literal,
-    npy, text, Interpreter,
-};
+use rxla_interpreter::{literal::Literal, npy, text, Interpreter};
 use std::{
     io::{Read, Write},
     process::ExitCode,
@@ -237,10 +234,8 @@ fn run(args: &Args) -> Result<(), Failure> {
         InputFormat::Auto => args.input.ends_with(".mlir"),
     };
     let module = load_module(&source, &file, is_mlir)?;
-    let entry = module
-        .computations
-        .get(module.entry)
-        .ok_or_else(|| format!("{file}: the module has no entry computation"))?;
+    let entry =
+        module.computations.get(module.entry).ok_or_else(|| format!("{file}: the module has no entry computation"))?;
     let params = npy::parameter_shapes(entry);
     if args.compile_only {
         return compile_only(&source, &file, is_mlir, args);
@@ -322,13 +317,15 @@ fn run(args: &Args) -> Result<(), Failure> {
     }
     if let (Some(m), Some(reference)) = (&mismatch, args.reference_platform) {
         match m {
-            None => printed += &format!(
-                "{} agrees with {} (atol {}, rtol {})\n",
-                platform_name(args.platform),
-                platform_name(reference),
-                args.atol,
-                args.rtol
-            ),
+            None => {
+                printed += &format!(
+                    "{} agrees with {} (atol {}, rtol {})\n",
+                    platform_name(args.platform),
+                    platform_name(reference),
+                    args.atol,
+                    args.rtol
+                )
+            }
             Some(m) => {
                 let _ = stdout.write_all(printed.as_bytes()).and_then(|_| stdout.flush());
                 return Err(Failure(format!(
@@ -460,13 +457,19 @@ fn gpu_options(args: &Args) -> Result<rxla_runtime::gpu::GpuOptions, Failure> {
 }
 
 /// Compiles for the GPU (same timing rules as `compile_cpu`).
-fn compile_gpu(source: &str, file: &str, is_mlir: bool, args: &Args) -> Result<(rxla_runtime::gpu::GpuExecutable, Vec<Duration>), Failure> {
+fn compile_gpu(
+    source: &str,
+    file: &str,
+    is_mlir: bool,
+    args: &Args,
+) -> Result<(rxla_runtime::gpu::GpuExecutable, Vec<Duration>), Failure> {
     let options = gpu_options(args)?;
     compile_timed(args, || {
         let result = if is_mlir {
             let context = rxla_dialects::create_context();
             context.enable_multi_threading(false);
-            let module = Module::parse(&context, source).ok_or_else(|| Failure(format!("{file}: the module does not parse")))?;
+            let module =
+                Module::parse(&context, source).ok_or_else(|| Failure(format!("{file}: the module does not parse")))?;
             rxla_runtime::gpu::compile_module(&context, module, &options)
         } else {
             rxla_runtime::gpu::compile_hlo_text(source, file, &options)
@@ -520,13 +523,19 @@ fn gpu_device(name: &str) -> Result<rxla_emitters::GpuTarget, Failure> {
 /// Compiles for the host CPU (`--warmup` + `--iterations` times when
 /// timing, or with `--compile-only`); returns the last executable and the
 /// timed compile times.
-fn compile_cpu(source: &str, file: &str, is_mlir: bool, args: &Args) -> Result<(rxla_runtime::Executable, Vec<Duration>), Failure> {
+fn compile_cpu(
+    source: &str,
+    file: &str,
+    is_mlir: bool,
+    args: &Args,
+) -> Result<(rxla_runtime::Executable, Vec<Duration>), Failure> {
     let options = common_options(args);
     compile_timed(args, || {
         let result = if is_mlir {
             let context = rxla_dialects::create_context();
             context.enable_multi_threading(false);
-            let module = Module::parse(&context, source).ok_or_else(|| Failure(format!("{file}: the module does not parse")))?;
+            let module =
+                Module::parse(&context, source).ok_or_else(|| Failure(format!("{file}: the module does not parse")))?;
             rxla_runtime::compile_module(&context, module, &options)
         } else {
             rxla_runtime::compile_hlo_text(source, file, &options)
@@ -629,8 +638,8 @@ fn read_arguments(args: &Args, params: &[Shape]) -> Result<Vec<Literal>, Failure
             }
             let path = files.next().unwrap();
             let raw = npy::read_npy_raw(path)?;
-            let literal = npy::conform(&raw, shape, &format!("parameter {i}"))
-                .map_err(|e| Failure(format!("{path}: {e}")))?;
+            let literal =
+                npy::conform(&raw, shape, &format!("parameter {i}")).map_err(|e| Failure(format!("{path}: {e}")))?;
             out.push(literal);
         }
         return Ok(out);
@@ -649,7 +658,11 @@ fn read_arguments(args: &Args, params: &[Shape]) -> Result<Vec<Literal>, Failure
     )))
 }
 
-fn run_interpreter(module: &ast::Module, arguments: &[Literal], args: &Args) -> Result<(Literal, Vec<Duration>), Failure> {
+fn run_interpreter(
+    module: &ast::Module,
+    arguments: &[Literal],
+    args: &Args,
+) -> Result<(Literal, Vec<Duration>), Failure> {
     // A big stack for deeply nested computations, and a panic in the
     // interpreter becomes an error message instead of a crash.
     std::thread::scope(|scope| {

@@ -293,7 +293,11 @@ fn min_max(op: Op, b: &Builder, is_max: bool) -> R {
         return Ok(fwd(op, x));
     }
     let identity = if is_max {
-        if is_std_float(&e) { Some(Scalar::Float(f64::NEG_INFINITY)) } else { constant::min_value(&e) }
+        if is_std_float(&e) {
+            Some(Scalar::Float(f64::NEG_INFINITY))
+        } else {
+            constant::min_value(&e)
+        }
     } else if is_std_float(&e) {
         Some(Scalar::Float(f64::INFINITY))
     } else {

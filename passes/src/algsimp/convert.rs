@@ -84,7 +84,8 @@ fn convert(op: Op, b: &Builder) -> R {
     if !is_int_like(m) {
         return Ok(None);
     }
-    let d_ok = is_int_like(d) || (d.is_float() && significand_bits(d).is_some_and(|sig| s.is_pred() || sig >= s.bit_width()));
+    let d_ok =
+        is_int_like(d) || (d.is_float() && significand_bits(d).is_some_and(|sig| s.is_pred() || sig >= s.bit_width()));
     if d_ok {
         return Ok(Some(b.convert(src, d)?));
     }

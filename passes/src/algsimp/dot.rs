@@ -94,7 +94,8 @@ fn dot(op: Op, b: &Builder) -> R {
         };
         let (ld, lmap) = squeeze(&lt.dims);
         let (rd, rmap) = squeeze(&rtt.dims);
-        let remap = |list: &[i64], map: &[Option<i64>]| -> Vec<i64> { list.iter().filter_map(|&d| map[d as usize]).collect() };
+        let remap =
+            |list: &[i64], map: &[Option<i64>]| -> Vec<i64> { list.iter().filter_map(|&d| map[d as usize]).collect() };
         let nd = DotDims {
             lhs_batch: remap(&dn.lhs_batch, &lmap),
             rhs_batch: remap(&dn.rhs_batch, &rmap),

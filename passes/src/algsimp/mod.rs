@@ -36,14 +36,14 @@ mod tests;
 
 use crate::constant::ConstantBuilder;
 use crate::constant::{self, Scalar};
+use melior::ir::OperationRef;
 use rxla_ir::{
     builder::Builder,
-    pass::{HloPass, PassError, PassOptions},
     op::{Op, Value},
+    pass::{HloPass, PassError, PassOptions},
     rewrite::{apply_greedily, DriverOptions, Pattern, Rewriter},
     types::{ElementType, TensorType},
 };
-use melior::ir::OperationRef;
 use std::rc::Rc;
 
 /// The algebraic simplifier.
@@ -68,7 +68,11 @@ impl HloPass for AlgSimp {
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
         let module = Op::of(&module);
-        apply_greedily(module, &patterns(), DriverOptions { max_iterations: self.max_iterations, ..DriverOptions::default() })?;
+        apply_greedily(
+            module,
+            &patterns(),
+            DriverOptions { max_iterations: self.max_iterations, ..DriverOptions::default() },
+        )?;
         Ok(())
     }
 }
@@ -459,7 +463,9 @@ fn non_negative_at(v: Value, depth: u32) -> bool {
             let bits = int_bits(&t.elem);
             bits >= 64 || (t.dims[dim as usize] as u128) <= (1u128 << (bits - 1))
         }
-        "abs" | "broadcast" | "reshape" | "transpose" | "slice" | "reverse" | "copy" => non_negative_at(op.operand(0), d),
+        "abs" | "broadcast" | "reshape" | "transpose" | "slice" | "reverse" | "copy" => {
+            non_negative_at(op.operand(0), d)
+        }
         "minimum" => non_negative_at(op.operand(0), d) && non_negative_at(op.operand(1), d),
         "maximum" => non_negative_at(op.operand(0), d) || non_negative_at(op.operand(1), d),
         "select" => non_negative_at(op.operand(1), d) && non_negative_at(op.operand(2), d),
@@ -507,7 +513,17 @@ pub(crate) fn reducer_binary_op(op: Op, attr: &str) -> Option<(String, bool)> {
     let opcode = bin.opcode();
     matches!(
         opcode.as_str(),
-        "add" | "subtract" | "multiply" | "divide" | "remainder" | "power" | "maximum" | "minimum" | "and" | "or" | "xor"
+        "add"
+            | "subtract"
+            | "multiply"
+            | "divide"
+            | "remainder"
+            | "power"
+            | "maximum"
+            | "minimum"
+            | "and"
+            | "or"
+            | "xor"
             | "atan2"
     )
     .then_some((opcode, swapped))

@@ -26,8 +26,8 @@
 //! reduce(negate) with add, reduce(dot) reordering, float sums of
 //! broadcasts as multiplies.
 
-use crate::constant::ConstantBuilder;
 use super::*;
+use crate::constant::ConstantBuilder;
 use rxla_ir::rewrite::Pattern;
 
 pub(super) fn patterns(out: &mut Vec<Rc<dyn Pattern>>) {
@@ -134,7 +134,8 @@ fn reduce(op: Op, b: &Builder) -> R {
         let gated = rt.rank() < 2 || single_user(x) || x.users().iter().all(|u| u.is("reduce"));
         // The reduced dims of size > 1, in ascending order, must stay in
         // ascending order in z (or the reducer must not care).
-        let big: Vec<i64> = sorted_dims.iter().copied().filter(|&d| xt.dims[d as usize] > 1).map(|d| perm[d as usize]).collect();
+        let big: Vec<i64> =
+            sorted_dims.iter().copied().filter(|&d| xt.dims[d as usize] > 1).map(|d| perm[d as usize]).collect();
         let ordered = big.windows(2).all(|w| w[0] < w[1]);
         if gated && perm.len() == xt.rank() && (ordered || monoid) {
             let z = tr.operand(0);
@@ -142,10 +143,12 @@ fn reduce(op: Op, b: &Builder) -> R {
             let r = b.reduce(&[z], &[init], &new_dims, &op.symbol_attr("to_apply").unwrap_or_default())?[0];
             // Kept dims of x in order, as dims of z; their rank among z's
             // kept dims gives the transpose of the new result.
-            let kept: Vec<i64> = (0..xt.rank() as i64).filter(|d| !dims.contains(d)).map(|d| perm[d as usize]).collect();
+            let kept: Vec<i64> =
+                (0..xt.rank() as i64).filter(|d| !dims.contains(d)).map(|d| perm[d as usize]).collect();
             let mut sorted_kept = kept.clone();
             sorted_kept.sort();
-            let order: Vec<i64> = kept.iter().map(|k| sorted_kept.iter().position(|s| s == k).unwrap() as i64).collect();
+            let order: Vec<i64> =
+                kept.iter().map(|k| sorted_kept.iter().position(|s| s == k).unwrap() as i64).collect();
             if order.iter().enumerate().all(|(i, &o)| i as i64 == o) {
                 return Ok(Some(vec![r]));
             }
@@ -192,10 +195,8 @@ fn reduce(op: Op, b: &Builder) -> R {
                     return Ok(Some(b.reduce(&[z], &[init], &new_dims, &to_apply)?));
                 }
                 if single_user(x) && dims.iter().all(|&d| unmodified(d)) {
-                    let new_dims: Vec<i64> = dims
-                        .iter()
-                        .map(|&d| pairs.iter().find(|(_, t)| *t as i64 == d).unwrap().0 as i64)
-                        .collect();
+                    let new_dims: Vec<i64> =
+                        dims.iter().map(|&d| pairs.iter().find(|(_, t)| *t as i64 == d).unwrap().0 as i64).collect();
                     let r = b.reduce(&[z], &[init], &new_dims, &to_apply)?[0];
                     return Ok(Some(vec![b.reshape(r, &rt.dims)?]));
                 }
@@ -235,10 +236,7 @@ fn reduce(op: Op, b: &Builder) -> R {
                 let zc = if zt.rank() == 0 { zc } else { b.broadcast_scalar(zc, &zt.dims)? };
                 let scaled = b.multiply(z, zc)?;
                 let sum = apply(b, opcode, *swapped, init, scaled)?;
-                let new_bd: Vec<i64> = bd
-                    .iter()
-                    .map(|&d| d - dims.iter().filter(|&&r| r < d).count() as i64)
-                    .collect();
+                let new_bd: Vec<i64> = bd.iter().map(|&d| d - dims.iter().filter(|&&r| r < d).count() as i64).collect();
                 return Ok(Some(vec![b.broadcast(sum, &new_bd, &rt.dims)?]));
             }
         }

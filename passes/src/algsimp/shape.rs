@@ -5,8 +5,8 @@
 //! here is exact by construction: each rule replaces a movement by another
 //! one that reads the same element for every output position.
 
-use crate::constant::ConstantBuilder;
 use super::*;
+use crate::constant::ConstantBuilder;
 use rxla_ir::{
     attrs::dims_text,
     rewrite::Pattern,
@@ -157,7 +157,9 @@ fn movement_chain(op: Op, b: &Builder) -> R {
             best = Some(input);
         }
         match input.op() {
-            Some(next) if (next.is("transpose") || next.is("reshape")) && !next.has_attr("hlo.control_predecessors") => {
+            Some(next)
+                if (next.is("transpose") || next.is("reshape")) && !next.has_attr("hlo.control_predecessors") =>
+            {
                 cur = next
             }
             _ => break,
@@ -539,7 +541,9 @@ fn concatenate(op: Op, b: &Builder) -> R {
     }
     // concat(broadcast(scalar), x) and concat(x, broadcast(scalar)) are pads.
     if parts.len() == 2 {
-        let scalar_bcast = |v: Value| def(v, "broadcast").map(|bc| bc.operand(0)).filter(|s| tensor(*s).is_some_and(|t| t.rank() == 0));
+        let scalar_bcast = |v: Value| {
+            def(v, "broadcast").map(|bc| bc.operand(0)).filter(|s| tensor(*s).is_some_and(|t| t.rank() == 0))
+        };
         let rank = rt.rank();
         let zeros = vec![0i64; rank];
         if let Some(s) = scalar_bcast(parts[0]) {
@@ -646,7 +650,8 @@ fn reverse(op: Op, b: &Builder) -> R {
     }
     if let Some(inner) = def(x, "reverse") {
         if let Some(rd2) = dims(inner, "dimensions") {
-            let mut sym: Vec<i64> = rd.iter().chain(&rd2).copied().filter(|d| rd.contains(d) != rd2.contains(d)).collect();
+            let mut sym: Vec<i64> =
+                rd.iter().chain(&rd2).copied().filter(|d| rd.contains(d) != rd2.contains(d)).collect();
             sym.sort();
             sym.dedup();
             if sym.is_empty() {
@@ -660,11 +665,12 @@ fn reverse(op: Op, b: &Builder) -> R {
             return Ok(Some(b.broadcast_scalar(bc.operand(0), &rt.dims)?));
         }
     }
-    if let Some(inner) = x.op().filter(|o| o.name().starts_with("hlo.") && ELEMENTWISE_BINARY.contains(&o.opcode().as_str())) {
+    if let Some(inner) =
+        x.op().filter(|o| o.name().starts_with("hlo.") && ELEMENTWISE_BINARY.contains(&o.opcode().as_str()))
+    {
         if inner.num_operands() == 2 && !inner.has_attr("hlo.control_predecessors") {
-            let scalar = |v: Value| {
-                def(v, "broadcast").is_some_and(|bc| tensor(bc.operand(0)).is_some_and(|t| t.rank() == 0))
-            };
+            let scalar =
+                |v: Value| def(v, "broadcast").is_some_and(|bc| tensor(bc.operand(0)).is_some_and(|t| t.rank() == 0));
             let (a, c) = (inner.operand(0), inner.operand(1));
             let name = inner.name();
             if scalar(a) && !scalar(c) {
@@ -681,8 +687,12 @@ fn reverse(op: Op, b: &Builder) -> R {
         let z = inner.operand(0);
         if let Some(zt) = tensor(z) {
             if let Some(map) = inserting_map(&zt.dims, &xt.dims) {
-                let new: Vec<i64> =
-                    rd.iter().filter(|&&d| xt.dims[d as usize] != 1).filter_map(|&d| map[d as usize]).map(|m| m as i64).collect();
+                let new: Vec<i64> = rd
+                    .iter()
+                    .filter(|&&d| xt.dims[d as usize] != 1)
+                    .filter_map(|&d| map[d as usize])
+                    .map(|m| m as i64)
+                    .collect();
                 let r = if new.is_empty() { z } else { b.reverse(z, &new)? };
                 return Ok(Some(b.reshape(r, &rt.dims)?));
             }

@@ -6,13 +6,13 @@
 //! module, so the checks cannot pass vacuously.
 
 use super::AlgSimp;
-use rxla_ir::pass::{create_pass, HloPass, PassId, PassOptions};
 use melior::{
     ir::{operation::OperationLike, Module},
     pass::PassManager,
 };
 use rxla_hlo_text::ast::{PrimitiveType as P, Shape};
 use rxla_interpreter::{npy, Data, Interpreter, Literal};
+use rxla_ir::pass::{create_pass, HloPass, PassId, PassOptions};
 
 static ID: PassId = PassId::new();
 
@@ -54,8 +54,24 @@ const F64_EDGE: &[u64] = &[
     0x3fb9_9999_9999_999a,
 ];
 
-const HALF_EDGE: &[f32] =
-    &[0.0, -0.0, 1.0, -1.5, f32::NAN, -f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 1e-7, -3e-6, 6e-5, 65504.0, 0.1, 3.25, -7.0, 2.0];
+const HALF_EDGE: &[f32] = &[
+    0.0,
+    -0.0,
+    1.0,
+    -1.5,
+    f32::NAN,
+    -f32::NAN,
+    f32::INFINITY,
+    f32::NEG_INFINITY,
+    1e-7,
+    -3e-6,
+    6e-5,
+    65504.0,
+    0.1,
+    3.25,
+    -7.0,
+    2.0,
+];
 
 const INT_EDGE: &[i128] = &[0, 1, -1, i128::MIN, i128::MAX, 2, -2, 7, -8, 100, -100, 3, 64, -64, 5, 1 << 40];
 
@@ -162,7 +178,10 @@ fn check(text: &str, expect_change: bool) -> String {
     assert_eq!(after != before, expect_change, "change expected: {expect_change}\nbefore:\n{before}\nafter:\n{after}");
     for (s, want) in reference.iter().enumerate() {
         let got = evaluate(&module, s);
-        assert!(identical(&got, want), "results differ (seed {s})\nbefore:\n{before}\nafter:\n{after}\ngot  {got:?}\nwant {want:?}");
+        assert!(
+            identical(&got, want),
+            "results differ (seed {s})\nbefore:\n{before}\nafter:\n{after}\ngot  {got:?}\nwant {want:?}"
+        );
     }
     after
 }
@@ -242,7 +261,15 @@ fn integer_identities_fire_and_are_exact() {
 #[test]
 fn pred_identities() {
     let t = "tensor<16xi1>";
-    for (op, c, first) in [("and", "true", false), ("and", "false", true), ("or", "false", false), ("or", "true", true), ("xor", "false", false), ("add", "false", false), ("multiply", "true", true)] {
+    for (op, c, first) in [
+        ("and", "true", false),
+        ("and", "false", true),
+        ("or", "false", false),
+        ("or", "true", true),
+        ("xor", "false", false),
+        ("add", "false", false),
+        ("multiply", "true", true),
+    ] {
         case("%x: tensor<16xi1>", t, &binary_with_const(op, "i1", c, first, ""), true);
     }
     let after = case(
@@ -353,13 +380,23 @@ fn min_max_rules() {
         case(&format!("%x: {tt}"), &tt, &format!("%0 = hlo.minimum %x, %x : {tt}\nreturn %0 : {tt}"), true);
     }
     case("%x: tensor<16xf32>", "tensor<16xf32>", &binary_with_const("maximum", "f32", "0xFF800000", false, ""), true);
-    case("%x: tensor<16xf64>", "tensor<16xf64>", &binary_with_const("minimum", "f64", "0x7FF0000000000000", true, ""), true);
+    case(
+        "%x: tensor<16xf64>",
+        "tensor<16xf64>",
+        &binary_with_const("minimum", "f64", "0x7FF0000000000000", true, ""),
+        true,
+    );
     case("%x: tensor<16xi32>", "tensor<16xi32>", &binary_with_const("minimum", "i32", "2147483647", true, ""), true);
     // max(x, -3.0) is not an identity.
     case("%x: tensor<16xf32>", "tensor<16xf32>", &binary_with_const("maximum", "f32", "-3.0", false, ""), false);
     // bf16 max goes through f32, which quiets a signalling NaN: only for
     // canonical operands.
-    case("%x: tensor<16xbf16>", "tensor<16xbf16>", "%0 = hlo.maximum %x, %x : tensor<16xbf16>\nreturn %0 : tensor<16xbf16>", false);
+    case(
+        "%x: tensor<16xbf16>",
+        "tensor<16xbf16>",
+        "%0 = hlo.maximum %x, %x : tensor<16xbf16>\nreturn %0 : tensor<16xbf16>",
+        false,
+    );
     // Absorption.
     for ty in ["f32", "bf16", "i32"] {
         let tt = format!("tensor<16x{ty}>");
@@ -394,11 +431,21 @@ fn unary_rules() {
         );
         assert_eq!(after.matches("hlo.abs").count(), 1, "{after}");
     }
-    case("%x: tensor<16xi32>", "tensor<16xi32>", "%0 = hlo.not %x : tensor<16xi32>\n%1 = hlo.not %0 : tensor<16xi32>\nreturn %1 : tensor<16xi32>", true);
+    case(
+        "%x: tensor<16xi32>",
+        "tensor<16xi32>",
+        "%0 = hlo.not %x : tensor<16xi32>\n%1 = hlo.not %0 : tensor<16xi32>\nreturn %1 : tensor<16xi32>",
+        true,
+    );
     // abs of a non-negative integer.
     case("%x: tensor<16xi32>", "tensor<16xi32>", "%i = hlo.iota dim = 0 : tensor<16xi32>\n%0 = hlo.abs %i : (tensor<16xi32>) -> tensor<16xi32>\n%1 = hlo.add %0, %x : tensor<16xi32>\nreturn %1 : tensor<16xi32>", true);
     // A single abs of a parameter stays.
-    case("%x: tensor<16xi32>", "tensor<16xi32>", "%0 = hlo.abs %x : (tensor<16xi32>) -> tensor<16xi32>\nreturn %0 : tensor<16xi32>", false);
+    case(
+        "%x: tensor<16xi32>",
+        "tensor<16xi32>",
+        "%0 = hlo.abs %x : (tensor<16xi32>) -> tensor<16xi32>\nreturn %0 : tensor<16xi32>",
+        false,
+    );
     // exp(0) = 1; real/imag/complex.
     case("%x: tensor<16xf32>", "tensor<16xf32>", "%c = hlo.constant dense<0.0> : tensor<16xf32>\n%e = hlo.exponential %c : tensor<16xf32>\n%r = hlo.add %e, %x : tensor<16xf32>\nreturn %r : tensor<16xf32>", true);
     let after = case(
@@ -502,13 +549,17 @@ fn compare_rules() {
         case(
             "%x: tensor<16xf32>",
             "tensor<16xi1>",
-            &format!("%0 = hlo.compare {dir}, %x, %x, FLOAT : ({ft}, {ft}) -> tensor<16xi1>\nreturn %0 : tensor<16xi1>"),
+            &format!(
+                "%0 = hlo.compare {dir}, %x, %x, FLOAT : ({ft}, {ft}) -> tensor<16xi1>\nreturn %0 : tensor<16xi1>"
+            ),
             false,
         );
         case(
             "%x: tensor<16xf32>",
             "tensor<16xi1>",
-            &format!("%0 = hlo.compare {dir}, %x, %x, TOTALORDER : ({ft}, {ft}) -> tensor<16xi1>\nreturn %0 : tensor<16xi1>"),
+            &format!(
+                "%0 = hlo.compare {dir}, %x, %x, TOTALORDER : ({ft}, {ft}) -> tensor<16xi1>\nreturn %0 : tensor<16xi1>"
+            ),
             true,
         );
     }
@@ -597,7 +648,9 @@ fn select_rules() {
     // pred selects.
     let pt = "tensor<16xi1>";
     let pp = "%p: tensor<16xi1>, %a: tensor<16xi1>, %b: tensor<16xi1>";
-    let psel = |pred: &str, a: &str, b: &str| format!("%s = hlo.select {pred}, {a}, {b} : ({pt}, {pt}, {pt}) -> {pt}\nreturn %s : {pt}");
+    let psel = |pred: &str, a: &str, b: &str| {
+        format!("%s = hlo.select {pred}, {a}, {b} : ({pt}, {pt}, {pt}) -> {pt}\nreturn %s : {pt}")
+    };
     let consts = "%t = hlo.constant dense<true> : tensor<16xi1>\n%f = hlo.constant dense<false> : tensor<16xi1>\n";
     let after = case(pp, pt, &format!("{consts}{}", psel("%p", "%t", "%f")), true);
     assert!(after.contains("return %arg0"), "{after}");
@@ -622,16 +675,36 @@ fn convert_rules() {
         )
     };
     // Round trips through a type that holds every value.
-    for (from, mid) in [("i8", "i32"), ("ui8", "i16"), ("ui8", "ui32"), ("i16", "f32"), ("ui8", "bf16"), ("i8", "f16"), ("i1", "f32"), ("i1", "i32"), ("i32", "f64")] {
-        let after = case(&format!("%x: tensor<16x{from}>"), &format!("tensor<16x{from}>"), &conv(from, mid, from), true);
+    for (from, mid) in [
+        ("i8", "i32"),
+        ("ui8", "i16"),
+        ("ui8", "ui32"),
+        ("i16", "f32"),
+        ("ui8", "bf16"),
+        ("i8", "f16"),
+        ("i1", "f32"),
+        ("i1", "i32"),
+        ("i32", "f64"),
+    ] {
+        let after =
+            case(&format!("%x: tensor<16x{from}>"), &format!("tensor<16x{from}>"), &conv(from, mid, from), true);
         assert!(after.contains("return %arg0"), "{after}");
     }
     // Not value-preserving, or float round trips: stay.
-    for (from, mid) in [("i32", "i8"), ("i32", "f32"), ("i8", "ui32"), ("f32", "f64"), ("f16", "f32"), ("bf16", "f32"), ("ui8", "i8")] {
+    for (from, mid) in
+        [("i32", "i8"), ("i32", "f32"), ("i8", "ui32"), ("f32", "f64"), ("f16", "f32"), ("bf16", "f32"), ("ui8", "i8")]
+    {
         case(&format!("%x: tensor<16x{from}>"), &format!("tensor<16x{from}>"), &conv(from, mid, from), false);
     }
     // Widening chains collapse to one convert.
-    for (from, mid, to) in [("i8", "i16", "i32"), ("ui8", "i32", "i64"), ("i8", "i32", "ui16"), ("i16", "i64", "f32"), ("i8", "i64", "i1"), ("i32", "i64", "i8")] {
+    for (from, mid, to) in [
+        ("i8", "i16", "i32"),
+        ("ui8", "i32", "i64"),
+        ("i8", "i32", "ui16"),
+        ("i16", "i64", "f32"),
+        ("i8", "i64", "i1"),
+        ("i32", "i64", "i8"),
+    ] {
         let after = case(&format!("%x: tensor<16x{from}>"), &format!("tensor<16x{to}>"), &conv(from, mid, to), true);
         assert_eq!(after.matches("hlo.convert").count(), 1, "{after}");
     }
@@ -644,7 +717,12 @@ fn convert_rules() {
         case(&format!("%x: tensor<16x{from}>"), &format!("tensor<16x{to}>"), &conv(from, mid, to), false);
     }
     // Same type.
-    case("%x: tensor<16xf32>", "tensor<16xf32>", "%0 = hlo.convert %x : (tensor<16xf32>) -> tensor<16xf32>\nreturn %0 : tensor<16xf32>", true);
+    case(
+        "%x: tensor<16xf32>",
+        "tensor<16xf32>",
+        "%0 = hlo.convert %x : (tensor<16xf32>) -> tensor<16xf32>\nreturn %0 : tensor<16xf32>",
+        true,
+    );
 }
 
 #[test]
@@ -681,10 +759,25 @@ fn reshape_broadcast_transpose_rules() {
         true,
     );
     // broadcast: identity, as reshape, as transpose, of broadcast, of degenerate reshape, of iota.
-    case("%x: tensor<4x4xf32>", "tensor<4x4xf32>", "%0 = hlo.broadcast %x, dims = [0, 1] : (tensor<4x4xf32>) -> tensor<4x4xf32>\nreturn %0 : tensor<4x4xf32>", true);
-    let after = case("%x: tensor<16xf32>", "tensor<1x16x1xf32>", "%0 = hlo.broadcast %x, dims = [1] : (tensor<16xf32>) -> tensor<1x16x1xf32>\nreturn %0 : tensor<1x16x1xf32>", true);
+    case(
+        "%x: tensor<4x4xf32>",
+        "tensor<4x4xf32>",
+        "%0 = hlo.broadcast %x, dims = [0, 1] : (tensor<4x4xf32>) -> tensor<4x4xf32>\nreturn %0 : tensor<4x4xf32>",
+        true,
+    );
+    let after = case(
+        "%x: tensor<16xf32>",
+        "tensor<1x16x1xf32>",
+        "%0 = hlo.broadcast %x, dims = [1] : (tensor<16xf32>) -> tensor<1x16x1xf32>\nreturn %0 : tensor<1x16x1xf32>",
+        true,
+    );
     assert!(after.contains("hlo.reshape") && !after.contains("hlo.broadcast"), "{after}");
-    let after = case("%x: tensor<4x3xf32>", "tensor<3x4xf32>", "%0 = hlo.broadcast %x, dims = [1, 0] : (tensor<4x3xf32>) -> tensor<3x4xf32>\nreturn %0 : tensor<3x4xf32>", true);
+    let after = case(
+        "%x: tensor<4x3xf32>",
+        "tensor<3x4xf32>",
+        "%0 = hlo.broadcast %x, dims = [1, 0] : (tensor<4x3xf32>) -> tensor<3x4xf32>\nreturn %0 : tensor<3x4xf32>",
+        true,
+    );
     assert!(after.contains("hlo.transpose"), "{after}");
     let after = case(
         "%x: tensor<4xf32>",
@@ -707,9 +800,19 @@ fn reshape_broadcast_transpose_rules() {
         true,
     );
     // A plain broadcast stays.
-    case("%x: tensor<4xf32>", "tensor<3x4xf32>", "%0 = hlo.broadcast %x, dims = [1] : (tensor<4xf32>) -> tensor<3x4xf32>\nreturn %0 : tensor<3x4xf32>", false);
+    case(
+        "%x: tensor<4xf32>",
+        "tensor<3x4xf32>",
+        "%0 = hlo.broadcast %x, dims = [1] : (tensor<4xf32>) -> tensor<3x4xf32>\nreturn %0 : tensor<3x4xf32>",
+        false,
+    );
     // transpose: identity, composition, only size-1 dims moved, chains.
-    case("%x: tensor<4x4xf32>", "tensor<4x4xf32>", "%0 = hlo.transpose %x, dims = [0, 1] : (tensor<4x4xf32>) -> tensor<4x4xf32>\nreturn %0 : tensor<4x4xf32>", true);
+    case(
+        "%x: tensor<4x4xf32>",
+        "tensor<4x4xf32>",
+        "%0 = hlo.transpose %x, dims = [0, 1] : (tensor<4x4xf32>) -> tensor<4x4xf32>\nreturn %0 : tensor<4x4xf32>",
+        true,
+    );
     let after = case(
         "%x: tensor<2x3x4xf32>",
         "tensor<2x3x4xf32>",
@@ -749,7 +852,12 @@ fn reshape_broadcast_transpose_rules() {
         false,
     );
     // A real transpose stays.
-    case("%x: tensor<3x4xf32>", "tensor<4x3xf32>", "%0 = hlo.transpose %x, dims = [1, 0] : (tensor<3x4xf32>) -> tensor<4x3xf32>\nreturn %0 : tensor<4x3xf32>", false);
+    case(
+        "%x: tensor<3x4xf32>",
+        "tensor<4x3xf32>",
+        "%0 = hlo.transpose %x, dims = [1, 0] : (tensor<3x4xf32>) -> tensor<4x3xf32>\nreturn %0 : tensor<4x3xf32>",
+        false,
+    );
 }
 
 #[test]
@@ -814,7 +922,12 @@ fn slice_rules() {
 #[test]
 fn concatenate_pad_reverse_copy_rules() {
     let t = "tensor<16xf32>";
-    case("%x: tensor<16xf32>", t, "%0 = hlo.concatenate(%x), dim = 0 : (tensor<16xf32>) -> tensor<16xf32>\nreturn %0 : tensor<16xf32>", true);
+    case(
+        "%x: tensor<16xf32>",
+        t,
+        "%0 = hlo.concatenate(%x), dim = 0 : (tensor<16xf32>) -> tensor<16xf32>\nreturn %0 : tensor<16xf32>",
+        true,
+    );
     case(
         "%x: tensor<16xf32>, %e: tensor<0xf32>",
         t,
@@ -885,7 +998,12 @@ fn concatenate_pad_reverse_copy_rules() {
     case("%x: tensor<16xf32>, %v: tensor<f32>", "tensor<20xf32>", "%0 = hlo.pad %x, %v, low = [1], high = [3], interior = [0] : (tensor<16xf32>, tensor<f32>) -> tensor<20xf32>\nreturn %0 : tensor<20xf32>", false);
     // reverse: size-1 dims, reverse of reverse, through elementwise ops with
     // a scalar and degenerate reshapes.
-    case("%x: tensor<1x16xf32>", "tensor<1x16xf32>", "%0 = hlo.reverse %x, dims = [0] : tensor<1x16xf32>\nreturn %0 : tensor<1x16xf32>", true);
+    case(
+        "%x: tensor<1x16xf32>",
+        "tensor<1x16xf32>",
+        "%0 = hlo.reverse %x, dims = [0] : tensor<1x16xf32>\nreturn %0 : tensor<1x16xf32>",
+        true,
+    );
     let after = case(
         "%x: tensor<4x4xf32>",
         "tensor<4x4xf32>",
@@ -906,9 +1024,19 @@ fn concatenate_pad_reverse_copy_rules() {
         true,
     );
     assert!(after.contains("hlo.reverse %arg0, dims = [0]"), "{after}");
-    case("%x: tensor<16xf32>", t, "%0 = hlo.reverse %x, dims = [0] : tensor<16xf32>\nreturn %0 : tensor<16xf32>", false);
+    case(
+        "%x: tensor<16xf32>",
+        t,
+        "%0 = hlo.reverse %x, dims = [0] : tensor<16xf32>\nreturn %0 : tensor<16xf32>",
+        false,
+    );
     // copy.
-    case("%x: tensor<16xf32>", t, "%0 = hlo.copy %x : tensor<16xf32>\n%1 = hlo.copy %0 : tensor<16xf32>\nreturn %1 : tensor<16xf32>", true);
+    case(
+        "%x: tensor<16xf32>",
+        t,
+        "%0 = hlo.copy %x : tensor<16xf32>\n%1 = hlo.copy %0 : tensor<16xf32>\nreturn %1 : tensor<16xf32>",
+        true,
+    );
 }
 
 #[test]
@@ -957,7 +1085,12 @@ fn dynamic_slice_iota_sort_rules() {
     case(p, "tensor<8x6xf32>", "%0 = hlo.dynamic_update_slice %x, %w[%i, %j] : (tensor<8x6xf32>, tensor<2x6xf32>, tensor<i32>, tensor<i32>) -> tensor<8x6xf32>\nreturn %0 : tensor<8x6xf32>", true);
     case(p, "tensor<8x6xf32>", "%0 = hlo.dynamic_update_slice %x, %e[%i, %j] : (tensor<8x6xf32>, tensor<0x6xf32>, tensor<i32>, tensor<i32>) -> tensor<8x6xf32>\nreturn %0 : tensor<8x6xf32>", true);
     // iota along a size-1 dim; sort along a size-1 dim.
-    case("%x: tensor<1x4xi32>", "tensor<1x4xi32>", "%0 = hlo.iota dim = 0 : tensor<1x4xi32>\n%1 = hlo.add %0, %x : tensor<1x4xi32>\nreturn %1 : tensor<1x4xi32>", true);
+    case(
+        "%x: tensor<1x4xi32>",
+        "tensor<1x4xi32>",
+        "%0 = hlo.iota dim = 0 : tensor<1x4xi32>\n%1 = hlo.add %0, %x : tensor<1x4xi32>\nreturn %1 : tensor<1x4xi32>",
+        true,
+    );
     case_with(
         "%x: tensor<4x1xf32>, %y: tensor<4x1xi32>",
         "(tensor<4x1xf32>, tensor<4x1xi32>)",
@@ -1051,7 +1184,10 @@ fn dot_rules() {
 fn reduce_rules() {
     let r = |x: &str, xt: &str, init: &str, d: &str, f: &str, out: &str| {
         let dims = if d.is_empty() { "array<i64>".to_string() } else { format!("array<i64: {d}>") };
-        format!("%0 = hlo.reduce {x}, {init} {{dimensions = {dims}, to_apply = @{f}}} : ({xt}, tensor<{}>) -> {out}", elem_of(xt))
+        format!(
+            "%0 = hlo.reduce {x}, {init} {{dimensions = {dims}, to_apply = @{f}}} : ({xt}, tensor<{}>) -> {out}",
+            elem_of(xt)
+        )
     };
     // Size-1 reductions: the reducer applied once (either operand order).
     for f in ["sum", "sum_rev", "max", "sub"] {
@@ -1068,7 +1204,10 @@ fn reduce_rules() {
     let after = case_with(
         "%x: tensor<16x1xf32>",
         "tensor<16xf32>",
-        &format!("%i = hlo.constant dense<0xFF800000> : tensor<f32>\n{}\nreturn %0 : tensor<16xf32>", r("%x", "tensor<16x1xf32>", "%i", "1", "max", "tensor<16xf32>")),
+        &format!(
+            "%i = hlo.constant dense<0xFF800000> : tensor<f32>\n{}\nreturn %0 : tensor<16xf32>",
+            r("%x", "tensor<16x1xf32>", "%i", "1", "max", "tensor<16xf32>")
+        ),
         SUM_F32,
         true,
     );
@@ -1076,7 +1215,10 @@ fn reduce_rules() {
     case_with(
         "%x: tensor<1x16xi32>",
         "tensor<16xi32>",
-        &format!("%i = hlo.constant dense<0> : tensor<i32>\n{}\nreturn %0 : tensor<16xi32>", r("%x", "tensor<1x16xi32>", "%i", "0", "sum_i32", "tensor<16xi32>")),
+        &format!(
+            "%i = hlo.constant dense<0> : tensor<i32>\n{}\nreturn %0 : tensor<16xi32>",
+            r("%x", "tensor<1x16xi32>", "%i", "0", "sum_i32", "tensor<16xi32>")
+        ),
         SUM_F32,
         true,
     );
@@ -1255,7 +1397,12 @@ fn elem_of(t: &str) -> &str {
 fn no_change_without_matches_and_options() {
     assert!(AlgSimp::from_options(&PassOptions::parse("max-iterations=0").unwrap()).is_err());
     assert!(AlgSimp::from_options(&PassOptions::parse("bogus=1").unwrap()).is_err());
-    case("%x: tensor<16xf32>, %y: tensor<16xf32>", "tensor<16xf32>", "%0 = hlo.add %x, %y : tensor<16xf32>\nreturn %0 : tensor<16xf32>", false);
+    case(
+        "%x: tensor<16xf32>, %y: tensor<16xf32>",
+        "tensor<16xf32>",
+        "%0 = hlo.add %x, %y : tensor<16xf32>\nreturn %0 : tensor<16xf32>",
+        false,
+    );
 }
 
 #[test]
@@ -1267,7 +1414,9 @@ fn size_one_reductions_in_other_types() {
             "max" => "maximum",
             _ => "multiply",
         };
-        let extra = format!("func.func private @r(%a: {tt}, %b: {tt}) -> {tt} {{\n%0 = hlo.{op} %b, %a : {tt}\nreturn %0 : {tt}\n}}");
+        let extra = format!(
+            "func.func private @r(%a: {tt}, %b: {tt}) -> {tt} {{\n%0 = hlo.{op} %b, %a : {tt}\nreturn %0 : {tt}\n}}"
+        );
         let after = case_with(
             &format!("%x: tensor<16x1x{ty}>, %i: {tt}"),
             &format!("tensor<16x{ty}>"),

@@ -43,11 +43,7 @@ impl Default for Device {
     fn default() -> Self {
         // An H100-class GPU: ~3 TB/s, ~30 T simple ops/s, ~1 us per launch
         // (XLA's kKernelLaunchOverhead).
-        Self {
-            bandwidth: 3.0e12,
-            compute: 3.0e13,
-            launch: 1.0e-6,
-        }
+        Self { bandwidth: 3.0e12, compute: 3.0e13, launch: 1.0e-6 }
     }
 }
 
@@ -56,12 +52,10 @@ pub fn op_flops(op: Op) -> f64 {
     let out: f64 = op.results().iter().map(|r| elements(*r) as f64).sum();
     let code = super::opcode_str(&op).unwrap_or_default();
     match code {
-        "constant" | "iota" | "broadcast" | "reshape" | "bitcast" | "transpose" | "reverse"
-        | "slice" | "dynamic_slice" | "concatenate" | "pad" | "copy" => 0.0,
+        "constant" | "iota" | "broadcast" | "reshape" | "bitcast" | "transpose" | "reverse" | "slice"
+        | "dynamic_slice" | "concatenate" | "pad" | "copy" => 0.0,
         "reduce" => {
-            let inputs: f64 = (0..op.num_operands() / 2)
-                .map(|i| elements(op.operand(i)) as f64)
-                .sum();
+            let inputs: f64 = (0..op.num_operands() / 2).map(|i| elements(op.operand(i)) as f64).sum();
             inputs
         }
         "reduce_window" => {
@@ -97,13 +91,7 @@ pub fn first_operand_read_ratio(op: Op) -> f64 {
             })
             .unwrap_or(1.0);
     }
-    let out = op
-        .results()
-        .iter()
-        .map(|r| elements(*r))
-        .max()
-        .unwrap_or(1)
-        .max(1) as f64;
+    let out = op.results().iter().map(|r| elements(*r)).max().unwrap_or(1).max(1) as f64;
     let input = (elements(op.operand(0)).max(1)) as f64;
     (out / input).max(1.0)
 }
@@ -134,18 +122,9 @@ pub fn recompute_factors(view: &View) -> Vec<f64> {
 /// Estimated run time of `view` as one kernel, seconds.
 pub fn kernel_time(device: &Device, view: &View) -> f64 {
     let read: f64 = view.params.iter().map(|v| bytes(*v)).sum();
-    let written: f64 = view
-        .roots
-        .iter()
-        .map(|s| view.src_bytes(*s) as f64)
-        .sum();
+    let written: f64 = view.roots.iter().map(|s| view.src_bytes(*s) as f64).sum();
     let factors = recompute_factors(view);
-    let flops: f64 = view
-        .nodes
-        .iter()
-        .zip(&factors)
-        .map(|(n, f)| n.facts.flops * f.max(1.0))
-        .sum();
+    let flops: f64 = view.nodes.iter().zip(&factors).map(|(n, f)| n.facts.flops * f.max(1.0)).sum();
     device.launch + ((read + written) / device.bandwidth).max(flops / device.compute)
 }
 
@@ -163,11 +142,7 @@ pub fn fusion_benefit(device: &Device, producer: &View, consumers: &[View], fuse
 
 /// [`fusion_benefit`] from the kernel times (of the producer, of each
 /// consumer, of each fused consumer), added up in the same order.
-pub fn benefit_of_times(
-    producer: f64,
-    consumers: impl Iterator<Item = f64>,
-    fused: impl Iterator<Item = f64>,
-) -> f64 {
+pub fn benefit_of_times(producer: f64, consumers: impl Iterator<Item = f64>, fused: impl Iterator<Item = f64>) -> f64 {
     let unfused: f64 = producer + consumers.sum::<f64>();
     let fused: f64 = fused.sum();
     unfused - fused

@@ -3,23 +3,18 @@
 //! order is made topological again afterwards.
 
 use super::{Functions, Src, View};
+use mlir_sys::*;
 use rxla_ir::{
     builder::Builder,
     hlo_analysis::{layout_text, parsed_type, FusionKind, FxHashMap, FxHashSet},
     op::{Op, Value},
     pass::PassError,
 };
-use mlir_sys::*;
 
 /// Creates the fused computation of `view` and an `hlo.fusion` of `kind`
 /// calling it, right before `before`; returns the fusion op. Uses of the
 /// old values are not touched.
-pub fn materialize(
-    funcs: &mut Functions,
-    view: &View,
-    kind: FusionKind,
-    before: Op,
-) -> Result<Op, PassError> {
+pub fn materialize(funcs: &mut Functions, view: &View, kind: FusionKind, before: Op) -> Result<Op, PassError> {
     materialize_with_clones(funcs, view, kind, before, &[]).map(|(fusion, _)| fusion)
 }
 
@@ -37,16 +32,9 @@ pub fn materialize_with_clones(
 ) -> Result<(Op, Vec<Op>), PassError> {
     let bug = |what: &str| PassError(format!("internal error: {what}"));
     let context = before.context();
-    let param_types: Vec<MlirType> = view
-        .params
-        .iter()
-        .map(|v| parsed_type(context, *v))
-        .collect::<Result<_, _>>()?;
-    let result_types: Vec<MlirType> = view
-        .roots
-        .iter()
-        .map(|s| parsed_type(context, view.src_value(*s)))
-        .collect::<Result<_, _>>()?;
+    let param_types: Vec<MlirType> = view.params.iter().map(|v| parsed_type(context, *v)).collect::<Result<_, _>>()?;
+    let result_types: Vec<MlirType> =
+        view.roots.iter().map(|s| parsed_type(context, view.src_value(*s))).collect::<Result<_, _>>()?;
     let name = funcs.fresh_name("fused_computation");
     let (func, b, args) = create_fused_function(funcs.module, &name, &param_types, &result_types)?;
     funcs.by_name.insert(name.clone(), func);
@@ -127,9 +115,7 @@ fn create_fused_function(
     let bug = |what: &str| PassError(format!("internal error: {what}"));
     let context = module.context();
     let location = module.location();
-    let body = module
-        .region_block(0)
-        .ok_or_else(|| bug("module without a body"))?;
+    let body = module.region_block(0).ok_or_else(|| bug("module without a body"))?;
     let func = unsafe {
         let fn_type = mlirFunctionTypeGet(
             context,
@@ -143,15 +129,9 @@ fn create_fused_function(
             attribute,
         };
         let named = [
-            attr(
-                "sym_name",
-                mlirStringAttrGet(context, rxla_ir::op::string_ref(name)),
-            ),
+            attr("sym_name", mlirStringAttrGet(context, rxla_ir::op::string_ref(name))),
             attr("function_type", mlirTypeAttrGet(fn_type)),
-            attr(
-                "sym_visibility",
-                mlirStringAttrGet(context, rxla_ir::op::string_ref("private")),
-            ),
+            attr("sym_visibility", mlirStringAttrGet(context, rxla_ir::op::string_ref("private"))),
         ];
         let locations = vec![location; params.len()];
         let block = mlirBlockCreate(params.len() as isize, params.as_ptr(), locations.as_ptr());
@@ -168,9 +148,7 @@ fn create_fused_function(
         mlirBlockAppendOwnedOperation(body, func);
         Op::from_raw(func)
     };
-    let block = func
-        .region_block(0)
-        .ok_or_else(|| bug("a function without a block"))?;
+    let block = func.region_block(0).ok_or_else(|| bug("a function without a block"))?;
     let builder = Builder::at_end(block, context, location);
     let args = func.arguments();
     Ok((func, builder, args))
@@ -183,17 +161,12 @@ pub fn restore_topological_order(func: Op) {
     let Some(terminator) = func.terminator() else {
         return;
     };
-    let ops: Vec<Op> = func
-        .body_ops()
-        .into_iter()
-        .filter(|op| *op != terminator)
-        .collect();
+    let ops: Vec<Op> = func.body_ops().into_iter().filter(|op| *op != terminator).collect();
     let position: FxHashMap<Op, usize> = ops.iter().enumerate().map(|(i, op)| (*op, i)).collect();
-    let valid = ops.iter().enumerate().all(|(i, op)| {
-        op.operands()
-            .iter()
-            .all(|v| v.op().and_then(|d| position.get(&d)).is_none_or(|&p| p < i))
-    });
+    let valid = ops
+        .iter()
+        .enumerate()
+        .all(|(i, op)| op.operands().iter().all(|v| v.op().and_then(|d| position.get(&d)).is_none_or(|&p| p < i)));
     if valid {
         return;
     }
@@ -212,10 +185,8 @@ pub fn restore_topological_order(func: Op) {
             users[p].push(i);
         }
     }
-    let mut ready: std::collections::BinaryHeap<std::cmp::Reverse<usize>> = (0..ops.len())
-        .filter(|&i| pending[i] == 0)
-        .map(std::cmp::Reverse)
-        .collect();
+    let mut ready: std::collections::BinaryHeap<std::cmp::Reverse<usize>> =
+        (0..ops.len()).filter(|&i| pending[i] == 0).map(std::cmp::Reverse).collect();
     let mut order = Vec::with_capacity(ops.len());
     while let Some(std::cmp::Reverse(i)) = ready.pop() {
         order.push(i);

@@ -49,9 +49,9 @@
 
 pub mod cost;
 mod materialize;
-mod view;
 pub mod multi_output;
 pub mod priority;
+mod view;
 
 pub use materialize::{materialize, materialize_with_clones, restore_topological_order};
 pub use view::{is_reduce_intermediate, Facts, Functions, Inputs, Src, VNode, View};
@@ -59,8 +59,8 @@ pub use view::{is_reduce_intermediate, Facts, Functions, Inputs, Src, VNode, Vie
 use rxla_ir::{
     computation,
     hlo_analysis::{
-        array_type, elements, is_static_array_value, opcode_str, reduction_dimensions,
-        tiled_transpose, type_facts, value_bytes, FusionKind, FxHashMap, FxHashSet, TypeCacheGuard,
+        array_type, elements, is_static_array_value, opcode_str, reduction_dimensions, tiled_transpose, type_facts,
+        value_bytes, FusionKind, FxHashMap, FxHashSet, TypeCacheGuard,
     },
     op::{Op, Value},
 };
@@ -207,10 +207,8 @@ pub fn callee_name(op: Op) -> Option<String> {
 /// or a `kLoop`/`kInput` fusion with static array results.
 pub fn is_node(op: Op) -> bool {
     if op.is("fusion") {
-        return matches!(
-            FusionKind::of(op),
-            Some(FusionKind::Loop | FusionKind::Input)
-        ) && op.num_results() > 0
+        return matches!(FusionKind::of(op), Some(FusionKind::Loop | FusionKind::Input))
+            && op.num_results() > 0
             && (0..op.num_results()).all(|i| is_static_array_value(op.result(i)))
             && (0..op.num_operands()).all(|i| is_static_array_value(op.operand(i)));
     }
@@ -222,9 +220,7 @@ pub fn is_node(op: Op) -> bool {
 /// reductions, gathers, ...), never duplicated into several consumers.
 pub fn is_expensive(op: Op) -> bool {
     let Some(code) = opcode_str(&op) else { return true };
-    let complex = || {
-        op.num_results() > 0 && array_type(op.result(0)).is_some_and(|t| t.elem.is_complex())
-    };
+    let complex = || op.num_results() > 0 && array_type(op.result(0)).is_some_and(|t| t.elem.is_complex());
     match code {
         "add"
         | "and"
@@ -274,9 +270,7 @@ pub fn is_expensive(op: Op) -> bool {
         // Integer division by a constant becomes multiplies and shifts.
         "divide" | "remainder" => {
             let integral = array_type(op.result(0)).is_some_and(|t| t.elem.is_integer());
-            !(integral
-                && crate::constant::splat(op.operand(1)).is_some()
-                && is_scalar_constant_like(op.operand(1)))
+            !(integral && crate::constant::splat(op.operand(1)).is_some() && is_scalar_constant_like(op.operand(1)))
         }
         _ => true,
     }
@@ -337,12 +331,7 @@ pub fn in_place_ok(producer: &View, consumer: &View) -> Result<(), &'static str>
         let buffer = consumer.params[i];
         // The buffer read another way too (the consumer's params are unique,
         // so look for other reads of the same parameter).
-        let reads = consumer
-            .nodes
-            .iter()
-            .flat_map(|n| n.inputs.iter())
-            .filter(|s| **s == Src::Param(i))
-            .count();
+        let reads = consumer.nodes.iter().flat_map(|n| n.inputs.iter()).filter(|s| **s == Src::Param(i)).count();
         if reads > 1 {
             return Err("the in-place buffer is read twice by its consumer");
         }
@@ -356,11 +345,7 @@ pub fn in_place_ok(producer: &View, consumer: &View) -> Result<(), &'static str>
 /// The scatter rule (XLA's `CanEmitInputFusedScatter`): nothing fuses into
 /// a scatter's output or updated operand, and no producer of a scatter's
 /// fusion may read the operand it updates.
-pub fn scatter_ok(
-    producer: &View,
-    producer_results: &[Value],
-    consumer: &View,
-) -> Result<(), &'static str> {
+pub fn scatter_ok(producer: &View, producer_results: &[Value], consumer: &View) -> Result<(), &'static str> {
     if producer.any_facts(|f| f.is_scatter()) {
         return Err("nothing fuses into the output of a scatter");
     }
@@ -383,10 +368,7 @@ pub fn scatter_ok(
     }
     // A scatter anywhere but at the root cannot be emitted.
     if consumer.any_facts(|f| f.is_scatter())
-        && !consumer
-            .roots
-            .iter()
-            .any(|r| matches!(r, Src::Node(k, _) if consumer.nodes[*k].facts.is_scatter()))
+        && !consumer.roots.iter().any(|r| matches!(r, Src::Node(k, _) if consumer.nodes[*k].facts.is_scatter()))
     {
         return Err("a scatter must stay its fusion's root");
     }
@@ -402,9 +384,7 @@ pub fn is_expensive_to_repeat(op: Op) -> bool {
         return elements(op.operand(0)) / elements(op.result(0)).max(1) > MAX_INPUTS_PER_OUTPUT;
     }
     if op.is("reduce_window") {
-        let size = rxla_ir::attrs::StructAttr::of(op, "window")
-            .map(|w| w.list("size"))
-            .unwrap_or_default();
+        let size = rxla_ir::attrs::StructAttr::of(op, "window").map(|w| w.list("size")).unwrap_or_default();
         return size.iter().product::<i64>() > MAX_INPUTS_PER_OUTPUT;
     }
     false
@@ -422,10 +402,7 @@ pub fn reads_elements_multiple_times(op: Op) -> bool {
             return true;
         };
         let (size, stride) = (w.list("size"), w.list("stride"));
-        return size
-            .iter()
-            .enumerate()
-            .any(|(i, s)| *s > stride.get(i).copied().unwrap_or(1));
+        return size.iter().enumerate().any(|(i, s)| *s > stride.get(i).copied().unwrap_or(1));
     }
     false
 }
@@ -433,11 +410,7 @@ pub fn reads_elements_multiple_times(op: Op) -> bool {
 /// XLA's `CreatesHeavyComputation`: a producer with an expensive-to-repeat
 /// reduction that the consumer would read some elements of many times
 /// recomputes the reduction for each read.
-pub fn creates_heavy_computation(
-    producer: &View,
-    consumer: &View,
-    producer_results: &[Value],
-) -> bool {
+pub fn creates_heavy_computation(producer: &View, consumer: &View, producer_results: &[Value]) -> bool {
     if !producer.any_facts(|f| f.is_expensive_to_repeat()) {
         return false;
     }
@@ -485,10 +458,6 @@ pub fn fusible_computations(module: Op) -> Vec<Op> {
     funcs
         .into_iter()
         .filter(|f| !embedded.contains(&computation::name(*f)))
-        .filter(|f| {
-            !f.walk_preorder()
-                .into_iter()
-                .any(|op| op.has_attr("hlo.control_predecessors"))
-        })
+        .filter(|f| !f.walk_preorder().into_iter().any(|op| op.has_attr("hlo.control_predecessors")))
         .collect()
 }

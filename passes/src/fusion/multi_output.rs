@@ -23,12 +23,14 @@
 use super::{
     array_type,
     cost::{kernel_time, Device},
-    elements, fits_in_budget, fusible_computations, is_elementwise, is_node, materialize,
-    reduction_dimensions, restore_topological_order, tiled_transpose, Functions, FusionKind,
-    FxHashMap, FxHashSet, Src, TypeCacheGuard, View,
+    elements, fits_in_budget, fusible_computations, is_elementwise, is_node, materialize, reduction_dimensions,
+    restore_topological_order, tiled_transpose, Functions, FusionKind, FxHashMap, FxHashSet, Src, TypeCacheGuard, View,
 };
-use rxla_ir::{pass::{HloPass, PassError, PassOptions}, op::{Op, Value}};
 use melior::ir::OperationRef;
+use rxla_ir::{
+    op::{Op, Value},
+    pass::{HloPass, PassError, PassOptions},
+};
 use std::rc::Rc;
 
 #[derive(Clone, Debug)]
@@ -43,18 +45,14 @@ impl HloPass for MultiOutputFusion {
 
     fn from_options(options: &PassOptions) -> Result<Self, PassError> {
         options.expect_only(Self::NAME, &[])?;
-        Ok(Self {
-            device: Device::default(),
-        })
+        Ok(Self { device: Device::default() })
     }
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
         let module = Op::of(&module);
         let mut funcs = Functions::new(module);
         let _types = TypeCacheGuard::new();
-        fusible_computations(module)
-            .into_iter()
-            .try_for_each(|func| run_on(self, &mut funcs, func))
+        fusible_computations(module).into_iter().try_for_each(|func| run_on(self, &mut funcs, func))
     }
 }
 
@@ -74,25 +72,15 @@ fn hero(view: &View) -> Hero {
     match view.mof_hero() {
         Src::Param(i) => Hero {
             op: None,
-            loop_dims: array_type(view.params[i])
-                .map(|t| t.dims)
-                .unwrap_or_default(),
+            loop_dims: array_type(view.params[i]).map(|t| t.dims).unwrap_or_default(),
             reduction: false,
             transpose: None,
         },
         Src::Node(k, r) => {
             let op = view.nodes[k].op;
             let reduction = view.nodes[k].facts.is_unnested_reduction();
-            let transpose = if view.nodes[k].facts.is_tiled_transpose() {
-                tiled_transpose(op)
-            } else {
-                None
-            };
-            let shape_of = if reduction || transpose.is_some() {
-                op.operand(0)
-            } else {
-                op.result(r)
-            };
+            let transpose = if view.nodes[k].facts.is_tiled_transpose() { tiled_transpose(op) } else { None };
+            let shape_of = if reduction || transpose.is_some() { op.operand(0) } else { op.result(r) };
             Hero {
                 op: Some(op),
                 loop_dims: array_type(shape_of).map(|t| t.dims).unwrap_or_default(),
@@ -153,11 +141,12 @@ fn is_mof_root(op: Op, view: Option<&View>) -> bool {
 /// `IsNestableVariadicReduction`), which sibling fusion leaves alone.
 fn is_nestable_variadic_reduction(op: Op, view: &View) -> bool {
     if op.is("reduce") {
-        return op.num_results() > 1
-            && !reduction_dimensions(op).is_some_and(|d| d.unnested_is_faster());
+        return op.num_results() > 1 && !reduction_dimensions(op).is_some_and(|d| d.unnested_is_faster());
     }
     FusionKind::of(op) == Some(FusionKind::Loop)
-        && view.roots.iter().any(|r| matches!(r, Src::Node(k, _) if view.nodes[*k].op.is("reduce") && view.nodes[*k].op.num_results() > 1))
+        && view.roots.iter().any(
+            |r| matches!(r, Src::Node(k, _) if view.nodes[*k].op.is("reduce") && view.nodes[*k].op.num_results() > 1),
+        )
 }
 
 /// Multi-output fusion's preference: multi-output fusions, then fusions,
@@ -173,19 +162,12 @@ fn preference(op: Op) -> u8 {
 /// The slice through which `view` reads `parent`, if that is its only use.
 fn unique_slice(view: &View, parent: Value) -> Option<(Vec<i64>, Vec<i64>)> {
     let i = view.params.iter().position(|p| *p == parent)?;
-    let uses: Vec<&super::VNode> = view
-        .nodes
-        .iter()
-        .filter(|n| n.inputs.contains(&Src::Param(i)))
-        .collect();
+    let uses: Vec<&super::VNode> = view.nodes.iter().filter(|n| n.inputs.contains(&Src::Param(i))).collect();
     let [node] = uses.as_slice() else { return None };
     if !node.op.is("slice") || view.roots.contains(&Src::Param(i)) {
         return None;
     }
-    Some((
-        node.op.dims_attr("start_indices")?,
-        node.op.dims_attr("limit_indices")?,
-    ))
+    Some((node.op.dims_attr("start_indices")?, node.op.dims_attr("limit_indices")?))
 }
 
 /// XLA's `ParameterSlicesAreNonOverlapping`: siblings that read disjoint
@@ -194,8 +176,7 @@ fn slices_overlap(a: &View, b: &View, parent: Value) -> bool {
     if super::value_bytes(parent) < 1024 {
         return true;
     }
-    let (Some((s1, l1)), Some((s2, l2))) = (unique_slice(a, parent), unique_slice(b, parent))
-    else {
+    let (Some((s1, l1)), Some((s2, l2))) = (unique_slice(a, parent), unique_slice(b, parent)) else {
         return true;
     };
     (0..s1.len()).all(|d| s1[d] < l2[d] && s2[d] < l1[d])
@@ -242,16 +223,11 @@ impl Nodes {
         let view = if is_node(op) { View::of(op, funcs) } else { None };
         let node = Rc::new(Node {
             mof_root: is_mof_root(op, view.as_ref()),
-            nestable_variadic: view
-                .as_ref()
-                .is_some_and(|v| is_nestable_variadic_reduction(op, v)),
+            nestable_variadic: view.as_ref().is_some_and(|v| is_nestable_variadic_reduction(op, v)),
             hero: view.as_ref().map(hero),
             in_place: view.as_ref().is_some_and(has_in_place_op),
             transpose_hero: view.as_ref().is_some_and(|v| v.transpose_hero().is_some()),
-            time: view
-                .as_ref()
-                .map(|v| kernel_time(&self.device, v))
-                .unwrap_or(0.0),
+            time: view.as_ref().map(|v| kernel_time(&self.device, v)).unwrap_or(0.0),
             view,
         });
         self.map.insert(op, node.clone());
@@ -274,12 +250,7 @@ impl Nodes {
 
 /// XLA's `CanFuseSiblings`; the merged view if so. `connected`: one of
 /// the siblings reaches the other.
-fn can_fuse_siblings(
-    a: &Node,
-    b: &Node,
-    parent: Value,
-    connected: bool,
-) -> Result<View, &'static str> {
+fn can_fuse_siblings(a: &Node, b: &Node, parent: Value, connected: bool) -> Result<View, &'static str> {
     if connected {
         return Err("the siblings are connected");
     }
@@ -331,11 +302,7 @@ struct Order {
 
 impl Order {
     fn new(func: Op) -> Self {
-        let mut order = Order {
-            func,
-            ops: Vec::new(),
-            position: FxHashMap::default(),
-        };
+        let mut order = Order { func, ops: Vec::new(), position: FxHashMap::default() };
         order.refresh();
         order
     }
@@ -447,10 +414,7 @@ fn fuse_siblings(
     if array_type(parent).is_none() || elements(parent) <= 1 {
         return Ok(());
     }
-    let users: Vec<Op> = value_users(parent)
-        .into_iter()
-        .filter(|u| sibling_candidate(*u, nodes, funcs))
-        .collect();
+    let users: Vec<Op> = value_users(parent).into_iter().filter(|u| sibling_candidate(*u, nodes, funcs)).collect();
     if users.len() < 2 {
         return Ok(());
     }
@@ -462,9 +426,7 @@ fn fuse_siblings(
     let reaches = |reach: &[Vec<u64>], from: usize, to: usize| (reach[to][from / 64] >> (from % 64)) & 1 == 1;
     let mut i = 0;
     while i < siblings.len() {
-        let anchor_ok = |op: Op| {
-            op.is("fusion") || reduction_dimensions(op).is_some_and(|d| d.unnested_is_faster())
-        };
+        let anchor_ok = |op: Op| op.is("fusion") || reduction_dimensions(op).is_some_and(|d| d.unnested_is_faster());
         if !anchor_ok(siblings[i]) {
             i += 1;
             continue;
@@ -474,11 +436,8 @@ fn fuse_siblings(
             let (a, b) = (siblings[i], siblings[j]);
             let sets = reach.get_or_insert_with(|| order.reachability(&siblings));
             let connected = reaches(sets, i, j) || reaches(sets, j, i);
-            let (na, nb) = if connected {
-                (None, None)
-            } else {
-                (Some(nodes.get(a, funcs)), Some(nodes.get(b, funcs)))
-            };
+            let (na, nb) =
+                if connected { (None, None) } else { (Some(nodes.get(a, funcs)), Some(nodes.get(b, funcs))) };
             let merged = match (&na, &nb) {
                 (Some(na), Some(nb)) => can_fuse_siblings(na, nb, parent, false),
                 _ => Err("the siblings are connected"),
@@ -534,11 +493,7 @@ fn producer_ok(op: Op, node: &Node) -> bool {
         n.facts.is_transpose()
             && t.dims_attr("dimensions").is_some_and(|perm| {
                 let dims = array_type(t.operand(0)).map(|x| x.dims).unwrap_or_default();
-                let kept: Vec<i64> = perm
-                    .iter()
-                    .copied()
-                    .filter(|&d| dims[d as usize] != 1)
-                    .collect();
+                let kept: Vec<i64> = perm.iter().copied().filter(|&d| dims[d as usize] != 1).collect();
                 kept.windows(2).any(|w| w[0] > w[1])
             })
     })
@@ -572,14 +527,10 @@ fn fuse_producer(
         if !consumer.mof_root || consumer.view.is_none() {
             continue;
         }
-        let Ok(merged) = can_fuse_producer(nodes, p, &producer, &results, c, &consumer, order)
-        else {
+        let Ok(merged) = can_fuse_producer(nodes, p, &producer, &results, c, &consumer, order) else {
             continue;
         };
-        if best
-            .as_ref()
-            .is_none_or(|(b, _)| preference(c) > preference(*b))
-        {
+        if best.as_ref().is_none_or(|(b, _)| preference(c) > preference(*b)) {
             best = Some((c, merged));
         }
     }
@@ -629,27 +580,17 @@ fn can_fuse_producer(
     if consumer.in_place {
         return Err("in-place operations");
     }
-    shapes_compatible(
-        producer.hero.as_ref().ok_or("no view")?,
-        consumer.hero.as_ref().ok_or("no view")?,
-    )?;
+    shapes_compatible(producer.hero.as_ref().ok_or("no view")?, consumer.hero.as_ref().ok_or("no view")?)?;
     if producer.transpose_hero || consumer.transpose_hero {
         return Err("a tiled transpose");
     }
     // A cycle: another operand of the consumer depends on the producer.
-    let others: Vec<Op> = c
-        .operands()
-        .into_iter()
-        .filter(|v| !results.contains(v))
-        .filter_map(|v| v.op())
-        .collect();
+    let others: Vec<Op> = c.operands().into_iter().filter(|v| !results.contains(v)).filter_map(|v| v.op()).collect();
     if order.reaches(p, &others) {
         return Err("the fusion would create a cycle");
     }
     // Outputs for the producer's other users.
-    let extra: Vec<usize> = (0..results.len())
-        .filter(|&j| results[j].uses().iter().any(|(u, _)| *u != c))
-        .collect();
+    let extra: Vec<usize> = (0..results.len()).filter(|&j| results[j].uses().iter().any(|(u, _)| *u != c)).collect();
     let merged = View::fuse(pv, results, cv, &extra);
     fits_in_budget(&merged, None)?;
     if merged.output_layout() != Some(None) {
@@ -667,17 +608,10 @@ fn run_on(pass: &MultiOutputFusion, funcs: &mut Functions, func: Op) -> Result<(
     let Some(terminator) = func.terminator() else {
         return Ok(());
     };
-    let ops: Vec<Op> = func
-        .body_ops()
-        .into_iter()
-        .filter(|op| *op != terminator)
-        .collect();
+    let ops: Vec<Op> = func.body_ops().into_iter().filter(|op| *op != terminator).collect();
     let mut erased: FxHashSet<Op> = FxHashSet::default();
     let mut order = Order::new(func);
-    let mut nodes = Nodes {
-        device: pass.device,
-        map: FxHashMap::default(),
-    };
+    let mut nodes = Nodes { device: pass.device, map: FxHashMap::default() };
     for &op in ops.iter().rev() {
         if erased.contains(&op) {
             continue;

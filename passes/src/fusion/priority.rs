@@ -17,12 +17,14 @@
 
 use super::{
     cost::{benefit_of_times, kernel_time, Device},
-    creates_heavy_computation, duplicable, fits_in_budget, fusible_computations, in_place_ok,
-    is_node, is_small_constant, materialize_with_clones, scatter_ok, Functions, FxHashMap,
-    FxHashSet, TypeCacheGuard, View,
+    creates_heavy_computation, duplicable, fits_in_budget, fusible_computations, in_place_ok, is_node,
+    is_small_constant, materialize_with_clones, scatter_ok, Functions, FxHashMap, FxHashSet, TypeCacheGuard, View,
 };
-use rxla_ir::{pass::{HloPass, PassError, PassOptions}, op::Op};
 use melior::ir::OperationRef;
+use rxla_ir::{
+    op::Op,
+    pass::{HloPass, PassError, PassOptions},
+};
 use std::{cell::RefCell, collections::BTreeMap, rc::Rc};
 
 #[derive(Clone, Debug)]
@@ -39,19 +41,14 @@ impl HloPass for PriorityFusion {
 
     fn from_options(options: &PassOptions) -> Result<Self, PassError> {
         options.expect_only(Self::NAME, &["fuse-constants"])?;
-        Ok(Self {
-            device: Device::default(),
-            fuse_constants: options.bool("fuse-constants", true)?,
-        })
+        Ok(Self { device: Device::default(), fuse_constants: options.bool("fuse-constants", true)? })
     }
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
         let module = Op::of(&module);
         let mut funcs = Functions::new(module);
         let _types = TypeCacheGuard::new();
-        fusible_computations(module)
-            .into_iter()
-            .try_for_each(|func| run_on(self, &mut funcs, func))
+        fusible_computations(module).into_iter().try_for_each(|func| run_on(self, &mut funcs, func))
     }
 }
 
@@ -236,11 +233,7 @@ struct Cache {
 
 impl Cache {
     fn new(device: Device) -> Self {
-        Self {
-            device,
-            nodes: FxHashMap::default(),
-            next_gen: 0,
-        }
+        Self { device, nodes: FxHashMap::default(), next_gen: 0 }
     }
 
     fn node(&mut self, op: Op, funcs: &Functions) -> Rc<Node> {
@@ -257,11 +250,7 @@ impl Cache {
     fn make(&mut self, fusible: bool, view: Option<View>) -> Rc<Node> {
         self.next_gen += 1;
         let (time, duplicable, reduction_hero) = match &view {
-            Some(v) => (
-                kernel_time(&self.device, v),
-                duplicable(v),
-                v.reduction_hero().is_some(),
-            ),
+            Some(v) => (kernel_time(&self.device, v), duplicable(v), v.reduction_hero().is_some()),
             None => (0.0, false, false),
         };
         Rc::new(Node {
@@ -332,19 +321,12 @@ impl Cache {
             }
         }
         let result = match (&producer.view, &consumer.view) {
-            (Some(pv), Some(cv)) => can_fuse_views(pv, p, cv, c).ok().map(|view| {
-                Rc::new(Fused {
-                    time: kernel_time(&self.device, &view),
-                    view,
-                })
-            }),
+            (Some(pv), Some(cv)) => can_fuse_views(pv, p, cv, c)
+                .ok()
+                .map(|view| Rc::new(Fused { time: kernel_time(&self.device, &view), view })),
             _ => None,
         };
-        let entry = Verdict {
-            producer: p,
-            gen: producer.gen,
-            fused: result.clone(),
-        };
+        let entry = Verdict { producer: p, gen: producer.gen, fused: result.clone() };
         match slot {
             Some(i) => verdicts[i] = entry,
             None => verdicts.push(entry),
@@ -398,11 +380,7 @@ fn plan(cache: &mut Cache, funcs: &Functions, p: Op) -> Option<Plan> {
         consumers.iter().map(|(_, c, _)| c.time),
         consumers.iter().map(|(_, _, f)| f.time),
     );
-    (benefit >= 0.0).then_some(Plan {
-        benefit,
-        producer,
-        consumers,
-    })
+    (benefit >= 0.0).then_some(Plan { benefit, producer, consumers })
 }
 
 /// Fuses `view` as a fusion replacing `c` (whose results are the view's
@@ -416,10 +394,8 @@ fn replace_by_fusion(
     c: Op,
     donor: Option<Op>,
 ) -> Result<Op, PassError> {
-    let donors: Vec<Op> = [funcs.owned_callee(c), donor.and_then(|p| funcs.owned_callee(p))]
-        .into_iter()
-        .flatten()
-        .collect();
+    let donors: Vec<Op> =
+        [funcs.owned_callee(c), donor.and_then(|p| funcs.owned_callee(p))].into_iter().flatten().collect();
     let (fusion, clones) = materialize_with_clones(funcs, view, view.kind(), c, &donors)?;
     let users = users_of(c);
     for r in 0..c.num_results() {
@@ -436,11 +412,7 @@ fn run_on(pass: &PriorityFusion, funcs: &mut Functions, func: Op) -> Result<(), 
     let Some(terminator) = func.terminator() else {
         return Ok(());
     };
-    let ops: Vec<Op> = func
-        .body_ops()
-        .into_iter()
-        .filter(|op| *op != terminator)
-        .collect();
+    let ops: Vec<Op> = func.body_ops().into_iter().filter(|op| *op != terminator).collect();
     let mut cache = Cache::new(pass.device);
     let mut queue = Queue::default();
     for &op in &ops {
@@ -514,11 +486,8 @@ fn fuse_constants(cache: &mut Cache, funcs: &mut Functions, func: Op) -> Result<
     let Some(terminator) = func.terminator() else {
         return Ok(());
     };
-    let constants: Vec<Op> = func
-        .body_ops()
-        .into_iter()
-        .filter(|op| *op != terminator && is_small_constant(*op))
-        .collect();
+    let constants: Vec<Op> =
+        func.body_ops().into_iter().filter(|op| *op != terminator && is_small_constant(*op)).collect();
     for constant in constants {
         let producer = cache.node(constant, funcs);
         let producer = match (producer.fusible, &producer.view) {
@@ -543,9 +512,7 @@ fn fuse_constants(cache: &mut Cache, funcs: &mut Functions, func: Op) -> Result<
                 continue;
             }
             let fused = View::fuse(producer, &results, consumer, &[]);
-            if fits_in_budget(&fused, Some(consumer.params.len())).is_err()
-                || fused.output_layout().is_none()
-            {
+            if fits_in_budget(&fused, Some(consumer.params.len())).is_err() || fused.output_layout().is_none() {
                 continue;
             }
             replace_by_fusion(cache, funcs, &fused, c, None)?;

@@ -10,8 +10,8 @@ use mlir_sys::*;
 use rxla_ir::{
     computation,
     hlo_analysis::{
-        array_type, elements, layout_text, opcode_str, reduction_dimensions, tiled_transpose,
-        value_bytes, value_type, FusionKind, FxHashMap, ReductionDims,
+        array_type, elements, layout_text, opcode_str, reduction_dimensions, tiled_transpose, value_bytes, value_type,
+        FusionKind, FxHashMap, ReductionDims,
     },
     op::{Op, Value},
     pass::PassError,
@@ -85,8 +85,7 @@ impl Facts {
         set(EXPENSIVE, expensive);
         set(
             DUPLICABLE,
-            !expensive
-                || (0..op.num_results()).all(|r| elements(op.result(r)) <= SMALL_EXPENSIVE_ELEMENTS),
+            !expensive || (0..op.num_results()).all(|r| elements(op.result(r)) <= SMALL_EXPENSIVE_ELEMENTS),
         );
         set(SCATTER, code == "scatter");
         set(DYNAMIC_UPDATE_SLICE, code == "dynamic_update_slice");
@@ -105,15 +104,10 @@ impl Facts {
                 elements(op.operand(0)) / out >= 16
             },
         );
-        set(
-            SMALL_CONCATENATE,
-            code == "concatenate" && op.num_operands() <= 64,
-        );
+        set(SMALL_CONCATENATE, code == "concatenate" && op.num_operands() <= 64);
         set(READS_DEFINITIONS, code == "divide" || code == "remainder");
         let shared_memory = if let Some(d) = reduction.filter(|d| d.unnested_is_faster()) {
-            let bytes = array_type(op.operand(0))
-                .map(|t| t.elem.byte_size())
-                .unwrap_or(4);
+            let bytes = array_type(op.operand(0)).map(|t| t.elem.byte_size()).unwrap_or(4);
             let variadic = op.num_results() as u64;
             if d.row {
                 32 * bytes * variadic
@@ -121,10 +115,7 @@ impl Facts {
                 2 * 32 * 33 * bytes * variadic
             }
         } else if tiled {
-            32 * 33
-                * array_type(op.result(0))
-                    .map(|t| t.elem.byte_size())
-                    .unwrap_or(4)
+            32 * 33 * array_type(op.result(0)).map(|t| t.elem.byte_size()).unwrap_or(4)
         } else {
             0
         };
@@ -289,18 +280,8 @@ pub struct Functions {
 
 impl Functions {
     pub fn new(module: Op) -> Self {
-        let by_name = computation::functions(module)
-            .into_iter()
-            .map(|f| (computation::name(f), f))
-            .collect();
-        Self {
-            module,
-            by_name,
-            created: HashSet::new(),
-            next_id: 0,
-            kinds: Vec::new(),
-            references: None,
-        }
+        let by_name = computation::functions(module).into_iter().map(|f| (computation::name(f), f)).collect();
+        Self { module, by_name, created: HashSet::new(), next_id: 0, kinds: Vec::new(), references: None }
     }
 
     /// The `kind` attribute of a fusion of `kind`.
@@ -357,11 +338,7 @@ impl Functions {
     /// Erases a node: the op, and its fused computation when nothing else
     /// calls it. Its results must be unused.
     pub fn erase_node(&mut self, op: Op) {
-        let callee = if op.is("fusion") {
-            callee_name(op)
-        } else {
-            None
-        };
+        let callee = if op.is("fusion") { callee_name(op) } else { None };
         op.erase();
         let Some(name) = callee else { return };
         let unused = self.created.contains(&name) || self.drop_reference(&name) == 0;
@@ -420,15 +397,7 @@ impl View {
             })
             .collect();
         let roots = (0..op.num_results()).map(|r| Src::Node(0, r)).collect();
-        Some(View {
-            params,
-            nodes: vec![VNode {
-                op,
-                inputs,
-                facts: Facts::of(op),
-            }],
-            roots,
-        })
+        Some(View { params, nodes: vec![VNode { op, inputs, facts: Facts::of(op) }], roots })
     }
 
     fn of_fusion(op: Op, callee: Op) -> Option<View> {
@@ -443,10 +412,7 @@ impl View {
         let src = |v: Value, index: &FxHashMap<Op, usize>| -> Option<Src> {
             match v.op() {
                 Some(def) => Some(Src::Node(*index.get(&def)?, v.result_number()?)),
-                None => v
-                    .arg_number()
-                    .filter(|&i| i < args.len() && args[i] == v)
-                    .map(Src::Param),
+                None => v.arg_number().filter(|&i| i < args.len() && args[i] == v).map(Src::Param),
             }
         };
         let terminator = callee.terminator()?;
@@ -457,24 +423,14 @@ impl View {
             if !is_fusible_op(inner) {
                 return None;
             }
-            let inputs = (0..inner.num_operands())
-                .map(|i| src(inner.operand(i), &index))
-                .collect::<Option<Inputs>>()?;
+            let inputs =
+                (0..inner.num_operands()).map(|i| src(inner.operand(i), &index)).collect::<Option<Inputs>>()?;
             index.insert(inner, nodes.len());
-            nodes.push(VNode {
-                op: inner,
-                inputs,
-                facts: Facts::of(inner),
-            });
+            nodes.push(VNode { op: inner, inputs, facts: Facts::of(inner) });
         }
-        let roots = (0..terminator.num_operands())
-            .map(|i| src(terminator.operand(i), &index))
-            .collect::<Option<Vec<_>>>()?;
-        Some(View {
-            params,
-            nodes,
-            roots,
-        })
+        let roots =
+            (0..terminator.num_operands()).map(|i| src(terminator.operand(i), &index)).collect::<Option<Vec<_>>>()?;
+        Some(View { params, nodes, roots })
     }
 
     /// The same view over other ops: `ops[k]` in place of node `k`'s op
@@ -490,11 +446,7 @@ impl View {
                 .map(|(n, op)| VNode {
                     op: *op,
                     inputs: n.inputs.clone(),
-                    facts: if n.facts.has(READS_DEFINITIONS) {
-                        Facts::of(*op)
-                    } else {
-                        n.facts
-                    },
+                    facts: if n.facts.has(READS_DEFINITIONS) { Facts::of(*op) } else { n.facts },
                 })
                 .collect(),
             roots: self.roots.clone(),
@@ -522,12 +474,7 @@ impl View {
     /// Uses of each op's results inside the view (operands and roots).
     pub fn use_counts(&self) -> Vec<usize> {
         let mut counts = vec![0; self.nodes.len()];
-        for src in self
-            .nodes
-            .iter()
-            .flat_map(|n| n.inputs.iter())
-            .chain(self.roots.iter())
-        {
+        for src in self.nodes.iter().flat_map(|n| n.inputs.iter()).chain(self.roots.iter()) {
             if let Src::Node(k, _) = src {
                 counts[*k] += 1;
             }
@@ -540,14 +487,8 @@ impl View {
     /// the producer's results read the producer's ops instead. The outputs
     /// are the consumer's, then the producer's results `extra` (for a
     /// multi-output fusion).
-    pub fn fuse(
-        producer: &View,
-        producer_results: &[Value],
-        consumer: &View,
-        extra: &[usize],
-    ) -> View {
-        let mut params: Vec<Value> =
-            Vec::with_capacity(consumer.params.len() + producer.params.len());
+    pub fn fuse(producer: &View, producer_results: &[Value], consumer: &View, extra: &[usize]) -> View {
+        let mut params: Vec<Value> = Vec::with_capacity(consumer.params.len() + producer.params.len());
         let param_index = |v: Value, params: &mut Vec<Value>| -> usize {
             params.iter().position(|p| *p == v).unwrap_or_else(|| {
                 params.push(v);
@@ -565,11 +506,7 @@ impl View {
                 param_index(*v, &mut params);
             }
         }
-        let p_params: Vec<usize> = producer
-            .params
-            .iter()
-            .map(|v| param_index(*v, &mut params))
-            .collect();
+        let p_params: Vec<usize> = producer.params.iter().map(|v| param_index(*v, &mut params)).collect();
         let map_p = |s: Src| match s {
             Src::Param(i) => Src::Param(p_params[i]),
             node => node,
@@ -600,11 +537,7 @@ impl View {
         }));
         let mut roots: Vec<Src> = consumer.roots.iter().map(|s| map_c(*s)).collect();
         roots.extend(extra.iter().map(|&j| map_p(producer.roots[j])));
-        let mut view = View {
-            params,
-            nodes,
-            roots,
-        };
+        let mut view = View { params, nodes, roots };
         view.prune();
         view
     }
@@ -637,28 +570,15 @@ impl View {
         }));
         let mut roots = a.roots.clone();
         roots.extend(b.roots.iter().map(|s| map_b(*s)));
-        View {
-            params,
-            nodes,
-            roots,
-        }
+        View { params, nodes, roots }
     }
 
     /// Drops ops no output depends on, and parameters nothing reads
     /// (keeping the order of what stays).
     fn prune(&mut self) {
         let mut live = vec![false; self.nodes.len()];
-        let mut work: Vec<usize> = self
-            .roots
-            .iter()
-            .filter_map(|s| {
-                if let Src::Node(k, _) = s {
-                    Some(*k)
-                } else {
-                    None
-                }
-            })
-            .collect();
+        let mut work: Vec<usize> =
+            self.roots.iter().filter_map(|s| if let Src::Node(k, _) = s { Some(*k) } else { None }).collect();
         while let Some(k) = work.pop() {
             if std::mem::replace(&mut live[k], true) {
                 continue;
@@ -697,12 +617,7 @@ impl View {
         }
         // Parameters nothing reads any more.
         let mut used = vec![false; self.params.len()];
-        for s in self
-            .nodes
-            .iter()
-            .flat_map(|n| n.inputs.iter())
-            .chain(self.roots.iter())
-        {
+        for s in self.nodes.iter().flat_map(|n| n.inputs.iter()).chain(self.roots.iter()) {
             if let Src::Param(i) = s {
                 used[*i] = true;
             }
@@ -775,9 +690,7 @@ impl View {
             return None;
         }
         let counts = self.use_counts();
-        self.roots
-            .iter()
-            .find_map(|r| self.reduction_hero_of(*r, &counts))
+        self.roots.iter().find_map(|r| self.reduction_hero_of(*r, &counts))
     }
 
     /// The first tiled-transpose hero behind the outputs, if any.
@@ -786,9 +699,7 @@ impl View {
             return None;
         }
         let counts = self.use_counts();
-        self.roots
-            .iter()
-            .find_map(|r| self.transpose_hero_of(*r, &counts))
+        self.roots.iter().find_map(|r| self.transpose_hero_of(*r, &counts))
     }
 
     /// The reduction hero behind `root`: a row/column reduction reached
@@ -847,8 +758,7 @@ impl View {
         if self.any_facts(|f| f.is_unnested_reduction() || f.is_tiled_transpose()) {
             let counts = self.use_counts();
             for root in &self.roots {
-                if self.reduction_hero_of(*root, &counts).is_some()
-                    || self.transpose_hero_of(*root, &counts).is_some()
+                if self.reduction_hero_of(*root, &counts).is_some() || self.transpose_hero_of(*root, &counts).is_some()
                 {
                     return FusionKind::Input;
                 }
@@ -868,10 +778,7 @@ impl View {
     /// Row/column reductions in the view (each needs its own shared
     /// memory tile and registers).
     pub fn unnested_reductions(&self) -> usize {
-        self.nodes
-            .iter()
-            .filter(|n| n.facts.is_unnested_reduction())
-            .count()
+        self.nodes.iter().filter(|n| n.facts.is_unnested_reduction()).count()
     }
 
     /// Shared memory the view's reductions and transposes need, bytes
@@ -890,11 +797,7 @@ impl View {
     /// view is one op's results in order, that op's attribute; otherwise
     /// `None` (the passes do not fuse then).
     pub fn output_layout(&self) -> Option<Option<String>> {
-        let texts: Vec<Option<String>> = self
-            .roots
-            .iter()
-            .map(|s| layout_text(self.src_value(*s)))
-            .collect();
+        let texts: Vec<Option<String>> = self.roots.iter().map(|s| layout_text(self.src_value(*s))).collect();
         if texts.iter().all(Option::is_none) {
             return Some(None);
         }
@@ -904,12 +807,7 @@ impl View {
         // All results of one op, in order: its attribute applies as is.
         if let Src::Node(k, 0) = self.roots[0] {
             let op = self.nodes[k].op;
-            if op.num_results() == self.roots.len()
-                && self
-                    .roots
-                    .iter()
-                    .enumerate()
-                    .all(|(r, s)| *s == Src::Node(k, r))
+            if op.num_results() == self.roots.len() && self.roots.iter().enumerate().all(|(r, s)| *s == Src::Node(k, r))
             {
                 return Some(op.attr_text("hlo.layout"));
             }
@@ -944,6 +842,5 @@ impl View {
 /// XLA's `IsReduceIntermediate`: bitcast, bitcast-convert, convert, or a
 /// reshape (a bitcast with default layouts).
 pub fn is_reduce_intermediate(op: Op) -> bool {
-    (op.is("bitcast") || op.is("bitcast_convert") || op.is("convert") || op.is("reshape"))
-        && op.num_operands() == 1
+    (op.is("bitcast") || op.is("bitcast_convert") || op.is("convert") || op.is("reshape")) && op.num_operands() == 1
 }

@@ -79,7 +79,9 @@ fn gather(src: &[u8], dst: *mut u8, es: usize, perm: &[u32], at: impl Fn(usize) 
         _ => {
             for (i, &p) in perm.iter().enumerate() {
                 // SAFETY: as above, `es` bytes per element.
-                unsafe { std::ptr::copy_nonoverlapping(src.as_ptr().add(at(p as usize) * es), dst.add(at(i) * es), es) };
+                unsafe {
+                    std::ptr::copy_nonoverlapping(src.as_ptr().add(at(p as usize) * es), dst.add(at(i) * es), es)
+                };
             }
         }
     }
@@ -115,7 +117,13 @@ fn radix_sort(pairs: &mut Vec<(u64, u32)>, bits: usize) {
 
 /// Sorts every slice along `dimension` of `operands` by `keys` (same dims
 /// as the operands), stably, permuting all operands together.
-pub fn sort_by_keys(keys: ArrayRef, operands: &mut [ArrayMut], dimension: usize, order: KeyOrder, descending: bool) -> Result<(), String> {
+pub fn sort_by_keys(
+    keys: ArrayRef,
+    operands: &mut [ArrayMut],
+    dimension: usize,
+    order: KeyOrder,
+    descending: bool,
+) -> Result<(), String> {
     let dims = keys.dims.to_vec();
     checked_dims("sort", "keys", keys.ty, keys.dims, keys.data.len())?;
     let size = byte_size(keys.ty);
@@ -149,8 +157,9 @@ pub fn sort_by_keys(keys: ArrayRef, operands: &mut [ArrayMut], dimension: usize,
     let sort_slice = |s: usize| -> Result<Vec<u32>, String> {
         let _ = &keys;
         let width = 8 * size as u32;
-        let mut pairs: Vec<(u64, u32)> =
-            (0..len).map(|i| (ordered_bits(key_bits(keys.data, size, at(s, i)), width, order, descending), i as u32)).collect();
+        let mut pairs: Vec<(u64, u32)> = (0..len)
+            .map(|i| (ordered_bits(key_bits(keys.data, size, at(s, i)), width, order, descending), i as u32))
+            .collect();
         if len >= 256 {
             radix_sort(&mut pairs, bits);
         } else {

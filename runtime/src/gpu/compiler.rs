@@ -5,7 +5,10 @@
 use super::GpuExecutable;
 use crate::{
     buffer_assignment,
-    compiler::{compile_threads, default_entry_layouts, from_hlo_text, host, lower_kernels, register_passes, with_diagnostics, CompileTimes, EntryLayouts, Options},
+    compiler::{
+        compile_threads, default_entry_layouts, from_hlo_text, host, lower_kernels, register_passes, with_diagnostics,
+        CompileTimes, EntryLayouts, Options,
+    },
     executor::KernelFn,
     thunk_emitter::{CompileError, ThunkEmitter},
 };
@@ -18,8 +21,8 @@ use rxla_codegen::{
     gpu::{NvptxTarget, PtxTarget},
 };
 use rxla_emitters::{GpuTarget, Target};
-use rxla_passes::pipeline::{hlo_pipeline, Platform, RunOptions};
 use rxla_ir::op::Op;
+use rxla_passes::pipeline::{hlo_pipeline, Platform, RunOptions};
 use std::time::Instant;
 
 /// GPU compiler options.
@@ -52,10 +55,15 @@ impl Default for GpuOptions {
 
 /// Compiles HLO text for the GPU (`file` names it in messages).
 pub fn compile_hlo_text(text: &str, file: &str, options: &GpuOptions) -> Result<GpuExecutable, CompileError> {
-    from_hlo_text(text, file, |context, module| compile_module(context, module, options), |exe, import, total| {
-        exe.compile_times.import = import;
-        exe.compile_times.total = total;
-    })
+    from_hlo_text(
+        text,
+        file,
+        |context, module| compile_module(context, module, options),
+        |exe, import, total| {
+            exe.compile_times.import = import;
+            exe.compile_times.total = total;
+        },
+    )
 }
 
 /// Compiles an `hlo` module of `context` for the GPU; MLIR's diagnostics
@@ -94,7 +102,8 @@ fn compile_inner(context: &Context, mut module: Module, options: &GpuOptions) ->
 
     // Kernels with launch dimensions run on the GPU; the rest (sort
     // comparators) on the host.
-    let (device_kernels, host_kernels): (Vec<_>, Vec<_>) = emitted.kernels.iter().partition(|(k, _)| k.launch.is_some());
+    let (device_kernels, host_kernels): (Vec<_>, Vec<_>) =
+        emitted.kernels.iter().partition(|(k, _)| k.launch.is_some());
     let t = Instant::now();
     let mut ptx = String::new();
     if !device_kernels.is_empty() {
@@ -109,7 +118,14 @@ fn compile_inner(context: &Context, mut module: Module, options: &GpuOptions) ->
         times.llvm = t.elapsed();
     }
     let host_names: Vec<String> = host_kernels.iter().map(|(k, _)| k.name.clone()).collect();
-    let jit = host_jit(context, &host_kernels.iter().map(|(_, k)| k).collect::<Vec<_>>(), &host_names, &disabled, common.verify_each, &mut times)?;
+    let jit = host_jit(
+        context,
+        &host_kernels.iter().map(|(_, k)| k).collect::<Vec<_>>(),
+        &host_names,
+        &disabled,
+        common.verify_each,
+        &mut times,
+    )?;
     let emulation = if options.emulate {
         let shadows: Vec<&rxla_emitters::EmittedKernel> = emitted.shadows.iter().flatten().collect();
         let names: Vec<String> = shadows.iter().map(|k| k.name.clone()).collect();
@@ -181,7 +197,8 @@ fn host_jit(
     let t = Instant::now();
     let lowered = lower_kernels(context, kernels, Platform::Cpu, disabled, verify_each)?;
     rxla_codegen::translate::register_translations(context);
-    let jit = Jit::compile_kernels(&lowered, &host()?, names, compile_threads()).map_err(|e| CompileError(format!("LLVM: {e}")))?;
+    let jit = Jit::compile_kernels(&lowered, &host()?, names, compile_threads())
+        .map_err(|e| CompileError(format!("LLVM: {e}")))?;
     times.llvm += t.elapsed();
     Ok(Some(jit))
 }

@@ -30,7 +30,10 @@ use std::{
 pub enum Kernel {
     Cuda(sys::CUfunction),
     /// The fusion compiled for the CPU, run over its workgroups.
-    Host { function: KernelFn, workgroups: i64 },
+    Host {
+        function: KernelFn,
+        workgroups: i64,
+    },
 }
 
 // SAFETY: function handles are immutable once loaded.
@@ -91,7 +94,9 @@ impl Device {
     pub fn open() -> Result<Arc<Device>, String> {
         // SAFETY: probing for the library has no other effect.
         if !unsafe { sys::is_culib_present() } {
-            return Err("no CUDA driver (libcuda.so) on this machine: --platform=gpu needs an NVIDIA GPU and its driver".into());
+            return Err(
+                "no CUDA driver (libcuda.so) on this machine: --platform=gpu needs an NVIDIA GPU and its driver".into(),
+            );
         }
         cu::init().map_err(|e| driver_error("cuInit", e))?;
         let count = cu::device::get_count().map_err(|e| driver_error("cuDeviceGetCount", e))?;
@@ -101,12 +106,16 @@ impl Device {
         let device = cu::device::get(0).map_err(|e| driver_error("cuDeviceGet", e))?;
         let name = cu::device::get_name(device).map_err(|e| driver_error("cuDeviceGetName", e))?;
         let attribute = |a| unsafe { cu::device::get_attribute(device, a) };
-        let major = attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR).map_err(|e| driver_error("cuDeviceGetAttribute", e))?;
-        let minor = attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR).map_err(|e| driver_error("cuDeviceGetAttribute", e))?;
+        let major = attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)
+            .map_err(|e| driver_error("cuDeviceGetAttribute", e))?;
+        let minor = attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)
+            .map_err(|e| driver_error("cuDeviceGetAttribute", e))?;
         // SAFETY: a device from cuDeviceGet.
-        let context = unsafe { cu::primary_ctx::retain(device) }.map_err(|e| driver_error("cuDevicePrimaryCtxRetain", e))?;
+        let context =
+            unsafe { cu::primary_ctx::retain(device) }.map_err(|e| driver_error("cuDevicePrimaryCtxRetain", e))?;
         unsafe { cu::ctx::set_current(context) }.map_err(|e| driver_error("cuCtxSetCurrent", e))?;
-        let stream = cu::stream::create(cu::stream::StreamKind::NonBlocking).map_err(|e| driver_error("cuStreamCreate", e))?;
+        let stream =
+            cu::stream::create(cu::stream::StreamKind::NonBlocking).map_err(|e| driver_error("cuStreamCreate", e))?;
         // SAFETY: probing for the library has no other effect.
         let cublas = if unsafe { blas_sys::is_culib_present() } {
             match blas::create_handle() {
@@ -128,8 +137,15 @@ impl Device {
         let image = CString::new(ptx).map_err(|_| "the PTX contains a NUL byte".to_string())?;
         // SAFETY: a NUL-terminated PTX image; the module stays loaded for
         // the life of the process (kernels are looked up once).
-        let module = unsafe { cu::module::load_data(image.as_ptr() as *const c_void) }
-            .map_err(|e| driver_error(&format!("loading the PTX on {} (sm_{}{})", self.name, self.compute_capability.0, self.compute_capability.1), e))?;
+        let module = unsafe { cu::module::load_data(image.as_ptr() as *const c_void) }.map_err(|e| {
+            driver_error(
+                &format!(
+                    "loading the PTX on {} (sm_{}{})",
+                    self.name, self.compute_capability.0, self.compute_capability.1
+                ),
+                e,
+            )
+        })?;
         names
             .iter()
             .map(|n| {
@@ -199,7 +215,8 @@ impl Backend for Device {
 
     fn synchronize(&self) -> Result<(), String> {
         // SAFETY: a live stream.
-        unsafe { cu::stream::synchronize(self.stream) }.map_err(|e| driver_error("running on the GPU (cuStreamSynchronize)", e))
+        unsafe { cu::stream::synchronize(self.stream) }
+            .map_err(|e| driver_error("running on the GPU (cuStreamSynchronize)", e))
     }
 
     fn launch(&self, kernel: &Kernel, blocks: [i64; 3], threads: [i64; 3], args: &[u64]) -> Result<(), String> {
@@ -387,7 +404,9 @@ impl Backend for HostBackend {
     }
 
     fn launch(&self, kernel: &Kernel, _blocks: [i64; 3], _threads: [i64; 3], args: &[u64]) -> Result<(), String> {
-        let Kernel::Host { function, workgroups } = *kernel else { return Err("internal error: a GPU kernel on the host".into()) };
+        let Kernel::Host { function, workgroups } = *kernel else {
+            return Err("internal error: a GPU kernel on the host".into());
+        };
         let ptrs: Vec<*mut u8> = args.iter().map(|&a| a as *mut u8).collect();
         let _flush = crate::pool::FlushDenormals::new();
         for wg in 0..workgroups.max(1) {

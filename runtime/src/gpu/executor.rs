@@ -31,23 +31,35 @@ impl Loaded {
     /// Loads the PTX on a CUDA device.
     pub fn on_gpu(exe: &GpuExecutable, device: Arc<Device>) -> Result<Loaded> {
         device.bind().map_err(e)?;
-        let names: Vec<String> =
-            exe.kernels.iter().filter(|k| k.launch.is_some()).map(|k| rxla_lowering::lower_tensors::ptx_name(&k.name)).collect();
-        let mut loaded = if names.is_empty() { Vec::new() } else { device.load(&exe.ptx, &names).map_err(e)? }.into_iter();
-        let functions = exe.kernels.iter().map(|k| if k.launch.is_some() { loaded.next().map(Kernel::Cuda) } else { None }).collect();
+        let names: Vec<String> = exe
+            .kernels
+            .iter()
+            .filter(|k| k.launch.is_some())
+            .map(|k| rxla_lowering::lower_tensors::ptx_name(&k.name))
+            .collect();
+        let mut loaded =
+            if names.is_empty() { Vec::new() } else { device.load(&exe.ptx, &names).map_err(e)? }.into_iter();
+        let functions = exe
+            .kernels
+            .iter()
+            .map(|k| if k.launch.is_some() { loaded.next().map(Kernel::Cuda) } else { None })
+            .collect();
         Loaded::with(exe, device, functions)
     }
 
     /// The GPU kernels' CPU versions on the host backend (an executable
     /// compiled with `GpuOptions::emulate`).
     pub fn on_host(exe: &GpuExecutable, device: Arc<dyn Backend>) -> Result<Loaded> {
-        let emulation = exe.emulation.as_ref().ok_or_else(|| e("internal error: no CPU kernels to emulate the GPU with".into()))?;
+        let emulation =
+            exe.emulation.as_ref().ok_or_else(|| e("internal error: no CPU kernels to emulate the GPU with".into()))?;
         let functions = exe
             .kernels
             .iter()
             .zip(&emulation.kernels)
             .map(|(k, shadow)| match (k.launch, shadow) {
-                (Some(_), Some((function, workgroups))) => Ok(Some(Kernel::Host { function: *function, workgroups: *workgroups })),
+                (Some(_), Some((function, workgroups))) => {
+                    Ok(Some(Kernel::Host { function: *function, workgroups: *workgroups }))
+                }
                 (Some(_), None) => Err(e(format!("internal error: kernel {} has no CPU version", k.name))),
                 (None, _) => Ok(None),
             })
@@ -56,7 +68,12 @@ impl Loaded {
     }
 
     fn with(exe: &GpuExecutable, device: Arc<dyn Backend>, functions: Vec<Option<Kernel>>) -> Result<Loaded> {
-        let constants = exe.constants.iter().map(|c| DeviceBuffer::upload(&device, c.as_slice())).collect::<std::result::Result<_, _>>().map_err(e)?;
+        let constants = exe
+            .constants
+            .iter()
+            .map(|c| DeviceBuffer::upload(&device, c.as_slice()))
+            .collect::<std::result::Result<_, _>>()
+            .map_err(e)?;
         Ok(Loaded { device, functions, constants })
     }
 }
@@ -154,9 +171,12 @@ impl GpuMachine<'_> {
                         // rejects empty grids.
                         return Ok(());
                     }
-                    let function = self.loaded.functions[*kernel].ok_or_else(|| e(format!("internal error: kernel {} is not loaded", k.name)))?;
+                    let function = self.loaded.functions[*kernel]
+                        .ok_or_else(|| e(format!("internal error: kernel {} is not loaded", k.name)))?;
                     let ptrs: Vec<u64> = args.iter().map(|&s| f.ptr(s)).collect();
-                    device.launch(&function, launch.blocks, launch.threads, &ptrs).map_err(|m| e(format!("kernel {}: {m}", k.name)))
+                    device
+                        .launch(&function, launch.blocks, launch.threads, &ptrs)
+                        .map_err(|m| e(format!("kernel {}: {m}", k.name)))
                 }
                 Step::Copy { from, to } => device.copy(f.ptr(*to), f.ptr(*from), f.bytes(*from)).map_err(e),
                 _ => unreachable!("only kernels and copies run on the device"),
@@ -183,14 +203,17 @@ impl GpuMachine<'_> {
             *entry = (*entry).max(n);
         }
         let mut copies: HashMap<BufferId, (Buffer, u64)> = HashMap::new();
-        let slot_of = |b: BufferId| reads.iter().chain(&writes).copied().find(|&s| f.p.buffer_of(s) == b).expect("a slot of the buffer");
+        let slot_of = |b: BufferId| {
+            reads.iter().chain(&writes).copied().find(|&s| f.p.buffer_of(s) == b).expect("a slot of the buffer")
+        };
         for (&b, &n) in &sizes {
             let ptr = f.ptr(slot_of(b));
             let mut copy = Buffer::zeroed(n);
             device.read(ptr, copy.as_mut_slice()).map_err(e)?;
             copies.insert(b, (copy, ptr));
         }
-        let staged: HashMap<BufferId, *mut u8> = copies.iter_mut().map(|(&b, (copy, _))| (b, copy.as_mut_ptr())).collect();
+        let staged: HashMap<BufferId, *mut u8> =
+            copies.iter_mut().map(|(&b, (copy, _))| (b, copy.as_mut_ptr())).collect();
         host.run_staged_step(f.p, step, &staged)?;
         let written: std::collections::HashSet<BufferId> = writes.iter().map(|&s| f.p.buffer_of(s)).collect();
         for b in written {
@@ -234,10 +257,18 @@ impl GpuMachine<'_> {
                 let is_pred = f.p.slots[*selector].shape.ty == ElementType::Pred;
                 device.read(f.ptr(*selector), &mut bytes[..if is_pred { 1 } else { 4 }]).map_err(e)?;
                 let branch = if is_pred {
-                    if bytes[0] != 0 { 0 } else { 1 }
+                    if bytes[0] != 0 {
+                        0
+                    } else {
+                        1
+                    }
                 } else {
                     let i = i32::from_le_bytes(bytes);
-                    if i < 0 || i as usize >= branches.len() { branches.len() - 1 } else { i as usize }
+                    if i < 0 || i as usize >= branches.len() {
+                        branches.len() - 1
+                    } else {
+                        i as usize
+                    }
                 };
                 let args: Vec<u64> = operands[branch].iter().map(|&s| f.ptr(s)).collect();
                 let outs = inner.run(branches[branch], &args)?;

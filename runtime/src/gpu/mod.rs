@@ -133,7 +133,11 @@ impl GpuExecutable {
     pub fn prepare(&self, args: &[Literal]) -> Result<DeviceArgs, RunError> {
         let loaded = self.load()?;
         let host = crate::argument_buffers(self.entry(), args)?;
-        let buffers = host.iter().map(|b| DeviceBuffer::upload(&loaded.device, b.as_slice())).collect::<Result<_, _>>().map_err(RunError)?;
+        let buffers = host
+            .iter()
+            .map(|b| DeviceBuffer::upload(&loaded.device, b.as_slice()))
+            .collect::<Result<_, _>>()
+            .map_err(RunError)?;
         Ok(DeviceArgs { buffers })
     }
 
@@ -144,7 +148,11 @@ impl GpuExecutable {
         self.execute_inner(args, None)
     }
 
-    fn execute_inner(&self, args: &DeviceArgs, profile: Option<&Mutex<Vec<(String, std::time::Duration)>>>) -> Result<DeviceOutputs, RunError> {
+    fn execute_inner(
+        &self,
+        args: &DeviceArgs,
+        profile: Option<&Mutex<Vec<(String, std::time::Duration)>>>,
+    ) -> Result<DeviceOutputs, RunError> {
         let loaded = self.load()?;
         let p = self.entry();
         let device = &loaded.device;
@@ -186,7 +194,8 @@ impl GpuExecutable {
 
     /// The result literal of device outputs (copied to the host).
     pub fn result(&self, outputs: &DeviceOutputs) -> Result<Literal, RunError> {
-        let host: Vec<Vec<u8>> = outputs.buffers.iter().map(|b| b.to_host()).collect::<Result<_, _>>().map_err(RunError)?;
+        let host: Vec<Vec<u8>> =
+            outputs.buffers.iter().map(|b| b.to_host()).collect::<Result<_, _>>().map_err(RunError)?;
         let bytes: Vec<&[u8]> = host.iter().map(Vec::as_slice).collect();
         Ok(crate::result_literal(self.entry(), &bytes))
     }

@@ -50,12 +50,19 @@ pub struct Gemm {
 /// dimension per operand).
 pub fn gemm(p: &Program, lhs: Slot, rhs: Slot, out: Slot, dims: &rxla_library::dot::DotDims) -> Option<Gemm> {
     let (l, r, o) = (&p.slots[lhs].shape, &p.slots[rhs].shape, &p.slots[out].shape);
-    if l.ty != r.ty || l.ty != o.ty || !matches!(l.ty, ElementType::F16 | ElementType::Bf16 | ElementType::F32 | ElementType::F64) {
+    if l.ty != r.ty
+        || l.ty != o.ty
+        || !matches!(l.ty, ElementType::F16 | ElementType::Bf16 | ElementType::F32 | ElementType::F64)
+    {
         return None;
     }
     let nb = dims.lhs_batch.len();
     let leading: Vec<usize> = (0..nb).collect();
-    if dims.lhs_batch != leading || dims.rhs_batch != leading || dims.lhs_contracting.len() != 1 || dims.rhs_contracting.len() != 1 {
+    if dims.lhs_batch != leading
+        || dims.rhs_batch != leading
+        || dims.lhs_contracting.len() != 1
+        || dims.rhs_contracting.len() != 1
+    {
         return None;
     }
     let (lc, rc) = (dims.lhs_contracting[0], dims.rhs_contracting[0]);
@@ -120,7 +127,11 @@ pub fn location(p: &Program, slot: Slot) -> String {
 
 fn slot_text(p: &Program, s: Slot) -> String {
     let info = &p.slots[s];
-    let layout = info.layout.as_ref().map(|l| format!("{{{}}}", l.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(","))).unwrap_or_default();
+    let layout = info
+        .layout
+        .as_ref()
+        .map(|l| format!("{{{}}}", l.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(",")))
+        .unwrap_or_default();
     format!("%{s} {}{layout} {}", info.shape, location(p, s))
 }
 
@@ -130,7 +141,13 @@ pub fn describe(programs: &[Program], entry: usize, kernels: &[KernelInfo], cubl
     let order = std::iter::once(entry).chain((0..programs.len()).filter(|&i| i != entry));
     for i in order {
         let p = &programs[i];
-        let _ = writeln!(out, "program {}{} (temp arena {} bytes)", p.name, if i == entry { ", entry" } else { "" }, p.arena_size);
+        let _ = writeln!(
+            out,
+            "program {}{} (temp arena {} bytes)",
+            p.name,
+            if i == entry { ", entry" } else { "" },
+            p.arena_size
+        );
         for (k, &s) in p.param_leaves.iter().enumerate() {
             let _ = writeln!(out, "  parameter {k}: {}", slot_text(p, s));
         }
@@ -149,7 +166,14 @@ pub fn describe(programs: &[Program], entry: usize, kernels: &[KernelInfo], cubl
                     let l = k.launch.expect("a device kernel has launch dimensions");
                     format!(
                         "launch {} ({}) blocks {}x{}x{} threads {}x{}x{}",
-                        k.name, k.emitter, l.blocks[0], l.blocks[1], l.blocks[2], l.threads[0], l.threads[1], l.threads[2]
+                        k.name,
+                        k.emitter,
+                        l.blocks[0],
+                        l.blocks[1],
+                        l.blocks[2],
+                        l.threads[0],
+                        l.threads[1],
+                        l.threads[2]
                     )
                 }
                 (Step::Copy { .. }, _) => "copy (device)".to_string(),
@@ -163,7 +187,9 @@ pub fn describe(programs: &[Program], entry: usize, kernels: &[KernelInfo], cubl
                     if g.trans_a { " transa" } else { "" },
                     if g.trans_b { " transb" } else { "" }
                 ),
-                (Step::While { cond, body, .. }, _) => format!("while (host) cond {} body {}", programs[*cond].name, programs[*body].name),
+                (Step::While { cond, body, .. }, _) => {
+                    format!("while (host) cond {} body {}", programs[*cond].name, programs[*body].name)
+                }
                 (Step::Conditional { branches, .. }, _) => {
                     let names: Vec<&str> = branches.iter().map(|b| programs[*b].name.as_str()).collect();
                     format!("conditional (host) branches {}", names.join(", "))
@@ -218,7 +244,12 @@ mod tests {
     }
 
     fn dims(batch: usize, lc: usize, rc: usize) -> DotDims {
-        DotDims { lhs_batch: (0..batch).collect(), rhs_batch: (0..batch).collect(), lhs_contracting: vec![lc], rhs_contracting: vec![rc] }
+        DotDims {
+            lhs_batch: (0..batch).collect(),
+            rhs_batch: (0..batch).collect(),
+            lhs_contracting: vec![lc],
+            rhs_contracting: vec![rc],
+        }
     }
 
     #[test]
@@ -245,7 +276,8 @@ mod tests {
         assert_eq!((g.m, g.n, g.k, g.ldb), (5, 1, 3, 3));
         let ints = program(&[&[2, 3], &[3, 5], &[2, 5]], ElementType::S32);
         assert!(gemm(&ints, 0, 1, 2, &dims(0, 1, 0)).is_none());
-        let mixed = DotDims { lhs_batch: vec![1], rhs_batch: vec![0], lhs_contracting: vec![0], rhs_contracting: vec![1] };
+        let mixed =
+            DotDims { lhs_batch: vec![1], rhs_batch: vec![0], lhs_contracting: vec![0], rhs_contracting: vec![1] };
         let p = program(&[&[3, 4], &[4, 3], &[4]], ElementType::F32);
         assert!(gemm(&p, 0, 1, 2, &mixed).is_none());
     }

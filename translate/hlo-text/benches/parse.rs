@@ -24,16 +24,7 @@ fn synthetic_module() -> String {
     // Numbering starts at 10 so that every reference points backwards; the
     // two small computations, x, y and the root make up the rest.
     let mut n = 10;
-    let ops = [
-        "add",
-        "multiply",
-        "subtract",
-        "maximum",
-        "exponential",
-        "tanh",
-        "negate",
-        "divide",
-    ];
+    let ops = ["add", "multiply", "subtract", "maximum", "exponential", "tanh", "negate", "divide"];
     while n < 10 + INSTRUCTIONS - 9 {
         let i = n;
         match i % 10 {
@@ -67,7 +58,9 @@ fn synthetic_module() -> String {
         }
         n += 1;
     }
-    s.push_str(&format!("  ROOT %out = f32[128]{{0}} reduce(%{last}, f32[] %c.10), dimensions={{1}}, to_apply=%add\n}}\n\n"));
+    s.push_str(&format!(
+        "  ROOT %out = f32[128]{{0}} reduce(%{last}, f32[] %c.10), dimensions={{1}}, to_apply=%add\n}}\n\n"
+    ));
     s
 }
 
@@ -102,17 +95,10 @@ fn main() {
     });
     let (parse, m) = time(|| parse_module(&text).unwrap());
     let (print, printed) = time(|| print_module(&m));
-    assert_eq!(
-        parse_module(&printed).unwrap().without_positions(),
-        m.without_positions()
-    );
+    assert_eq!(parse_module(&printed).unwrap().without_positions(), m.without_positions());
     let (check, _) = time(|| rxla_hlo_text::attrs::check_module(&m).unwrap());
     let per = |d: Duration| d.as_secs_f64() * 1e9 / count as f64;
-    println!(
-        "lex:   {:>8.2} ms  ({tokens} tokens, {:.0} MB/s)",
-        lex.as_secs_f64() * 1e3,
-        mb / lex.as_secs_f64()
-    );
+    println!("lex:   {:>8.2} ms  ({tokens} tokens, {:.0} MB/s)", lex.as_secs_f64() * 1e3, mb / lex.as_secs_f64());
     println!(
         "parse: {:>8.2} ms  ({:.0} ns/instruction, {:.0} MB/s)",
         parse.as_secs_f64() * 1e3,
@@ -125,9 +111,6 @@ fn main() {
         per(print),
         printed.len() as f64 / 1e6 / print.as_secs_f64()
     );
-    println!(
-        "check: {:>8.2} ms  (attrs::check_module, every attribute read)",
-        check.as_secs_f64() * 1e3
-    );
+    println!("check: {:>8.2} ms  (attrs::check_module, every attribute read)", check.as_secs_f64() * 1e3);
     println!("(median of {RUNS} runs)");
 }

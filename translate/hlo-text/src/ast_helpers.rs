@@ -113,10 +113,7 @@ impl PrimitiveType {
     /// Signed and unsigned integers (not `pred`).
     pub fn is_integral(self) -> bool {
         use PrimitiveType::*;
-        matches!(
-            self,
-            S1 | S2 | S4 | S8 | S16 | S32 | S64 | U1 | U2 | U4 | U8 | U16 | U32 | U64
-        )
+        matches!(self, S1 | S2 | S4 | S8 | S16 | S32 | S64 | U1 | U2 | U4 | U8 | U16 | U32 | U64)
     }
 
     /// Every floating-point type, the f8/f6/f4 ones included.

@@ -73,23 +73,14 @@ fn list<'v, T>(
             }
         }
     }
-    p.expect(
-        close,
-        &format!(
-            "expects '{}' or '{}' in {what}",
-            symbol(delim),
-            symbol(close)
-        ),
-    )?;
+    p.expect(close, &format!("expects '{}' or '{}' in {what}", symbol(delim), symbol(close)))?;
     Ok(out)
 }
 
 const BRACES: [Tok; 3] = [Tok::LBrace, Tok::Comma, Tok::RBrace];
 
 fn int_list(p: &mut Parser<'_>) -> Result<Vec<i64>> {
-    list(p, BRACES, "a list of integers", |p| {
-        p.int("expects an integer")
-    })
+    list(p, BRACES, "a list of integers", |p| p.int("expects an integer"))
 }
 
 fn string_token(p: &mut Parser<'_>) -> Result<String> {
@@ -114,11 +105,7 @@ fn float_token(p: &mut Parser<'_>) -> Result<f64> {
         return Err(error_at(&tok, "expects a number"));
     }
     p.bump()?;
-    let value = if tok.is(Tok::Int) {
-        parse_int(tok.text).map(|i| i as f64)
-    } else {
-        tok.text.parse::<f64>().ok()
-    };
+    let value = if tok.is(Tok::Int) { parse_int(tok.text).map(|i| i as f64) } else { tok.text.parse::<f64>().ok() };
     value.ok_or_else(|| error_at(&tok, "unsupported number syntax"))
 }
 
@@ -173,9 +160,7 @@ pub fn string(v: &AttrValue) -> Result<String> {
 
 /// One identifier: `kLoop`, `LT`, `FFT`, `rng_default`.
 pub fn enum_word(v: &AttrValue) -> Result<String> {
-    read(v, |p| {
-        Ok(p.expect(Tok::Ident, "expects a word")?.text.to_string())
-    })
+    read(v, |p| Ok(p.expect(Tok::Ident, "expects a word")?.text.to_string()))
 }
 
 /// `{1,0}` or `{}`.
@@ -200,20 +185,12 @@ pub fn computation(v: &AttrValue) -> Result<String> {
 
 /// `{%a, %b}` or `{}`.
 pub fn computation_list(v: &AttrValue) -> Result<Vec<String>> {
-    read(v, |p| {
-        list(p, BRACES, "a list of computations", |p| {
-            Ok(p.name("a computation name")?.0)
-        })
-    })
+    read(v, |p| list(p, BRACES, "a list of computations", |p| Ok(p.name("a computation name")?.0)))
 }
 
 /// `{%a, %b}`: instruction names, as in `control-predecessors`.
 pub fn instruction_names(v: &AttrValue) -> Result<Vec<String>> {
-    read(v, |p| {
-        list(p, BRACES, "a list of instructions", |p| {
-            Ok(p.name("an instruction name")?.0)
-        })
-    })
+    read(v, |p| list(p, BRACES, "a list of instructions", |p| Ok(p.name("an instruction name")?.0)))
 }
 
 /// A shape, as in `outfeed_shape=(f32[2]{0}, token[])`.
@@ -236,25 +213,14 @@ struct Scan<'v> {
 
 impl<'v> Scan<'v> {
     fn new(v: &'v AttrValue) -> Self {
-        Scan {
-            v,
-            s: v.text.as_bytes(),
-            i: 0,
-        }
+        Scan { v, s: v.text.as_bytes(), i: 0 }
     }
 
     fn error_at(&self, at: usize, message: &str) -> ParseError {
         let at = at.min(self.s.len());
         let text = &self.v.text[at..];
-        let len = text
-            .bytes()
-            .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
-            .count();
-        let len = if len == 0 {
-            text.chars().next().map_or(0, char::len_utf8)
-        } else {
-            len
-        };
+        let len = text.bytes().take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')).count();
+        let len = if len == 0 { text.chars().next().map_or(0, char::len_utf8) } else { len };
         ParseError::new(pos_in(&self.v.text, self.v.pos, at), message, &text[..len])
     }
 
@@ -262,11 +228,7 @@ impl<'v> Scan<'v> {
     fn error_char(&self, at: usize, message: &str) -> ParseError {
         let at = at.min(self.s.len());
         let len = self.v.text[at..].chars().next().map_or(0, char::len_utf8);
-        ParseError::new(
-            pos_in(&self.v.text, self.v.pos, at),
-            message,
-            &self.v.text[at..at + len],
-        )
+        ParseError::new(pos_in(&self.v.text, self.v.pos, at), message, &self.v.text[at..at + len])
     }
 
     fn error(&self, message: &str) -> ParseError {
@@ -297,12 +259,10 @@ impl<'v> Scan<'v> {
         loop {
             match self.peek() {
                 Some(b' ' | b'\t' | b'\n' | b'\r') => self.i += 1,
-                Some(b'/') if self.s.get(self.i + 1) == Some(&b'*') => {
-                    match self.v.text[self.i + 2..].find("*/") {
-                        Some(end) => self.i += end + 4,
-                        None => return,
-                    }
-                }
+                Some(b'/') if self.s.get(self.i + 1) == Some(&b'*') => match self.v.text[self.i + 2..].find("*/") {
+                    Some(end) => self.i += end + 4,
+                    None => return,
+                },
                 _ => return,
             }
         }
@@ -312,10 +272,7 @@ impl<'v> Scan<'v> {
     fn int(&mut self) -> Result<i64> {
         let start = self.i;
         self.eat(b'-');
-        let digits = self.s[self.i..]
-            .iter()
-            .take_while(|b| b.is_ascii_digit())
-            .count();
+        let digits = self.s[self.i..].iter().take_while(|b| b.is_ascii_digit()).count();
         if digits == 0 {
             return Err(self.error_at(start, "expects an integer"));
         }
@@ -329,10 +286,7 @@ impl<'v> Scan<'v> {
     /// `[a-z_]+`
     fn word(&mut self) -> &'v str {
         let start = self.i;
-        while self
-            .peek()
-            .is_some_and(|b| b.is_ascii_lowercase() || b == b'_')
-        {
+        while self.peek().is_some_and(|b| b.is_ascii_lowercase() || b == b'_') {
             self.i += 1;
         }
         &self.v.text[start..self.i]

@@ -26,11 +26,7 @@ fn at(token: &str) -> String {
 
 impl ParseError {
     pub fn new(pos: Pos, message: impl Into<String>, token: &str) -> Self {
-        ParseError {
-            pos,
-            message: message.into(),
-            token: clip(token),
-        }
+        ParseError { pos, message: message.into(), token: clip(token) }
     }
 
     /// `file:line:col: error: message (at 'token')`, the form compilers and

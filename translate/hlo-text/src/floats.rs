@@ -50,13 +50,9 @@ pub fn float_format(t: PrimitiveType) -> Option<FloatFormat> {
         F8e4m3fnuz => f(4, 3, FiniteNegZeroNan),
         F8e5m2fnuz => f(5, 2, FiniteNegZeroNan),
         F8e4m3b11fnuz => Some(FloatFormat { bias: 11, ..f(4, 3, FiniteNegZeroNan)? }),
-        F8e8m0fnu => Some(FloatFormat {
-            exponent_bits: 8,
-            mantissa_bits: 0,
-            has_sign: false,
-            kind: FiniteAllOnesNan,
-            bias: 127,
-        }),
+        F8e8m0fnu => {
+            Some(FloatFormat { exponent_bits: 8, mantissa_bits: 0, has_sign: false, kind: FiniteAllOnesNan, bias: 127 })
+        }
         F4e2m1fn => f(2, 1, FiniteOnly),
         F6e2m3fn => f(2, 3, FiniteOnly),
         F6e3m2fn => f(3, 2, FiniteOnly),
@@ -70,7 +66,11 @@ impl FloatFormat {
     }
 
     fn sign_bit(&self) -> u64 {
-        if self.has_sign { 1u64 << (self.width() - 1) } else { 0 }
+        if self.has_sign {
+            1u64 << (self.width() - 1)
+        } else {
+            0
+        }
     }
 
     fn exponent_mask(&self) -> u64 {
@@ -79,8 +79,7 @@ impl FloatFormat {
 
     /// Bits of +/-inf, or None if the format has none.
     pub fn infinity(&self, negative: bool) -> Option<u64> {
-        (self.kind == SpecialValues::Ieee)
-            .then(|| self.exponent_mask() | if negative { self.sign_bit() } else { 0 })
+        (self.kind == SpecialValues::Ieee).then(|| self.exponent_mask() | if negative { self.sign_bit() } else { 0 })
     }
 
     /// Bits of a NaN with `payload` (0: the default quiet NaN).
@@ -139,7 +138,11 @@ impl FloatFormat {
         } else {
             (1.0 + mantissa / scale) * 2f64.powi(exponent - bias)
         };
-        if negative { -magnitude } else { magnitude }
+        if negative {
+            -magnitude
+        } else {
+            magnitude
+        }
     }
 }
 
@@ -154,7 +157,13 @@ impl FloatFormat {
         if x.is_infinite() {
             return self
                 .infinity(x < 0.0)
-                .or_else(|| if self.kind == SpecialValues::FiniteOnly { self.encode(x.signum() * f64::MAX) } else { self.nan(x < 0.0, 0) })
+                .or_else(|| {
+                    if self.kind == SpecialValues::FiniteOnly {
+                        self.encode(x.signum() * f64::MAX)
+                    } else {
+                        self.nan(x < 0.0, 0)
+                    }
+                })
                 .unwrap_or(0);
         }
         match self.encode(x) {
@@ -167,10 +176,18 @@ impl FloatFormat {
     pub fn decode(&self, bits: u64) -> f64 {
         match self.special_text(bits) {
             Some(t) if t.ends_with("inf") => {
-                if t.starts_with('-') { f64::NEG_INFINITY } else { f64::INFINITY }
+                if t.starts_with('-') {
+                    f64::NEG_INFINITY
+                } else {
+                    f64::INFINITY
+                }
             }
             Some(t) => {
-                if t.starts_with('-') { -f64::NAN } else { f64::NAN }
+                if t.starts_with('-') {
+                    -f64::NAN
+                } else {
+                    f64::NAN
+                }
             }
             None => self.finite_value(bits),
         }
@@ -204,7 +221,9 @@ impl FloatFormat {
         // Reject encodings that land on inf/NaN or beyond the largest finite.
         let too_big = match self.kind {
             SpecialValues::Ieee => biased >= max_biased,
-            SpecialValues::FiniteAllOnesNan => biased > max_biased || (biased == max_biased && mantissa == (1u64 << m) - 1),
+            SpecialValues::FiniteAllOnesNan => {
+                biased > max_biased || (biased == max_biased && mantissa == (1u64 << m) - 1)
+            }
             SpecialValues::FiniteNegZeroNan | SpecialValues::FiniteOnly => biased > max_biased,
         };
         (!too_big).then_some(bits | sign)
@@ -235,7 +254,6 @@ fn plain_or_exponent(value: f64, exponent_form: &str) -> String {
         exponent_form.to_string()
     }
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -277,4 +295,3 @@ mod tests {
         assert_eq!(float_format(F32).unwrap().special_text(0x7F800001).as_deref(), Some("nan(0x1)"));
     }
 }
-

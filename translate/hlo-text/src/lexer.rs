@@ -145,11 +145,7 @@ impl<'a> Lexer<'a> {
     }
 
     fn error_here(&self, message: &str) -> ParseError {
-        let token = self.src[self.off..]
-            .chars()
-            .next()
-            .map(String::from)
-            .unwrap_or_default();
+        let token = self.src[self.off..].chars().next().map(String::from).unwrap_or_default();
         ParseError::new(self.pos, message, &token)
     }
 
@@ -170,13 +166,7 @@ impl<'a> Lexer<'a> {
                     self.bump_n(2);
                     loop {
                         match self.peek_byte(0) {
-                            None => {
-                                return Err(ParseError::new(
-                                    pos,
-                                    "unterminated comment",
-                                    &self.src[start..],
-                                ))
-                            }
+                            None => return Err(ParseError::new(pos, "unterminated comment", &self.src[start..])),
                             Some(b'*') if self.peek_byte(1) == Some(b'/') => {
                                 self.bump_n(2);
                                 break;
@@ -199,12 +189,7 @@ impl<'a> Lexer<'a> {
         self.skip_trivia()?;
         let (start, pos) = (self.off, self.pos);
         let Some(b) = self.peek_byte(0) else {
-            return Ok(Token {
-                kind: Tok::Eof,
-                text: "",
-                start,
-                pos,
-            });
+            return Ok(Token { kind: Tok::Eof, text: "", start, pos });
         };
         let kind = match b {
             b'{' => self.single(Tok::LBrace),
@@ -239,12 +224,7 @@ impl<'a> Lexer<'a> {
             b if is_ident_start(b) => self.ident(),
             _ => return Err(self.error_here("unexpected character")),
         };
-        Ok(Token {
-            kind,
-            text: &self.src[start..self.off],
-            start,
-            pos,
-        })
+        Ok(Token { kind, text: &self.src[start..self.off], start, pos })
     }
 
     fn single(&mut self, kind: Tok) -> Tok {
@@ -259,10 +239,7 @@ impl<'a> Lexer<'a> {
     }
 
     fn eat_ident_chars(&mut self) {
-        let n = self.src.as_bytes()[self.off..]
-            .iter()
-            .take_while(|&&b| is_ident_char(b))
-            .count();
+        let n = self.src.as_bytes()[self.off..].iter().take_while(|&&b| is_ident_char(b)).count();
         self.skip_ascii(n);
     }
 
@@ -292,10 +269,7 @@ impl<'a> Lexer<'a> {
     fn nan_payload(&mut self) {
         let rest = &self.src.as_bytes()[self.off..];
         if rest.starts_with(b"(0x") || rest.starts_with(b"(0X") {
-            let digits = rest[3..]
-                .iter()
-                .take_while(|b| b.is_ascii_hexdigit())
-                .count();
+            let digits = rest[3..].iter().take_while(|b| b.is_ascii_hexdigit()).count();
             if digits > 0 && rest.get(3 + digits) == Some(&b')') {
                 self.bump_n(4 + digits);
             }
@@ -304,16 +278,7 @@ impl<'a> Lexer<'a> {
 
     fn digits(&mut self, hex: bool) -> usize {
         let rest = &self.src.as_bytes()[self.off..];
-        let n = rest
-            .iter()
-            .take_while(|b| {
-                if hex {
-                    b.is_ascii_hexdigit()
-                } else {
-                    b.is_ascii_digit()
-                }
-            })
-            .count();
+        let n = rest.iter().take_while(|b| if hex { b.is_ascii_hexdigit() } else { b.is_ascii_digit() }).count();
         self.skip_ascii(n);
         n
     }
@@ -335,9 +300,7 @@ impl<'a> Lexer<'a> {
             }
         }
         let bytes = self.src.as_bytes();
-        if bytes.get(self.off) == Some(&b'0')
-            && matches!(bytes.get(self.off + 1), Some(b'x' | b'X'))
-        {
+        if bytes.get(self.off) == Some(&b'0') && matches!(bytes.get(self.off + 1), Some(b'x' | b'X')) {
             return self.hex_number(start, pos);
         }
         let int_digits = self.digits(false);
@@ -396,13 +359,7 @@ impl<'a> Lexer<'a> {
         self.bump();
         loop {
             match self.peek_byte(0) {
-                None => {
-                    return Err(ParseError::new(
-                        pos,
-                        "unterminated string",
-                        &self.src[start..],
-                    ))
-                }
+                None => return Err(ParseError::new(pos, "unterminated string", &self.src[start..])),
                 Some(b'\\') => {
                     self.bump();
                     if self.peek_byte(0).is_some() {
@@ -473,10 +430,9 @@ impl<'a> Lexer<'a> {
                         _ => b']',
                     };
                     if b != expected {
-                        return Err(self.error_here(&format!(
-                            "mismatched '{}', expects '{}'",
-                            b as char, expected as char
-                        )));
+                        return Err(
+                            self.error_here(&format!("mismatched '{}', expects '{}'", b as char, expected as char))
+                        );
                     }
                     open.pop();
                     self.bump();
@@ -502,13 +458,7 @@ impl<'a> Lexer<'a> {
         self.bump_n(2);
         loop {
             match self.peek_byte(0) {
-                None => {
-                    return Err(ParseError::new(
-                        pos,
-                        "unterminated comment",
-                        &self.src[start..],
-                    ))
-                }
+                None => return Err(ParseError::new(pos, "unterminated comment", &self.src[start..])),
                 Some(b'*') if self.peek_byte(1) == Some(b'/') => {
                     self.bump_n(2);
                     return Ok(());
@@ -575,17 +525,13 @@ pub fn unescape(inner: &str) -> std::result::Result<String, (usize, &'static str
                 out.push(v as u8);
             }
             b'x' => {
-                let n = bytes[i..]
-                    .iter()
-                    .take_while(|b| b.is_ascii_hexdigit())
-                    .count();
+                let n = bytes[i..].iter().take_while(|b| b.is_ascii_hexdigit()).count();
                 if n == 0 {
                     return Err((at, "\\x needs hexadecimal digits"));
                 }
-                let v = inner[i..i + n].bytes().fold(0u32, |v, d| {
-                    v.saturating_mul(16)
-                        .saturating_add((d as char).to_digit(16).unwrap_or(0))
-                });
+                let v = inner[i..i + n]
+                    .bytes()
+                    .fold(0u32, |v, d| v.saturating_mul(16).saturating_add((d as char).to_digit(16).unwrap_or(0)));
                 if v > 0xff {
                     return Err((at, "hex escape out of range"));
                 }
@@ -594,15 +540,11 @@ pub fn unescape(inner: &str) -> std::result::Result<String, (usize, &'static str
             }
             b'u' | b'U' => {
                 let n = if e == b'u' { 4 } else { 8 };
-                let digits = inner
-                    .get(i..i + n)
-                    .filter(|d| d.bytes().all(|b| b.is_ascii_hexdigit()));
+                let digits = inner.get(i..i + n).filter(|d| d.bytes().all(|b| b.is_ascii_hexdigit()));
                 let Some(digits) = digits else {
                     return Err((at, "bad unicode escape"));
                 };
-                let c = u32::from_str_radix(digits, 16)
-                    .ok()
-                    .and_then(char::from_u32);
+                let c = u32::from_str_radix(digits, 16).ok().and_then(char::from_u32);
                 let Some(c) = c else {
                     return Err((at, "bad unicode escape"));
                 };
@@ -613,12 +555,7 @@ pub fn unescape(inner: &str) -> std::result::Result<String, (usize, &'static str
             _ => return Err((at, "unknown escape sequence")),
         }
     }
-    String::from_utf8(out).map_err(|e| {
-        (
-            e.utf8_error().valid_up_to().min(inner.len()),
-            "string is not valid UTF-8",
-        )
-    })
+    String::from_utf8(out).map_err(|e| (e.utf8_error().valid_up_to().min(inner.len()), "string is not valid UTF-8"))
 }
 
 /// Quotes `s` the way absl::CEscape does for HLO text: backslash, quotes and

@@ -45,11 +45,7 @@ impl Hasher for Fnv {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
         for &b in bytes {
             h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
         }
@@ -94,18 +90,8 @@ impl<'a> Parser<'a> {
     /// A parser over `text` whose first character is at `pos`: attribute
     /// readers parse values in place so that errors point into the file.
     pub(crate) fn at(text: &'a str, pos: Pos) -> Self {
-        let none = Token {
-            kind: Tok::Eof,
-            text: "",
-            start: 0,
-            pos,
-        };
-        Parser {
-            lexer: Lexer::with_pos(text, pos),
-            ahead: [none; 2],
-            ahead_len: 0,
-            depth: 0,
-        }
+        let none = Token { kind: Tok::Eof, text: "", start: 0, pos };
+        Parser { lexer: Lexer::with_pos(text, pos), ahead: [none; 2], ahead_len: 0, depth: 0 }
     }
 
     // ----- token plumbing -------------------------------------------------
@@ -198,16 +184,12 @@ impl<'a> Parser<'a> {
             self.ahead_len = 0;
         }
         let (text, pos) = self.lexer.capture_value()?;
-        Ok(AttrValue {
-            text: text.to_string(),
-            pos,
-        })
+        Ok(AttrValue { text: text.to_string(), pos })
     }
 
     /// `%name` or a bare identifier; returns the name without `%`.
     pub(crate) fn name(&mut self, what: &str) -> Result<(String, Pos)> {
-        self.name_str(what)
-            .map(|(name, pos)| (name.to_string(), pos))
+        self.name_str(what).map(|(name, pos)| (name.to_string(), pos))
     }
 
     fn name_str(&mut self, what: &str) -> Result<(&'a str, Pos)> {
@@ -234,12 +216,11 @@ impl<'a> Parser<'a> {
         } else if !matches!(first.kind, Tok::Ident | Tok::Name) {
             return Err(error_at(&first, "expects 'HloModule' or a computation"));
         }
-        let stack_frames =
-            if self.peek()?.is_ident("FileNames") && !self.peek2_opens_computation()? {
-                self.stack_frames()?
-            } else {
-                Vec::new()
-            };
+        let stack_frames = if self.peek()?.is_ident("FileNames") && !self.peek2_opens_computation()? {
+            self.stack_frames()?
+        } else {
+            Vec::new()
+        };
 
         let mut computations: Vec<Computation> = Vec::new();
         let mut names = Names::default();
@@ -265,14 +246,7 @@ impl<'a> Parser<'a> {
         // A header-less file (an emitter test, a bare computation) is named
         // after its first computation.
         let name = name.unwrap_or_else(|| computations[0].name.clone());
-        Ok(Module {
-            name,
-            attributes,
-            computations,
-            entry,
-            stack_frames,
-            pos: first.pos,
-        })
+        Ok(Module { name, attributes, computations, entry, stack_frames, pos: first.pos })
     }
 
     fn peek2_opens_computation(&mut self) -> Result<bool> {
@@ -286,11 +260,7 @@ impl<'a> Parser<'a> {
             let tok = self.expect(Tok::Ident, "expects an attribute name")?;
             self.expect(Tok::Equal, "expects '=' after the attribute name")?;
             let value = self.value()?;
-            attrs.push(Attribute {
-                name: tok.text.to_string(),
-                value,
-                pos: tok.pos,
-            });
+            attrs.push(Attribute { name: tok.text.to_string(), value, pos: tok.pos });
         }
         Ok(attrs)
     }
@@ -303,17 +273,10 @@ impl<'a> Parser<'a> {
         let name_tok = self.peek()?;
         let (name, pos) = self.name_str("a computation name")?;
         if !names.insert(name) {
-            return Err(error_at(
-                &name_tok,
-                &format!("computation '{name}' is defined twice"),
-            ));
+            return Err(error_at(&name_tok, &format!("computation '{name}' is defined twice")));
         }
         let name = name.to_string();
-        let signature = if self.at_kind(Tok::LParen)? {
-            Some(self.signature()?)
-        } else {
-            None
-        };
+        let signature = if self.at_kind(Tok::LParen)? { Some(self.signature()?) } else { None };
         self.expect(Tok::LBrace, "expects '{' to start the computation body")?;
 
         let mut instructions: Vec<Instruction> = Vec::new();
@@ -323,21 +286,13 @@ impl<'a> Parser<'a> {
             let tok = self.peek()?;
             match tok.kind {
                 Tok::RBrace => break,
-                Tok::Eof => {
-                    return Err(error_at(
-                        &tok,
-                        &format!("expects '}}' at the end of computation '{name}'"),
-                    ))
-                }
+                Tok::Eof => return Err(error_at(&tok, &format!("expects '}}' at the end of computation '{name}'"))),
                 _ => {}
             }
             let i = self.instruction(&mut defined)?;
             if i.is_root {
                 if root.is_some() {
-                    return Err(error_at(
-                        &tok,
-                        "a computation has only one ROOT instruction",
-                    ));
+                    return Err(error_at(&tok, "a computation has only one ROOT instruction"));
                 }
                 root = Some(instructions.len());
             }
@@ -349,15 +304,7 @@ impl<'a> Parser<'a> {
         self.bump()?; // '}'
         let attributes = self.attributes()?;
         let root = root.unwrap_or(instructions.len() - 1);
-        Ok(Computation {
-            name,
-            is_entry,
-            signature,
-            instructions,
-            root,
-            attributes,
-            pos,
-        })
+        Ok(Computation { name, is_entry, signature, instructions, root, attributes, pos })
     }
 
     fn signature(&mut self) -> Result<Signature> {
@@ -387,20 +334,14 @@ impl<'a> Parser<'a> {
         let name_tok = self.peek()?;
         let (name, pos) = self.name_str("an instruction name")?;
         if defined.contains(name) {
-            return Err(error_at(
-                &name_tok,
-                &format!("instruction '{name}' is defined twice"),
-            ));
+            return Err(error_at(&name_tok, &format!("instruction '{name}' is defined twice")));
         }
         self.expect(Tok::Equal, "expects '=' after the instruction name")?;
         if !self.at_shape()? {
             return Err(self.error("expects the instruction's shape"));
         }
         let shape = self.shape()?;
-        let opcode = self
-            .expect(Tok::Ident, "expects an opcode")?
-            .text
-            .to_string();
+        let opcode = self.expect(Tok::Ident, "expects an opcode")?.text.to_string();
         let (mut operands, mut literal, mut parameter_number) = (Vec::new(), None, None);
         match opcode.as_str() {
             "parameter" => {
@@ -442,24 +383,13 @@ impl<'a> Parser<'a> {
         let mut operands = Vec::new();
         if !self.at_kind(Tok::RParen)? {
             loop {
-                let shape = if self.at_shape()? {
-                    Some(self.shape()?)
-                } else {
-                    None
-                };
+                let shape = if self.at_shape()? { Some(self.shape()?) } else { None };
                 let tok = self.peek()?;
                 let (name, pos) = self.name_str("an operand name")?;
                 if !defined.contains(name) {
-                    return Err(error_at(
-                        &tok,
-                        &format!("operand '{name}' is not defined before its use"),
-                    ));
+                    return Err(error_at(&tok, &format!("operand '{name}' is not defined before its use")));
                 }
-                operands.push(Operand {
-                    shape,
-                    name: name.to_string(),
-                    pos,
-                });
+                operands.push(Operand { shape, name: name.to_string(), pos });
                 if !self.eat(Tok::Comma)? {
                     break;
                 }

@@ -27,13 +27,7 @@ use crate::parser::item_rank;
 
 /// The module as HLO text.
 pub fn print_module(m: &Module) -> String {
-    let mut out = String::with_capacity(
-        64 * m
-            .computations
-            .iter()
-            .map(|c| c.instructions.len() + 2)
-            .sum::<usize>(),
-    );
+    let mut out = String::with_capacity(64 * m.computations.iter().map(|c| c.instructions.len() + 2).sum::<usize>());
     out.push_str("HloModule ");
     out.push_str(&m.name);
     print_attrs(&mut out, &m.attributes);
@@ -144,15 +138,9 @@ fn print_stack_frames(out: &mut String, frames: &[StackFrame]) {
             })
         }
     }
-    let new = || Table {
-        entries: Vec::new(),
-        ids: HashMap::new(),
-    };
+    let new = || Table { entries: Vec::new(), ids: HashMap::new() };
     let (mut files, mut functions): (Table<&str>, Table<&str>) = (new(), new());
-    let mut locations: Table<[i64; 6]> = Table {
-        entries: Vec::new(),
-        ids: HashMap::new(),
-    };
+    let mut locations: Table<[i64; 6]> = Table { entries: Vec::new(), ids: HashMap::new() };
     let mut frame_rows = Vec::with_capacity(frames.len());
     for f in frames {
         let file = files.id_of(f.file.as_str());
@@ -184,11 +172,7 @@ fn print_stack_frames(out: &mut String, frames: &[StackFrame]) {
     }
     out.push_str("\nStackFrames\n");
     for (i, (loc, parent)) in frame_rows.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "{} {{file_location_id={loc} parent_frame_id={parent}}}",
-            i + 1
-        );
+        let _ = writeln!(out, "{} {{file_location_id={loc} parent_frame_id={parent}}}", i + 1);
     }
 }
 
@@ -201,11 +185,7 @@ pub fn print_shape(shape: &Shape) -> String {
 
 pub(crate) fn write_shape(out: &mut String, shape: &Shape) {
     match shape {
-        Shape::Array {
-            element,
-            dims,
-            layout,
-        } => {
+        Shape::Array { element, dims, layout } => {
             out.push_str(element.name());
             out.push('[');
             for (i, d) in dims.iter().enumerate() {
@@ -239,10 +219,8 @@ pub(crate) fn write_shape(out: &mut String, shape: &Shape) {
 /// `{1,0:T(8,128)(2,1)E(4)S(1)}`; items in XLA's order (the verbatim ones
 /// by their head). An empty layout prints as nothing, as XLA prints scalars.
 fn write_layout(out: &mut String, l: &Layout) {
-    let has_items = !l.tiles.is_empty()
-        || l.element_size_in_bits.is_some()
-        || l.memory_space.is_some()
-        || !l.other.is_empty();
+    let has_items =
+        !l.tiles.is_empty() || l.element_size_in_bits.is_some() || l.memory_space.is_some() || !l.other.is_empty();
     if l.minor_to_major.is_empty() && !has_items {
         return;
     }
@@ -256,14 +234,10 @@ fn write_layout(out: &mut String, l: &Layout) {
     if has_items {
         out.push(':');
         let other_rank = |item: &String| {
-            let head: String = item
-                .chars()
-                .take_while(|c| c.is_ascii_alphabetic() || *c == '#' || *c == '*')
-                .collect();
+            let head: String = item.chars().take_while(|c| c.is_ascii_alphabetic() || *c == '#' || *c == '*').collect();
             item_rank(&head).unwrap_or(usize::MAX)
         };
-        let mut others: Vec<(usize, &String)> =
-            l.other.iter().map(|o| (other_rank(o), o)).collect();
+        let mut others: Vec<(usize, &String)> = l.other.iter().map(|o| (other_rank(o), o)).collect();
         others.sort_by_key(|(r, _)| *r); // stable: keeps the order within a rank
         let mut others = others.into_iter().peekable();
         let mut flush_before = |out: &mut String, rank: usize| {
@@ -350,17 +324,12 @@ fn height(a: &LiteralArray) -> usize {
 fn write_array(out: &mut String, a: &LiteralArray, rank: usize, level: usize) {
     match a {
         LiteralArray::Element(e) => out.push_str(e),
-        LiteralArray::Nested(children) if matches!(children.as_slice(), [LiteralArray::Element(e)] if e == "...") =>
-        {
+        LiteralArray::Nested(children) if matches!(children.as_slice(), [LiteralArray::Element(e)] if e == "...") => {
             out.push_str("{...}");
         }
         LiteralArray::Nested(children) => {
             let innermost = level + 1 >= rank;
-            let pad = if rank <= 1 || (innermost && children.len() <= 1) {
-                ""
-            } else {
-                " "
-            };
+            let pad = if rank <= 1 || (innermost && children.len() <= 1) { "" } else { " " };
             out.push('{');
             out.push_str(pad);
             for (i, c) in children.iter().enumerate() {

@@ -23,7 +23,11 @@ pub fn synthetic_module(n: usize) -> String {
             6 => text += &format!("  %e{k} = f32[64,128]{{1,0}} exponential(%{last})\n"),
             _ => text += &format!("  %p{k} = pred[64,128]{{1,0}} compare(%{last}, %x), direction=GT\n  %e{k} = f32[64,128]{{1,0}} select(%p{k}, %{last}, %x)\n"),
         }
-        i += match k % 8 { 0 | 5 | 7 => 2, 2 | 4 => 3, _ => 1 };
+        i += match k % 8 {
+            0 | 5 | 7 => 2,
+            2 | 4 => 3,
+            _ => 1,
+        };
         last = format!("e{k}");
     }
     text += &format!("  ROOT %out = f32[64]{{0}} reduce(%{last}, %zero), dimensions={{1}}, to_apply=%add\n}}\n");

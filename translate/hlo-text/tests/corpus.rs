@@ -10,9 +10,7 @@ use std::path::{Path, PathBuf};
 use rxla_hlo_text::{attrs, parse_module, print_module};
 
 fn oracle(dir: &str) -> Option<Vec<PathBuf>> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/oracle")
-        .join(dir);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/oracle").join(dir);
     let Ok(entries) = std::fs::read_dir(&root) else {
         eprintln!("note: {} is absent; skipping", root.display());
         return None;
@@ -32,26 +30,14 @@ fn check_file(path: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(path).unwrap();
     let m = parse_module(&text).unwrap_or_else(|e| panic!("{}", e.render(&name)));
     let printed = print_module(&m);
-    let again = parse_module(&printed)
-        .unwrap_or_else(|e| panic!("{name}: printed text does not parse: {e}\n{printed}"));
-    assert!(
-        again.without_positions() == m.without_positions(),
-        "{name}: the round trip changed the tree"
-    );
-    assert_eq!(
-        print_module(&again),
-        printed,
-        "{name}: printing is not a fixed point"
-    );
+    let again =
+        parse_module(&printed).unwrap_or_else(|e| panic!("{name}: printed text does not parse: {e}\n{printed}"));
+    assert!(again.without_positions() == m.without_positions(), "{name}: the round trip changed the tree");
+    assert_eq!(print_module(&again), printed, "{name}: printing is not a fixed point");
     if path.ends_with("module.opt.hlo") {
-        assert_eq!(
-            printed, text,
-            "{name}: XLA's printout does not come back byte for byte"
-        );
+        assert_eq!(printed, text, "{name}: XLA's printout does not come back byte for byte");
     }
-    attrs::check_module(&m)
-        .unwrap_or_else(|e| panic!("{}", e.render(&name)))
-        .unknown
+    attrs::check_module(&m).unwrap_or_else(|e| panic!("{}", e.render(&name))).unknown
 }
 
 fn check_all(dir: &str) {
@@ -61,10 +47,7 @@ fn check_all(dir: &str) {
     unknown.sort();
     unknown.dedup();
     assert!(unknown.is_empty(), "keywords without a reader: {unknown:?}");
-    println!(
-        "{dir}: {} files parsed, round-tripped and attribute-checked",
-        files.len()
-    );
+    println!("{dir}: {} files parsed, round-tripped and attribute-checked", files.len());
 }
 
 #[test]

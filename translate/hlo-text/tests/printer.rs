@@ -8,11 +8,7 @@ fn at() -> Pos {
 }
 
 fn f32s(dims: &[i64], layout: Option<Layout>) -> Shape {
-    Shape::Array {
-        element: PrimitiveType::F32,
-        dims: dims.iter().map(|&d| Dim::Static(d)).collect(),
-        layout,
-    }
+    Shape::Array { element: PrimitiveType::F32, dims: dims.iter().map(|&d| Dim::Static(d)).collect(), layout }
 }
 
 fn instr(name: &str, shape: Shape, opcode: &str, operands: &[&str]) -> Instruction {
@@ -21,14 +17,7 @@ fn instr(name: &str, shape: Shape, opcode: &str, operands: &[&str]) -> Instructi
         is_root: false,
         shape,
         opcode: opcode.into(),
-        operands: operands
-            .iter()
-            .map(|o| Operand {
-                shape: None,
-                name: (*o).into(),
-                pos: at(),
-            })
-            .collect(),
+        operands: operands.iter().map(|o| Operand { shape: None, name: (*o).into(), pos: at() }).collect(),
         literal: None,
         parameter_number: None,
         attributes: vec![],
@@ -37,29 +26,12 @@ fn instr(name: &str, shape: Shape, opcode: &str, operands: &[&str]) -> Instructi
 }
 
 fn attr(name: &str, text: &str) -> Attribute {
-    Attribute {
-        name: name.into(),
-        value: AttrValue {
-            text: text.into(),
-            pos: at(),
-        },
-        pos: at(),
-    }
+    Attribute { name: name.into(), value: AttrValue { text: text.into(), pos: at() }, pos: at() }
 }
 
 fn module() -> Module {
-    let mut p = instr(
-        "p",
-        f32s(
-            &[2],
-            Some(Layout {
-                minor_to_major: vec![0],
-                ..Default::default()
-            }),
-        ),
-        "parameter",
-        &[],
-    );
+    let mut p =
+        instr("p", f32s(&[2], Some(Layout { minor_to_major: vec![0], ..Default::default() })), "parameter", &[]);
     p.parameter_number = Some(0);
     let mut c = instr("c", f32s(&[], None), "constant", &[]);
     c.literal = Some(Literal::Array(LiteralArray::Element("2.5".into())));
@@ -70,10 +42,7 @@ fn module() -> Module {
     let entry = Computation {
         name: "main".into(),
         is_entry: true,
-        signature: Some(Signature {
-            params: vec![("p".into(), f32s(&[2], None))],
-            result: f32s(&[2], None),
-        }),
+        signature: Some(Signature { params: vec![("p".into(), f32s(&[2], None))], result: f32s(&[2], None) }),
         instructions: vec![p, c, b, r],
         root: 3,
         attributes: vec![],
@@ -133,16 +102,9 @@ fn shapes() {
     }
     // Tuples carry an index comment every five elements, as XLA prints them.
     let six = parse_shape("(f32[], f32[], f32[], f32[], f32[], f32[])").unwrap();
-    assert_eq!(
-        print_shape(&six),
-        "(f32[], f32[], f32[], f32[], f32[], /*index=5*/f32[])"
-    );
+    assert_eq!(print_shape(&six), "(f32[], f32[], f32[], f32[], f32[], /*index=5*/f32[])");
     // An empty layout prints as nothing (XLA's scalars).
-    let scalar = Shape::Array {
-        element: PrimitiveType::S32,
-        dims: vec![],
-        layout: Some(Layout::default()),
-    };
+    let scalar = Shape::Array { element: PrimitiveType::S32, dims: vec![], layout: Some(Layout::default()) };
     assert_eq!(print_shape(&scalar), "s32[]");
 }
 
@@ -155,10 +117,7 @@ fn layout_items_print_in_xla_order() {
         memory_space: Some(2),
         other: vec!["D(D)".into(), "L(2)".into(), "M(8)".into()],
     };
-    assert_eq!(
-        print_shape(&f32s(&[4], Some(layout))),
-        "f32[4]{0:D(D)T(128)L(2)E(4)S(2)M(8)}"
-    );
+    assert_eq!(print_shape(&f32s(&[4], Some(layout))), "f32[4]{0:D(D)T(128)L(2)E(4)S(2)M(8)}");
 }
 
 fn el(s: &str) -> LiteralArray {
@@ -172,26 +131,14 @@ fn nested(v: Vec<LiteralArray>) -> LiteralArray {
 #[test]
 fn literals() {
     assert_eq!(print_literal(&Literal::Array(el("-inf"))), "-inf");
-    assert_eq!(
-        print_literal(&Literal::Array(nested(vec![el("1"), el("2")]))),
-        "{1, 2}"
-    );
+    assert_eq!(print_literal(&Literal::Array(nested(vec![el("1"), el("2")]))), "{1, 2}");
     assert_eq!(print_literal(&Literal::Array(nested(vec![]))), "{}");
     assert_eq!(
-        print_literal(&Literal::Array(nested(vec![
-            nested(vec![el("1"), el("2")]),
-            nested(vec![el("3"), el("4")])
-        ]))),
+        print_literal(&Literal::Array(nested(vec![nested(vec![el("1"), el("2")]), nested(vec![el("3"), el("4")])]))),
         "{ { 1, 2 }, { 3, 4 } }"
     );
-    assert_eq!(
-        print_literal(&Literal::Array(nested(vec![nested(vec![el("1")])]))),
-        "{ {1} }"
-    );
-    assert_eq!(
-        print_literal(&Literal::Array(nested(vec![el("...")]))),
-        "{...}"
-    );
+    assert_eq!(print_literal(&Literal::Array(nested(vec![nested(vec![el("1")])]))), "{ {1} }");
+    assert_eq!(print_literal(&Literal::Array(nested(vec![el("...")]))), "{...}");
     assert_eq!(
         print_literal(&Literal::Tuple(vec![
             Literal::Array(el("1")),
@@ -215,11 +162,7 @@ fn stack_frames_print_as_tables() {
         end_column: 4,
         parent_id,
     };
-    m.stack_frames = vec![
-        frame(1, "a.py", 0),
-        frame(2, "a.py", 1),
-        frame(3, "b \"q\".py", 2),
-    ];
+    m.stack_frames = vec![frame(1, "a.py", 0), frame(2, "a.py", 1), frame(3, "b \"q\".py", 2)];
     let text = print_module(&m);
     assert!(
         text.contains("\n\nFileNames\n1 \"a.py\"\n2 \"b \\\"q\\\".py\"\n\nFunctionNames\n1 \"f\\n\"\n\nFileLocations\n1 {file_name_id=1 function_name_id=1 line=1 end_line=3 column=2 end_column=4}\n2 {file_name_id=2 function_name_id=1 line=1 end_line=3 column=2 end_column=4}\n\nStackFrames\n1 {file_location_id=1 parent_frame_id=1}\n2 {file_location_id=1 parent_frame_id=2}\n3 {file_location_id=2 parent_frame_id=3}\n"),
@@ -239,9 +182,6 @@ fn operand_lists_carry_index_comments() {
     entry.instructions.push(t);
     entry.root = 4;
     let text = print_module(&m);
-    assert!(
-        text.contains("tuple(%p, %p, %p, %p, %p, /*index=5*/%r)"),
-        "{text}"
-    );
+    assert!(text.contains("tuple(%p, %p, %p, %p, %p, /*index=5*/%r)"), "{text}");
     assert_eq!(parse_module(&text).unwrap().without_positions(), m);
 }

@@ -8,11 +8,7 @@ fn parse(text: &str) -> Module {
     // Every accepted module round-trips through the printer.
     let printed = print_module(&m);
     let again = parse_module(&printed).unwrap_or_else(|e| panic!("reparse: {e}\n{printed}"));
-    assert_eq!(
-        again.without_positions(),
-        m.without_positions(),
-        "round trip of\n{printed}"
-    );
+    assert_eq!(again.without_positions(), m.without_positions(), "round trip of\n{printed}");
     assert_eq!(print_module(&again), printed);
     m
 }
@@ -26,11 +22,7 @@ fn shape(text: &str) -> Shape {
 }
 
 fn array(element: PrimitiveType, dims: &[i64]) -> Shape {
-    Shape::Array {
-        element,
-        dims: dims.iter().map(|&d| Dim::Static(d)).collect(),
-        layout: None,
-    }
+    Shape::Array { element, dims: dims.iter().map(|&d| Dim::Static(d)).collect(), layout: None }
 }
 
 const SIMPLE: &str = "\
@@ -58,22 +50,11 @@ fn module_header_computations_and_positions() {
     assert!(c.is_entry);
     assert_eq!((c.name.as_str(), c.pos), ("main", pos(3, 7)));
     let sig = c.signature.as_ref().unwrap();
-    assert_eq!(
-        sig.params,
-        vec![("x".to_string(), array(PrimitiveType::F32, &[2]))]
-    );
+    assert_eq!(sig.params, vec![("x".to_string(), array(PrimitiveType::F32, &[2]))]);
     assert_eq!(sig.result, array(PrimitiveType::F32, &[2]));
     assert_eq!(c.root, 1);
     let x = &c.instructions[0];
-    assert_eq!(
-        (
-            x.name.as_str(),
-            x.opcode.as_str(),
-            x.parameter_number,
-            x.pos
-        ),
-        ("x", "parameter", Some(0), pos(4, 3))
-    );
+    assert_eq!((x.name.as_str(), x.opcode.as_str(), x.parameter_number, x.pos), ("x", "parameter", Some(0), pos(4, 3)));
     let neg = &c.instructions[1];
     assert!(neg.is_root);
     assert_eq!(neg.pos, pos(5, 8));
@@ -166,20 +147,13 @@ fn tuples_nested_tuples_and_empty_tuples() {
 
 #[test]
 fn dynamic_dimensions() {
-    let Shape::Array { dims, .. } = shape("f32[<=8,?,3]") else {
-        panic!()
-    };
+    let Shape::Array { dims, .. } = shape("f32[<=8,?,3]") else { panic!() };
     assert_eq!(dims, vec![Dim::Bounded(8), Dim::Unbounded, Dim::Static(3)]);
 }
 
 #[test]
 fn layouts_with_tiles_and_other_items() {
-    let Shape::Array {
-        layout: Some(l), ..
-    } = shape("f32[128,256]{0,1:T(8,128)(2,1)(*,4)E(16)S(1)}")
-    else {
-        panic!()
-    };
+    let Shape::Array { layout: Some(l), .. } = shape("f32[128,256]{0,1:T(8,128)(2,1)(*,4)E(16)S(1)}") else { panic!() };
     assert_eq!(l.minor_to_major, vec![0, 1]);
     assert_eq!(l.tiles, vec![vec![8, 128], vec![2, 1], vec![-1, 4]]);
     assert_eq!(l.element_size_in_bits, Some(16));
@@ -187,58 +161,27 @@ fn layouts_with_tiles_and_other_items() {
     assert!(l.other.is_empty());
 
     let text = "s4[4,2]{1,0:D(D,C+~)T(2,1)L(4)#(s32)*(u8)E(4)S(2)SC(0:1,2)P(s4[8]{0})M(16)}";
-    let Shape::Array {
-        layout: Some(l), ..
-    } = shape(text)
-    else {
-        panic!()
-    };
-    assert_eq!(
-        l.other,
-        vec![
-            "D(D,C+~)",
-            "L(4)",
-            "#(s32)",
-            "*(u8)",
-            "SC(0:1,2)",
-            "P(s4[8]{0})",
-            "M(16)"
-        ]
-    );
+    let Shape::Array { layout: Some(l), .. } = shape(text) else { panic!() };
+    assert_eq!(l.other, vec!["D(D,C+~)", "L(4)", "#(s32)", "*(u8)", "SC(0:1,2)", "P(s4[8]{0})", "M(16)"]);
     assert_eq!(rxla_hlo_text::print_shape(&shape(text)), text);
 
     // A scalar may carry tiles only.
-    let Shape::Array {
-        layout: Some(l), ..
-    } = shape("f32[]{:T(256)}")
-    else {
-        panic!()
-    };
+    let Shape::Array { layout: Some(l), .. } = shape("f32[]{:T(256)}") else { panic!() };
     assert_eq!((l.minor_to_major.len(), l.tiles.len()), (0, 1));
 }
 
 #[test]
 fn a_brace_after_a_result_shape_opens_the_body_not_a_layout() {
     let m = parse("HloModule m\nENTRY %e () -> f32[] {\n  ROOT %c = f32[] constant(0)\n}\n");
-    assert_eq!(
-        m.computations[0].signature.as_ref().unwrap().result,
-        array(PrimitiveType::F32, &[])
-    );
-    let m = parse(
-        "HloModule m\nENTRY %e () -> f32[2]{0} {\n  ROOT %c = f32[2]{0} constant({0, 1})\n}\n",
-    );
-    let Shape::Array { layout, .. } = &m.computations[0].signature.as_ref().unwrap().result else {
-        panic!()
-    };
+    assert_eq!(m.computations[0].signature.as_ref().unwrap().result, array(PrimitiveType::F32, &[]));
+    let m = parse("HloModule m\nENTRY %e () -> f32[2]{0} {\n  ROOT %c = f32[2]{0} constant({0, 1})\n}\n");
+    let Shape::Array { layout, .. } = &m.computations[0].signature.as_ref().unwrap().result else { panic!() };
     assert_eq!(layout.as_ref().unwrap().minor_to_major, vec![0]);
 }
 
 fn constant(shape: &str, literal: &str) -> Literal {
     let text = format!("HloModule m\nENTRY %e {{\n  ROOT %c = {shape} constant({literal})\n}}\n");
-    parse(&text).computations[0].instructions[0]
-        .literal
-        .clone()
-        .unwrap()
+    parse(&text).computations[0].instructions[0].literal.clone().unwrap()
 }
 
 fn el(s: &str) -> LiteralArray {
@@ -269,11 +212,7 @@ fn scalar_literals_keep_their_text() {
         ("c128", "(-inf, nan)"),
         ("f8e4m3fn", "448"),
     ] {
-        assert_eq!(
-            constant(&format!("{ty}[]"), text),
-            Literal::Array(el(text)),
-            "{ty} {text}"
-        );
+        assert_eq!(constant(&format!("{ty}[]"), text), Literal::Array(el(text)), "{ty} {text}");
     }
     // Complex parts are normalised to one space after the comma.
     assert_eq!(constant("c64[]", "(1,2)"), Literal::Array(el("(1, 2)")));
@@ -281,10 +220,7 @@ fn scalar_literals_keep_their_text() {
 
 #[test]
 fn array_literals_nest_one_level_per_dimension() {
-    assert_eq!(
-        constant("s32[3]", "{1, 2, 3}"),
-        Literal::Array(LiteralArray::Nested(vec![el("1"), el("2"), el("3")]))
-    );
+    assert_eq!(constant("s32[3]", "{1, 2, 3}"), Literal::Array(LiteralArray::Nested(vec![el("1"), el("2"), el("3")])));
     assert_eq!(
         constant("s32[2,2]", "{ {1,2}, {3,4} }"),
         Literal::Array(LiteralArray::Nested(vec![
@@ -292,37 +228,22 @@ fn array_literals_nest_one_level_per_dimension() {
             LiteralArray::Nested(vec![el("3"), el("4")]),
         ]))
     );
-    assert_eq!(
-        constant("f32[0]", "{}"),
-        Literal::Array(LiteralArray::Nested(vec![]))
-    );
-    assert_eq!(
-        constant("f32[0,3]", "{  }"),
-        Literal::Array(LiteralArray::Nested(vec![]))
-    );
+    assert_eq!(constant("f32[0]", "{}"), Literal::Array(LiteralArray::Nested(vec![])));
+    assert_eq!(constant("f32[0,3]", "{  }"), Literal::Array(LiteralArray::Nested(vec![])));
     assert_eq!(
         constant("f32[1,1,1,1]", "{ /*i0=0*/ { /*i1=0*/ { {1} } } }"),
-        Literal::Array(LiteralArray::Nested(vec![LiteralArray::Nested(vec![
-            LiteralArray::Nested(vec![LiteralArray::Nested(vec![el("1")])])
-        ])]))
+        Literal::Array(LiteralArray::Nested(vec![LiteralArray::Nested(vec![LiteralArray::Nested(vec![
+            LiteralArray::Nested(vec![el("1")])
+        ])])]))
     );
-    assert_eq!(
-        constant("f32[100]", "{...}"),
-        Literal::Array(LiteralArray::Nested(vec![el("...")]))
-    );
-    assert_eq!(
-        constant("pred[2]", "{0, 1}"),
-        Literal::Array(LiteralArray::Nested(vec![el("0"), el("1")]))
-    );
+    assert_eq!(constant("f32[100]", "{...}"), Literal::Array(LiteralArray::Nested(vec![el("...")])));
+    assert_eq!(constant("pred[2]", "{0, 1}"), Literal::Array(LiteralArray::Nested(vec![el("0"), el("1")])));
 }
 
 #[test]
 fn tuple_literals_follow_the_tuple_shape() {
     assert_eq!(
-        constant(
-            "(s32[], (c64[], pred[2]))",
-            "( 1, ( (1, 2), {true, false} ) )"
-        ),
+        constant("(s32[], (c64[], pred[2]))", "( 1, ( (1, 2), {true, false} ) )"),
         Literal::Tuple(vec![
             Literal::Array(el("1")),
             Literal::Tuple(vec![
@@ -333,18 +254,15 @@ fn tuple_literals_follow_the_tuple_shape() {
     );
     assert_eq!(constant("()", "()"), Literal::Tuple(vec![]));
     // XLA prints large and tuple constants as {...}.
-    assert_eq!(
-        constant("(s32[], s32[])", "{...}"),
-        Literal::Array(LiteralArray::Nested(vec![el("...")]))
-    );
+    assert_eq!(constant("(s32[], s32[])", "{...}"), Literal::Array(LiteralArray::Nested(vec![el("...")])));
 }
 
 fn attr_value(instr_tail: &str) -> AttrValue {
-    let text = format!("HloModule m\nENTRY %e {{\n  %p = f32[4,4] parameter(0)\n  ROOT %r = f32[4,4] copy(%p), {instr_tail}\n}}\n");
+    let text = format!(
+        "HloModule m\nENTRY %e {{\n  %p = f32[4,4] parameter(0)\n  ROOT %r = f32[4,4] copy(%p), {instr_tail}\n}}\n"
+    );
     let m = parse(&text);
-    m.computations[0].instructions[1].attributes[0]
-        .value
-        .clone()
+    m.computations[0].instructions[1].attributes[0].value.clone()
 }
 
 #[test]
@@ -377,31 +295,16 @@ fn attribute_values_end_at_comma_brace_newline_or_comment() {
     let m = parse(text);
     let attrs = &m.computations[0].instructions[0].attributes;
     assert_eq!(attrs.len(), 2);
-    assert_eq!(
-        (attrs[0].name.as_str(), attrs[0].value.text.as_str()),
-        ("a", "x y")
-    );
-    assert_eq!(
-        (attrs[1].name.as_str(), attrs[1].value.text.as_str()),
-        ("b", "{1, 2}")
-    );
+    assert_eq!((attrs[0].name.as_str(), attrs[0].value.text.as_str()), ("a", "x y"));
+    assert_eq!((attrs[1].name.as_str(), attrs[1].value.text.as_str()), ("b", "{1, 2}"));
     let c = &m.computations[0].attributes;
-    assert_eq!(
-        (c[0].name.as_str(), c[0].value.text.as_str()),
-        ("execution_thread", "\"t\"")
-    );
+    assert_eq!((c[0].name.as_str(), c[0].value.text.as_str()), ("execution_thread", "\"t\""));
 }
 
 #[test]
 fn attributes_may_continue_on_the_next_line() {
-    let m = parse(
-        "HloModule m\nENTRY %e {\n  ROOT %p = f32[] parameter(0),\n      a=1,\n      b=2\n}\n",
-    );
-    let names: Vec<_> = m.computations[0].instructions[0]
-        .attributes
-        .iter()
-        .map(|a| a.name.as_str())
-        .collect();
+    let m = parse("HloModule m\nENTRY %e {\n  ROOT %p = f32[] parameter(0),\n      a=1,\n      b=2\n}\n");
+    let names: Vec<_> = m.computations[0].instructions[0].attributes.iter().map(|a| a.name.as_str()).collect();
     assert_eq!(names, ["a", "b"]);
 }
 
@@ -409,11 +312,7 @@ fn attributes_may_continue_on_the_next_line() {
 fn nested_computation_values_span_lines() {
     let m = parse("HloModule m\nENTRY %e {\n  %p = f32[] parameter(0)\n  ROOT %c = f32[] call(%p), to_apply={\n    %q = f32[] parameter(0)\n    ROOT %n = f32[] negate(%q)\n  }\n}\n");
     let v = &m.computations[0].instructions[1].attributes[0].value;
-    assert!(
-        v.text.starts_with("{\n    %q") && v.text.ends_with("  }"),
-        "{:?}",
-        v.text
-    );
+    assert!(v.text.starts_with("{\n    %q") && v.text.ends_with("  }"), "{:?}", v.text);
 }
 
 #[test]
@@ -421,15 +320,9 @@ fn operands_may_be_shaped_or_bare_and_opcodes_keep_dashes() {
     let m = parse("HloModule m\nENTRY %e {\n  %p = (f32[], s32[]) parameter(0)\n  %a = f32[] get-tuple-element((f32[], s32[]) %p), index=0\n  ROOT %t = (f32[], f32[]) tuple(%a, f32[] %a)\n}\n");
     let c = &m.computations[0];
     assert_eq!(c.instructions[1].opcode, "get-tuple-element");
-    assert!(matches!(
-        c.instructions[1].operands[0].shape,
-        Some(Shape::Tuple(_))
-    ));
+    assert!(matches!(c.instructions[1].operands[0].shape, Some(Shape::Tuple(_))));
     assert_eq!(c.instructions[2].operands[0].shape, None);
-    assert_eq!(
-        c.instructions[2].operands[1].shape,
-        Some(array(PrimitiveType::F32, &[]))
-    );
+    assert_eq!(c.instructions[2].operands[1].shape, Some(array(PrimitiveType::F32, &[])));
 }
 
 #[test]
@@ -488,22 +381,14 @@ fn a_computation_may_be_named_like_a_section() {
 
 #[test]
 fn windows_line_endings() {
-    let m = parse(
-        "HloModule m\r\n\r\nENTRY %e {\r\n  ROOT %p = f32[] parameter(0), a={1,\r\n 2}\r\n}\r\n",
-    );
-    assert_eq!(
-        m.computations[0].instructions[0].attributes[0].value.text,
-        "{1,\r\n 2}"
-    );
+    let m = parse("HloModule m\r\n\r\nENTRY %e {\r\n  ROOT %p = f32[] parameter(0), a={1,\r\n 2}\r\n}\r\n");
+    assert_eq!(m.computations[0].instructions[0].attributes[0].value.text, "{1,\r\n 2}");
 }
 
 #[test]
 fn columns_count_characters() {
     let m = parse("HloModule m\nENTRY %e {\n  ROOT %p = f32[] parameter(0), a=\"é\", b=1\n}\n");
-    assert_eq!(
-        m.computations[0].instructions[0].attributes[1].pos,
-        pos(3, 40)
-    );
+    assert_eq!(m.computations[0].instructions[0].attributes[1].pos, pos(3, 40));
 }
 
 #[test]

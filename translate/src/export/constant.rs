@@ -72,7 +72,11 @@ pub fn float_text(t: PrimitiveType, bits: u64) -> String {
 /// Plain digits for ordinary magnitudes, exponent form otherwise.
 fn shortest(v: f64, plain: impl Fn(f64) -> String, exp: impl Fn(f64) -> String) -> String {
     let a = v.abs();
-    if a == 0.0 || (1e-4..1e16).contains(&a) { plain(v) } else { exp(v) }
+    if a == 0.0 || (1e-4..1e16).contains(&a) {
+        plain(v)
+    } else {
+        exp(v)
+    }
 }
 
 unsafe fn element_text_at(attr: MlirAttribute, t: PrimitiveType, index: usize) -> Result<String> {

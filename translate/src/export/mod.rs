@@ -15,7 +15,7 @@ mod raw;
 use crate::types::parse_mlir_type;
 use melior::ir::Module;
 use raw::{Op, Val};
-use rxla_hlo_text::ast::{self, Attribute, AttrValue, Computation, Instruction, Operand, Pos, Shape};
+use rxla_hlo_text::ast::{self, AttrValue, Attribute, Computation, Instruction, Operand, Pos, Shape};
 use std::{
     collections::{HashMap, HashSet},
     fmt,
@@ -126,7 +126,11 @@ fn module_attributes(module: Op) -> Vec<Attribute> {
 }
 
 pub(crate) fn attribute(name: &str, text: impl Into<String>) -> Attribute {
-    Attribute { name: name.to_string(), value: AttrValue { text: text.into(), pos: Pos::default() }, pos: Pos::default() }
+    Attribute {
+        name: name.to_string(),
+        value: AttrValue { text: text.into(), pos: Pos::default() },
+        pos: Pos::default(),
+    }
 }
 
 /// How a value is referred to in HLO text.
@@ -235,11 +239,8 @@ impl Exporter {
 
             let mut instruction = ops::instruction(op, &name, operands)?;
             if multi {
-                let elements = op
-                    .results()
-                    .into_iter()
-                    .map(|r| shape_of(r.type_text(), &name))
-                    .collect::<Result<Vec<_>>>()?;
+                let elements =
+                    op.results().into_iter().map(|r| shape_of(r.type_text(), &name)).collect::<Result<Vec<_>>>()?;
                 instruction.shape = Shape::Tuple(elements);
                 if let Some(t) = tuple {
                     ops::apply_discardable(t, &mut instruction)?;
@@ -324,7 +325,10 @@ impl Exporter {
                     is_root: false,
                     shape: Shape::Tuple(refs.iter().map(|r| r.shape.clone()).collect()),
                     opcode: "tuple".into(),
-                    operands: refs.iter().map(|r| Operand { shape: None, name: r.name.clone(), pos: Pos::default() }).collect(),
+                    operands: refs
+                        .iter()
+                        .map(|r| Operand { shape: None, name: r.name.clone(), pos: Pos::default() })
+                        .collect(),
                     literal: None,
                     parameter_number: None,
                     attributes: Vec::new(),

@@ -81,7 +81,8 @@ fn replica_groups_text(text: &str) -> Option<String> {
     }
     let f = m::struct_fields(text, "iota_groups")?;
     let list = |v: &[i64]| format!("[{}]", v.iter().map(i64::to_string).collect::<Vec<_>>().join(","));
-    let mut out = format!("{}<={}", list(&m::field_list(&f, "group_shape")?), list(&m::field_list(&f, "reshape_dims")?));
+    let mut out =
+        format!("{}<={}", list(&m::field_list(&f, "group_shape")?), list(&m::field_list(&f, "reshape_dims")?));
     let transpose = m::field_list(&f, "transpose")?;
     if !transpose.is_empty() {
         out += &format!("T({})", transpose.iter().map(i64::to_string).collect::<Vec<_>>().join(","));
@@ -94,7 +95,10 @@ fn collective_attrs(op: Op, attrs: &mut Vec<Attribute>) -> Result<()> {
         attrs.push(attribute("channel_id", m::integer(&text).ok_or_else(|| missing(op, "channel_id"))?.to_string()));
     }
     if let Some(text) = op.attr_text("replica_groups") {
-        attrs.push(attribute("replica_groups", replica_groups_text(&text).ok_or_else(|| missing(op, "replica_groups"))?));
+        attrs.push(attribute(
+            "replica_groups",
+            replica_groups_text(&text).ok_or_else(|| missing(op, "replica_groups"))?,
+        ));
     }
     if bool_attr(op, "use_global_device_ids") == Some(true) {
         attrs.push(attribute("use_global_device_ids", "true"));
@@ -138,7 +142,11 @@ fn dim_labels(op: Op) -> Result<String> {
     Ok(format!(
         "{}_{}->{}",
         labels((get("input_batch_dim")?, 'b'), (get("input_feature_dim")?, 'f'), list("input_spatial_dims")?)?,
-        labels((get("kernel_input_feature_dim")?, 'i'), (get("kernel_output_feature_dim")?, 'o'), list("kernel_spatial_dims")?)?,
+        labels(
+            (get("kernel_input_feature_dim")?, 'i'),
+            (get("kernel_output_feature_dim")?, 'o'),
+            list("kernel_spatial_dims")?
+        )?,
         labels((get("output_batch_dim")?, 'b'), (get("output_feature_dim")?, 'f'), list("output_spatial_dims")?)?,
     ))
 }
@@ -147,11 +155,13 @@ fn dim_labels(op: Op) -> Result<String> {
 pub fn apply_layout(shape: &mut Shape, text: &str) -> Result<()> {
     match shape {
         Shape::Array { layout, .. } => {
-            *layout = Some(parse_layout(text).ok_or_else(|| ExportError::new(format!("malformed hlo.layout '{text}'")))?);
+            *layout =
+                Some(parse_layout(text).ok_or_else(|| ExportError::new(format!("malformed hlo.layout '{text}'")))?);
             Ok(())
         }
         Shape::Tuple(elements) => {
-            let items = m::list_items(text).ok_or_else(|| ExportError::new(format!("malformed hlo.layout '{text}'")))?;
+            let items =
+                m::list_items(text).ok_or_else(|| ExportError::new(format!("malformed hlo.layout '{text}'")))?;
             for (element, item) in elements.iter_mut().zip(items) {
                 if item.starts_with("#hlo.layout") || item.starts_with('[') {
                     apply_layout(element, item)?;
@@ -237,7 +247,8 @@ pub fn instruction(op: Op, name: &str, operands: Vec<Operand>) -> Result<Instruc
             attrs.push(attribute("to_apply", callee(op, "to_apply")?));
         }
         "slice" => {
-            let (s, l, st) = (dims_attr(op, "start_indices")?, dims_attr(op, "limit_indices")?, dims_attr(op, "strides")?);
+            let (s, l, st) =
+                (dims_attr(op, "start_indices")?, dims_attr(op, "limit_indices")?, dims_attr(op, "strides")?);
             let parts: Vec<String> = s
                 .iter()
                 .zip(&l)
@@ -257,7 +268,11 @@ pub fn instruction(op: Op, name: &str, operands: Vec<Operand>) -> Result<Instruc
             let parts: Vec<String> = (0..lo.len())
                 .map(|i| {
                     let base = format!("{}_{}", lo[i], hi.get(i).copied().unwrap_or(0));
-                    if interior { format!("{base}_{}", int.get(i).copied().unwrap_or(0)) } else { base }
+                    if interior {
+                        format!("{base}_{}", int.get(i).copied().unwrap_or(0))
+                    } else {
+                        base
+                    }
                 })
                 .collect();
             attrs.push(attribute("padding", parts.join("x")));
@@ -267,9 +282,21 @@ pub fn instruction(op: Op, name: &str, operands: Vec<Operand>) -> Result<Instruc
             let text = op.attr_text("dimension_numbers").ok_or_else(|| missing(op, "dimension_numbers"))?;
             let f = m::struct_fields(&text, short).ok_or_else(|| missing(op, "dimension_numbers"))?;
             let fields: &[&str] = if short == "gather" {
-                &["offset_dims", "collapsed_slice_dims", "start_index_map", "operand_batching_dims", "start_indices_batching_dims"]
+                &[
+                    "offset_dims",
+                    "collapsed_slice_dims",
+                    "start_index_map",
+                    "operand_batching_dims",
+                    "start_indices_batching_dims",
+                ]
             } else {
-                &["update_window_dims", "inserted_window_dims", "scatter_dims_to_operand_dims", "input_batching_dims", "scatter_indices_batching_dims"]
+                &[
+                    "update_window_dims",
+                    "inserted_window_dims",
+                    "scatter_dims_to_operand_dims",
+                    "input_batching_dims",
+                    "scatter_indices_batching_dims",
+                ]
             };
             for (i, field) in fields.iter().enumerate() {
                 let values = m::field_list(&f, field).ok_or_else(|| missing(op, field))?;
@@ -278,7 +305,10 @@ pub fn instruction(op: Op, name: &str, operands: Vec<Operand>) -> Result<Instruc
                     attrs.push(attribute(field, braces(&values)));
                 }
             }
-            attrs.push(attribute("index_vector_dim", m::field_int(&f, "index_vector_dim").ok_or_else(|| missing(op, "index_vector_dim"))?.to_string()));
+            attrs.push(attribute(
+                "index_vector_dim",
+                m::field_int(&f, "index_vector_dim").ok_or_else(|| missing(op, "index_vector_dim"))?.to_string(),
+            ));
             if short == "gather" {
                 attrs.push(attribute("slice_sizes", braces(&dims_attr(op, "slice_sizes")?)));
             }
@@ -402,7 +432,10 @@ pub fn instruction(op: Op, name: &str, operands: Vec<Operand>) -> Result<Instruc
             attrs.push(attribute("calls", callee(op, "calls")?));
         }
         "custom_call" => {
-            let target = op.attr_text("custom_call_target").and_then(|t| m::string(&t)).ok_or_else(|| missing(op, "custom_call_target"))?;
+            let target = op
+                .attr_text("custom_call_target")
+                .and_then(|t| m::string(&t))
+                .ok_or_else(|| missing(op, "custom_call_target"))?;
             attrs.push(attribute("custom_call_target", rxla_hlo_text::lexer::escape(&target)));
             if let Some(config) = op.attr_text("backend_config").and_then(|t| m::string(&t)) {
                 if !config.is_empty() {
@@ -438,7 +471,8 @@ pub fn instruction(op: Op, name: &str, operands: Vec<Operand>) -> Result<Instruc
                 let items = m::list_items(&text).ok_or_else(|| missing(op, "output_to_operand_aliasing"))?;
                 let mut parts = Vec::new();
                 for item in items {
-                    let f = m::struct_fields(item, "output_operand_alias").ok_or_else(|| missing(op, "output_to_operand_aliasing"))?;
+                    let f = m::struct_fields(item, "output_operand_alias")
+                        .ok_or_else(|| missing(op, "output_to_operand_aliasing"))?;
                     let out = m::field_list(&f, "output_tuple_indices").unwrap_or_default();
                     let operand = m::field_int(&f, "operand_index").ok_or_else(|| missing(op, "operand_index"))?;
                     let index = m::field_list(&f, "operand_tuple_indices").unwrap_or_default();
@@ -448,7 +482,8 @@ pub fn instruction(op: Op, name: &str, operands: Vec<Operand>) -> Result<Instruc
             }
         }
         "domain" => {
-            let kind = op.attr_text("domain_kind").and_then(|t| m::string(&t)).ok_or_else(|| missing(op, "domain_kind"))?;
+            let kind =
+                op.attr_text("domain_kind").and_then(|t| m::string(&t)).ok_or_else(|| missing(op, "domain_kind"))?;
             attrs.push(attribute("domain", kind));
         }
         "async_start" | "async_update" | "async_done" => {
@@ -461,7 +496,10 @@ pub fn instruction(op: Op, name: &str, operands: Vec<Operand>) -> Result<Instruc
         }
         "copy_start" => {
             if let Some(text) = op.attr_text("cross_program_prefetch_index") {
-                attrs.push(attribute("cross_program_prefetch_index", m::integer(&text).ok_or_else(|| missing(op, "cross_program_prefetch_index"))?.to_string()));
+                attrs.push(attribute(
+                    "cross_program_prefetch_index",
+                    m::integer(&text).ok_or_else(|| missing(op, "cross_program_prefetch_index"))?.to_string(),
+                ));
             }
         }
         "all_reduce" | "all_reduce_start" | "collective_reduce" => {
@@ -486,7 +524,10 @@ pub fn instruction(op: Op, name: &str, operands: Vec<Operand>) -> Result<Instruc
         }
         "collective_permute" | "collective_permute_start" => {
             if let Some(text) = op.attr_text("channel_id") {
-                attrs.push(attribute("channel_id", m::integer(&text).ok_or_else(|| missing(op, "channel_id"))?.to_string()));
+                attrs.push(attribute(
+                    "channel_id",
+                    m::integer(&text).ok_or_else(|| missing(op, "channel_id"))?.to_string(),
+                ));
             }
             let text = op.attr_text("source_target_pairs").ok_or_else(|| missing(op, "source_target_pairs"))?;
             let pairs = m::groups(&text).ok_or_else(|| missing(op, "source_target_pairs"))?;
@@ -513,12 +554,16 @@ pub fn instruction(op: Op, name: &str, operands: Vec<Operand>) -> Result<Instruc
         _ => {}
     }
     if let Some(text) = op.attr_text("result_accuracy") {
-        attrs.push(attribute("result_accuracy", result_accuracy_text(&text).ok_or_else(|| missing(op, "result_accuracy"))?));
+        attrs.push(attribute(
+            "result_accuracy",
+            result_accuracy_text(&text).ok_or_else(|| missing(op, "result_accuracy"))?,
+        ));
     }
     if short == "opt_barrier" {
         opcode = "opt-barrier".into();
     }
-    let shape = if op.num_results() == 1 { shape_of(op.result(0).type_text(), name)? } else { Shape::Tuple(Vec::new()) };
+    let shape =
+        if op.num_results() == 1 { shape_of(op.result(0).type_text(), name)? } else { Shape::Tuple(Vec::new()) };
     let mut inst = Instruction {
         name: name.to_string(),
         is_root: false,

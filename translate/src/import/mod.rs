@@ -64,21 +64,15 @@ pub fn to_mlir_text(module: &ast::Module, file: &str) -> Result<String> {
             ));
         }
     }
-    let signatures: HashMap<&str, (Vec<String>, String)> = module
-        .computations
-        .iter()
-        .map(|c| Ok((c.name.as_str(), computation_signature(c)?)))
-        .collect::<Result<_>>()?;
+    let signatures: HashMap<&str, (Vec<String>, String)> =
+        module.computations.iter().map(|c| Ok((c.name.as_str(), computation_signature(c)?))).collect::<Result<_>>()?;
 
     let frames: HashMap<i64, &ast::StackFrame> = module.stack_frames.iter().map(|f| (f.id, f)).collect();
     let _ = write!(out, "module @{}", quote(&module.name));
     let mut module_attrs = Vec::new();
     if !module.attributes.is_empty() {
-        let entries: Vec<String> = module
-            .attributes
-            .iter()
-            .map(|a| format!("{} = {}", quote(&a.name), quote(&a.value.text)))
-            .collect();
+        let entries: Vec<String> =
+            module.attributes.iter().map(|a| format!("{} = {}", quote(&a.name), quote(&a.value.text))).collect();
         module_attrs.push(format!("hlo.module_attributes = {{{}}}", entries.join(", ")));
     }
     if !module.stack_frames.is_empty() {
@@ -89,7 +83,14 @@ pub fn to_mlir_text(module: &ast::Module, file: &str) -> Result<String> {
             .map(|f| {
                 format!(
                     "[{}, {}, {}, {}, {}, {}, {}, {}]",
-                    f.id, quote(&f.file), quote(&f.function), f.line, f.column, f.end_line, f.end_column, f.parent_id
+                    f.id,
+                    quote(&f.file),
+                    quote(&f.function),
+                    f.line,
+                    f.column,
+                    f.end_line,
+                    f.end_column,
+                    f.parent_id
                 )
             })
             .collect();
@@ -162,9 +163,7 @@ pub(crate) fn instruction_loc(context: &Context, inst: &Instruction) -> String {
 fn frame_loc(context: &Context, id: i64, depth: usize) -> Option<String> {
     let frame = context.frames.get(&id)?;
     let here = format!("{}:{}:{}", quote(&frame.file), frame.line, frame.column);
-    let caller = (frame.parent_id != 0 && depth < 64)
-        .then(|| frame_loc(context, frame.parent_id, depth + 1))
-        .flatten();
+    let caller = (frame.parent_id != 0 && depth < 64).then(|| frame_loc(context, frame.parent_id, depth + 1)).flatten();
     Some(match caller {
         Some(caller) => format!("callsite({here} at {caller})"),
         None => here,
@@ -200,7 +199,9 @@ fn parameters(computation: &Computation) -> Result<Vec<&Instruction>> {
         .into_iter()
         .enumerate()
         .map(|(n, p)| {
-            p.ok_or_else(|| ImportError::new(computation.pos, format!("computation '{}' has no parameter {n}", computation.name)))
+            p.ok_or_else(|| {
+                ImportError::new(computation.pos, format!("computation '{}' has no parameter {n}", computation.name))
+            })
         })
         .collect()
 }
@@ -210,14 +211,10 @@ fn shape_type(shape: &Shape, pos: Pos) -> Result<String> {
 }
 
 fn computation_signature(computation: &Computation) -> Result<(Vec<String>, String)> {
-    let params = parameters(computation)?
-        .iter()
-        .map(|p| shape_type(&p.shape, p.pos))
-        .collect::<Result<Vec<_>>>()?;
-    let root = computation
-        .instructions
-        .get(computation.root)
-        .ok_or_else(|| ImportError::new(computation.pos, format!("computation '{}' has no instructions", computation.name)))?;
+    let params = parameters(computation)?.iter().map(|p| shape_type(&p.shape, p.pos)).collect::<Result<Vec<_>>>()?;
+    let root = computation.instructions.get(computation.root).ok_or_else(|| {
+        ImportError::new(computation.pos, format!("computation '{}' has no instructions", computation.name))
+    })?;
     Ok((params, shape_type(&root.shape, root.pos)?))
 }
 
@@ -249,10 +246,7 @@ fn emit_computation(context: &Context, computation: &Computation, is_entry: bool
             }
         }
         let _ = write!(out, "%arg{n}: {ty} {{{}}} {}", attrs.join(", "), op_loc(context.file, &param.name, param.pos));
-        if values
-            .insert(param.name.as_str(), Value { ssa: format!("%arg{n}"), ty: ty.clone() })
-            .is_some()
-        {
+        if values.insert(param.name.as_str(), Value { ssa: format!("%arg{n}"), ty: ty.clone() }).is_some() {
             return Err(ImportError::new(param.pos, format!("instruction name '{}' is used twice", param.name)));
         }
     }
@@ -262,11 +256,8 @@ fn emit_computation(context: &Context, computation: &Computation, is_entry: bool
         func_attrs.push("hlo.entry".to_string());
     }
     if !computation.attributes.is_empty() {
-        let entries: Vec<String> = computation
-            .attributes
-            .iter()
-            .map(|a| format!("{} = {}", quote(&a.name), quote(&a.value.text)))
-            .collect();
+        let entries: Vec<String> =
+            computation.attributes.iter().map(|a| format!("{} = {}", quote(&a.name), quote(&a.value.text))).collect();
         func_attrs.push(format!("hlo.computation_attributes = {{{}}}", entries.join(", ")));
     }
     if !func_attrs.is_empty() {
@@ -287,7 +278,8 @@ fn emit_computation(context: &Context, computation: &Computation, is_entry: bool
 
     let root = &computation.instructions[computation.root];
     let value = &values[root.name.as_str()];
-    let _ = writeln!(out, "    func.return {} : {} {}", value.ssa, value.ty, op_loc(context.file, &root.name, root.pos));
+    let _ =
+        writeln!(out, "    func.return {} : {} {}", value.ssa, value.ty, op_loc(context.file, &root.name, root.pos));
     let _ = writeln!(out, "  }} loc({})", file_loc(context.file, computation.pos));
     Ok(())
 }
@@ -359,11 +351,8 @@ fn emit_instruction(
                 types.join(", ")
             );
             let elements = (0..n).map(|i| format!("{ssa}r#{i}")).collect::<Vec<_>>().join(", ");
-            let _ = writeln!(
-                out,
-                "    {ssa} = \"hlo.tuple\"({elements}){extra} : ({}) -> {ty} {loc}",
-                types.join(", ")
-            );
+            let _ =
+                writeln!(out, "    {ssa} = \"hlo.tuple\"({elements}){extra} : ({}) -> {ty} {loc}", types.join(", "));
         }
     }
     Ok(Value { ssa, ty })
@@ -378,10 +367,8 @@ fn emit_constant(
     discardable: &[String],
     out: &mut String,
 ) -> Result<Value> {
-    let literal = inst
-        .literal
-        .as_ref()
-        .ok_or_else(|| ImportError::new(inst.pos, "constant needs a literal: constant(...)"))?;
+    let literal =
+        inst.literal.as_ref().ok_or_else(|| ImportError::new(inst.pos, "constant needs a literal: constant(...)"))?;
     let extra = if discardable.is_empty() { String::new() } else { format!(" {{{}}}", discardable.join(", ")) };
     let dense = |shape: &Shape, literal: &Literal| -> Result<String> {
         match (shape, literal) {
@@ -412,10 +399,19 @@ fn emit_constant(
                 names.push(format!("{ssa}e{i}"));
                 types.push(element_ty);
             }
-            let _ = writeln!(out, "    {ssa} = \"hlo.tuple\"({}){extra} : ({}) -> {ty} {loc}", names.join(", "), types.join(", "));
+            let _ = writeln!(
+                out,
+                "    {ssa} = \"hlo.tuple\"({}){extra} : ({}) -> {ty} {loc}",
+                names.join(", "),
+                types.join(", ")
+            );
         }
         (shape, literal) => {
-            let _ = writeln!(out, "    {ssa} = \"hlo.constant\"() <{{value = {}}}>{extra} : () -> {ty} {loc}", dense(shape, literal)?);
+            let _ = writeln!(
+                out,
+                "    {ssa} = \"hlo.constant\"() <{{value = {}}}>{extra} : () -> {ty} {loc}",
+                dense(shape, literal)?
+            );
         }
     }
     let _ = context;

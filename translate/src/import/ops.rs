@@ -123,10 +123,9 @@ fn enum_attr(value: &AttrValue, mnemonic: &str, cases: &[&str]) -> Result<String
 
 fn tuple_elements(inst: &Instruction) -> Result<Vec<String>> {
     match &inst.shape {
-        Shape::Tuple(elements) => elements
-            .iter()
-            .map(|e| mlir_type(e).map_err(|m| ImportError::new(inst.pos, m.0)))
-            .collect(),
+        Shape::Tuple(elements) => {
+            elements.iter().map(|e| mlir_type(e).map_err(|m| ImportError::new(inst.pos, m.0))).collect()
+        }
         _ => Err(ImportError::new(inst.pos, format!("'{}' must have a tuple shape", inst.opcode))),
     }
 }
@@ -221,18 +220,77 @@ pub fn lower(context: &Context, inst: &Instruction, a: &mut Attrs, operands: &[V
     let simple = |name: &str| format!("hlo.{}", name.replace('-', "_"));
     let op = match opcode {
         // Elementwise without attributes.
-        "abs" | "ceil" | "count-leading-zeros" | "floor" | "imag" | "is-finite" | "negate" | "not"
-        | "popcnt" | "real" | "round-nearest-afz" | "round-nearest-even" | "sign" | "copy"
-        | "convert" | "bitcast-convert" | "bitcast" | "reshape" | "dynamic-reshape" | "add"
-        | "subtract" | "multiply" | "divide" | "remainder" | "maximum" | "minimum" | "power"
-        | "atan2" | "and" | "or" | "xor" | "shift-left" | "shift-right-arithmetic"
-        | "shift-right-logical" | "mulhi" | "complex" | "select" | "clamp" | "stochastic-convert"
-        | "tuple" | "opt-barrier" | "after-all" | "add-dependency" | "replica-id"
-        | "partition-id" | "dynamic-update-slice" | "copy-done" | "all-reduce-done"
-        | "all-gather-done" | "collective-permute-done" => simple(opcode),
-        "acos" | "acosh" | "asin" | "asinh" | "atan" | "atanh" | "cbrt" | "cosine" | "cosh"
-        | "erf" | "exponential" | "exponential-minus-one" | "log" | "log-plus-one" | "logistic"
-        | "rsqrt" | "sine" | "sinh" | "sqrt" | "tan" | "tanh" => {
+        "abs"
+        | "ceil"
+        | "count-leading-zeros"
+        | "floor"
+        | "imag"
+        | "is-finite"
+        | "negate"
+        | "not"
+        | "popcnt"
+        | "real"
+        | "round-nearest-afz"
+        | "round-nearest-even"
+        | "sign"
+        | "copy"
+        | "convert"
+        | "bitcast-convert"
+        | "bitcast"
+        | "reshape"
+        | "dynamic-reshape"
+        | "add"
+        | "subtract"
+        | "multiply"
+        | "divide"
+        | "remainder"
+        | "maximum"
+        | "minimum"
+        | "power"
+        | "atan2"
+        | "and"
+        | "or"
+        | "xor"
+        | "shift-left"
+        | "shift-right-arithmetic"
+        | "shift-right-logical"
+        | "mulhi"
+        | "complex"
+        | "select"
+        | "clamp"
+        | "stochastic-convert"
+        | "tuple"
+        | "opt-barrier"
+        | "after-all"
+        | "add-dependency"
+        | "replica-id"
+        | "partition-id"
+        | "dynamic-update-slice"
+        | "copy-done"
+        | "all-reduce-done"
+        | "all-gather-done"
+        | "collective-permute-done" => simple(opcode),
+        "acos"
+        | "acosh"
+        | "asin"
+        | "asinh"
+        | "atan"
+        | "atanh"
+        | "cbrt"
+        | "cosine"
+        | "cosh"
+        | "erf"
+        | "exponential"
+        | "exponential-minus-one"
+        | "log"
+        | "log-plus-one"
+        | "logistic"
+        | "rsqrt"
+        | "sine"
+        | "sinh"
+        | "sqrt"
+        | "tan"
+        | "tanh" => {
             if let Some(v) = a.take("result_accuracy") {
                 let ra = attrs::result_accuracy(v).map_err(|e| err(v, e))?;
                 inherent.push(format!("result_accuracy = {}", result_accuracy_attr(&ra)));
@@ -281,9 +339,16 @@ pub fn lower(context: &Context, inst: &Instruction, a: &mut Attrs, operands: &[V
         "pad" => {
             let v = a.require("padding")?;
             let padding = attrs::padding(v).map_err(|e| err(v, e))?;
-            inherent.push(format!("edge_padding_low = {}", dense_i64(&padding.iter().map(|p| p.low).collect::<Vec<_>>())));
-            inherent.push(format!("edge_padding_high = {}", dense_i64(&padding.iter().map(|p| p.high).collect::<Vec<_>>())));
-            inherent.push(format!("interior_padding = {}", dense_i64(&padding.iter().map(|p| p.interior).collect::<Vec<_>>())));
+            inherent
+                .push(format!("edge_padding_low = {}", dense_i64(&padding.iter().map(|p| p.low).collect::<Vec<_>>())));
+            inherent.push(format!(
+                "edge_padding_high = {}",
+                dense_i64(&padding.iter().map(|p| p.high).collect::<Vec<_>>())
+            ));
+            inherent.push(format!(
+                "interior_padding = {}",
+                dense_i64(&padding.iter().map(|p| p.interior).collect::<Vec<_>>())
+            ));
             simple(opcode)
         }
         "iota" => {
@@ -485,7 +550,10 @@ pub fn lower(context: &Context, inst: &Instruction, a: &mut Attrs, operands: &[V
             simple(opcode)
         }
         "fft" => {
-            inherent.push(format!("fft_type = {}", enum_attr(a.require("fft_type")?, "fft_type", &["FFT", "IFFT", "RFFT", "IRFFT"])?));
+            inherent.push(format!(
+                "fft_type = {}",
+                enum_attr(a.require("fft_type")?, "fft_type", &["FFT", "IFFT", "RFFT", "IRFFT"])?
+            ));
             inherent.push(format!("fft_length = {}", dense_i64(&dims(a.require("fft_length")?)?)));
             simple(opcode)
         }
@@ -583,13 +651,17 @@ pub fn lower(context: &Context, inst: &Instruction, a: &mut Attrs, operands: &[V
             if let Some(v) = a.take("api_version") {
                 inherent.push(format!(
                     "api_version = {}",
-                    enum_attr(v, "api_version", &[
-                        "API_VERSION_UNSPECIFIED",
-                        "API_VERSION_ORIGINAL",
-                        "API_VERSION_STATUS_RETURNING",
-                        "API_VERSION_STATUS_RETURNING_UNIFIED",
-                        "API_VERSION_TYPED_FFI",
-                    ])?
+                    enum_attr(
+                        v,
+                        "api_version",
+                        &[
+                            "API_VERSION_UNSPECIFIED",
+                            "API_VERSION_ORIGINAL",
+                            "API_VERSION_STATUS_RETURNING",
+                            "API_VERSION_STATUS_RETURNING_UNIFIED",
+                            "API_VERSION_TYPED_FFI",
+                        ]
+                    )?
                 ));
             }
             if let Some(v) = a.take("custom_call_has_side_effect") {

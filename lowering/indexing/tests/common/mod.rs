@@ -14,10 +14,7 @@ impl Rng {
     /// A generator for test `seed`, shifted by `RXLA_PROPTEST_SEED` when set
     /// (to explore other cases locally).
     pub fn new(seed: u64) -> Rng {
-        let offset = std::env::var("RXLA_PROPTEST_SEED")
-            .ok()
-            .and_then(|v| v.parse::<u64>().ok())
-            .unwrap_or(0);
+        let offset = std::env::var("RXLA_PROPTEST_SEED").ok().and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
         let seed = seed.wrapping_add(offset.wrapping_mul(0x1000_0000));
         Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
     }
@@ -75,12 +72,7 @@ pub fn points(bounds: &[Interval]) -> Vec<Vec<i64>> {
 
 /// Every multi-index of a shape.
 pub fn indices(shape: &[i64]) -> Vec<Vec<i64>> {
-    points(
-        &shape
-            .iter()
-            .map(|&s| Interval::new(0, s - 1))
-            .collect::<Vec<_>>(),
-    )
+    points(&shape.iter().map(|&s| Interval::new(0, s - 1)).collect::<Vec<_>>())
 }
 
 /// `{(dims, results)}` over the domain, with the symbols (range and
@@ -94,11 +86,7 @@ pub fn relation(map: &IndexingMap) -> BTreeSet<(Vec<i64>, Vec<i64>)> {
     for d in points(&map.dim_bounds()) {
         for s in &syms {
             if map.contains_point(&d, s) {
-                out.insert((
-                    d.clone(),
-                    map.evaluate(&d, s)
-                        .expect("evaluation failed in the domain"),
-                ));
+                out.insert((d.clone(), map.evaluate(&d, s).expect("evaluation failed in the domain")));
             }
         }
     }
@@ -119,11 +107,7 @@ pub fn relation_with_rt(map: &IndexingMap) -> BTreeSet<(Vec<i64>, Vec<i64>)> {
             if map.contains_point(&d, s) {
                 let mut key = d.clone();
                 key.extend_from_slice(&s[r..]);
-                out.insert((
-                    key,
-                    map.evaluate(&d, s)
-                        .expect("evaluation failed in the domain"),
-                ));
+                out.insert((key, map.evaluate(&d, s).expect("evaluation failed in the domain")));
             }
         }
     }
@@ -163,11 +147,7 @@ fn floor_div(a: i64, b: i64) -> Option<i64> {
     }
     let (a, b) = (a as i128, b as i128);
     let q = a / b;
-    let q = if a % b != 0 && ((a < 0) != (b < 0)) {
-        q - 1
-    } else {
-        q
-    };
+    let q = if a % b != 0 && ((a < 0) != (b < 0)) { q - 1 } else { q };
     i64::try_from(q).ok()
 }
 
@@ -236,14 +216,7 @@ pub fn random_expr(rng: &mut Rng, g: ExprGen, depth: usize) -> RefExpr {
             RefExpr::Const(rng.range(-6, 6))
         };
     }
-    let mut ops = vec![
-        BinOp::Add,
-        BinOp::Add,
-        BinOp::Mul,
-        BinOp::FloorDiv,
-        BinOp::Mod,
-        BinOp::CeilDiv,
-    ];
+    let mut ops = vec![BinOp::Add, BinOp::Add, BinOp::Mul, BinOp::FloorDiv, BinOp::Mod, BinOp::CeilDiv];
     if g.min_max {
         ops.push(BinOp::Min);
         ops.push(BinOp::Max);
@@ -251,9 +224,7 @@ pub fn random_expr(rng: &mut Rng, g: ExprGen, depth: usize) -> RefExpr {
     let op = *rng.pick(&ops);
     let lhs = random_expr(rng, g, depth - 1);
     let rhs = match op {
-        BinOp::Mul | BinOp::FloorDiv | BinOp::Mod | BinOp::CeilDiv
-            if !(g.nonlinear && rng.chance(1, 5)) =>
-        {
+        BinOp::Mul | BinOp::FloorDiv | BinOp::Mod | BinOp::CeilDiv if !(g.nonlinear && rng.chance(1, 5)) => {
             let mut c = 0;
             while c == 0 {
                 c = rng.range(-5, 9);

@@ -26,11 +26,7 @@ pub fn output_to_operand_aliasing(v: &AttrValue) -> Result<Vec<OutputOperandAlia
             p.expect(Tok::Comma, "expects ',' after the operand number")?;
             let operand_index = int_list(p)?;
             p.expect(Tok::RParen, "expects ')' after the operand index")?;
-            Ok(OutputOperandAlias {
-                output_index,
-                operand,
-                operand_index,
-            })
+            Ok(OutputOperandAlias { output_index, operand, operand_index })
         })
     })
 }
@@ -72,12 +68,7 @@ pub fn input_output_alias(v: &AttrValue) -> Result<Vec<InputOutputAlias>> {
                 p.bump()?;
             }
             p.expect(Tok::RParen, "expects ')' after the alias")?;
-            Ok(InputOutputAlias {
-                output_index,
-                parameter,
-                parameter_index,
-                kind,
-            })
+            Ok(InputOutputAlias { output_index, parameter, parameter_index, kind })
         })
     })
 }
@@ -114,18 +105,10 @@ pub struct ComputationLayout {
 pub fn entry_computation_layout(v: &AttrValue) -> Result<ComputationLayout> {
     read(v, |p: &mut Parser<'_>| {
         p.expect(Tok::LBrace, "expects '{' to start the computation layout")?;
-        let params = list(
-            p,
-            [Tok::LParen, Tok::Comma, Tok::RParen],
-            "the parameter shapes",
-            |p| p.shape(),
-        )?;
+        let params = list(p, [Tok::LParen, Tok::Comma, Tok::RParen], "the parameter shapes", |p| p.shape())?;
         p.expect(Tok::Arrow, "expects '->' before the result shape")?;
         let result = p.shape()?;
-        p.expect(
-            Tok::RBrace,
-            "expects '}' at the end of the computation layout",
-        )?;
+        p.expect(Tok::RBrace, "expects '}' at the end of the computation layout")?;
         Ok(ComputationLayout { params, result })
     })
 }

@@ -36,10 +36,7 @@ pub fn metadata(v: &AttrValue) -> Result<Metadata> {
             p.eat(Tok::Comma)?;
             let key = p.expect(Tok::Ident, "expects a metadata key")?;
             if !seen.insert(key.text) {
-                return Err(error_at(
-                    &key,
-                    &format!("metadata key '{}' given twice", key.text),
-                ));
+                return Err(error_at(&key, &format!("metadata key '{}' given twice", key.text)));
             }
             p.expect(Tok::Equal, "expects '=' after the metadata key")?;
             let text = |slot: &mut Option<String>, p: &mut Parser<'_>| -> Result<()> {
@@ -103,10 +100,7 @@ fn string_or_json(p: &mut Parser<'_>) -> Result<String> {
     match tok.kind {
         Tok::Str => string_token(p),
         Tok::LBrace => Ok(raw_group(p)?.to_string()),
-        _ => Err(error_at(
-            &tok,
-            "expects a quoted string or a {JSON} dictionary",
-        )),
+        _ => Err(error_at(&tok, "expects a quoted string or a {JSON} dictionary")),
     }
 }
 
@@ -145,12 +139,7 @@ pub fn precision_list(v: &AttrValue) -> Result<Vec<Precision>> {
                 "high" => Precision::High,
                 "highest" => Precision::Highest,
                 "packed_nibble" => Precision::PackedNibble,
-                _ => {
-                    return Err(error_at(
-                        &tok,
-                        "expects default, high, highest or packed_nibble",
-                    ))
-                }
+                _ => return Err(error_at(&tok, "expects default, high, highest or packed_nibble")),
             })
         })
     })
@@ -172,20 +161,13 @@ pub fn result_accuracy(v: &AttrValue) -> Result<ResultAccuracy> {
         let key = p.expect(Tok::Ident, "expects mode= or tolerance=")?;
         p.expect(Tok::Equal, "expects '=' after the key")?;
         let out = match key.text {
-            "mode" => ResultAccuracy::Mode(
-                p.expect(Tok::Ident, "expects an accuracy mode")?
-                    .text
-                    .to_string(),
-            ),
+            "mode" => ResultAccuracy::Mode(p.expect(Tok::Ident, "expects an accuracy mode")?.text.to_string()),
             "tolerance" => {
                 let mut t = [0.0f64; 3];
                 let mut seen = [false; 3];
                 list(p, BRACES, "tolerances", |p| {
                     let name = p.expect(Tok::Ident, "expects atol=, rtol= or ulps=")?;
-                    let Some(i) = ["atol", "rtol", "ulps"]
-                        .iter()
-                        .position(|n| *n == name.text)
-                    else {
+                    let Some(i) = ["atol", "rtol", "ulps"].iter().position(|n| *n == name.text) else {
                         return Err(error_at(&name, "expects atol=, rtol= or ulps="));
                     };
                     if std::mem::replace(&mut seen[i], true) {
@@ -195,11 +177,7 @@ pub fn result_accuracy(v: &AttrValue) -> Result<ResultAccuracy> {
                     t[i] = float_token(p)?;
                     Ok(())
                 })?;
-                ResultAccuracy::Tolerance {
-                    atol: t[0],
-                    rtol: t[1],
-                    ulps: t[2],
-                }
+                ResultAccuracy::Tolerance { atol: t[0], rtol: t[1], ulps: t[2] }
             }
             _ => return Err(error_at(&key, "expects mode= or tolerance=")),
         };

@@ -102,9 +102,7 @@ fn instruction_reader(opcode: &str, keyword: &str) -> Option<Reader> {
         "fft_type" => Word(FFT_TYPES),
         "transpose_a" => Word(TRANSPOSE),
         "distribution" => Word(DISTRIBUTIONS),
-        "algorithm" | "padding_type" | "schedule" | "api_version" | "conv_kind" | "mode" => {
-            Word(ANY)
-        }
+        "algorithm" | "padding_type" | "schedule" | "api_version" | "conv_kind" | "mode" => Word(ANY),
         "slice_sizes" if opcode.starts_with("collective-permute") => IntLists,
         "dimensions"
         | "slice_sizes"
@@ -155,8 +153,7 @@ fn module_reader(keyword: &str) -> Option<Reader> {
     Some(match keyword {
         "is_scheduled" | "alias_passthrough_params" => Bool,
         "replica_count" | "num_partitions" => Int,
-        "allow_spmd_sharding_propagation_to_parameters"
-        | "allow_spmd_sharding_propagation_to_output" => BoolList,
+        "allow_spmd_sharding_propagation_to_parameters" | "allow_spmd_sharding_propagation_to_output" => BoolList,
         "input_output_alias" => InputOutputAlias,
         "buffer_donor" => BufferDonor,
         "entry_computation_layout" => EntryLayout,
@@ -189,11 +186,7 @@ fn run(reader: Reader, v: &AttrValue) -> Result<Refs> {
         R::Word(allowed) => {
             let word = enum_word(v)?;
             if !allowed.is_empty() && !allowed.contains(&word.as_str()) {
-                return Err(ParseError::new(
-                    v.pos,
-                    format!("expects one of {}", allowed.join(", ")),
-                    &word,
-                ));
+                return Err(ParseError::new(v.pos, format!("expects one of {}", allowed.join(", ")), &word));
             }
             Ok(Refs::None)
         }
@@ -230,10 +223,7 @@ pub fn check_module<'m>(m: &'m Module) -> Result<CheckReport> {
     let computations: HashSet<&str> = m.computations.iter().map(|c| c.name.as_str()).collect();
     let mut report = CheckReport::default();
     let mut unknown: HashSet<&str> = HashSet::new();
-    let mut check = |attr: &'m Attribute,
-                     reader: Option<Reader>,
-                     instructions: Option<&HashSet<&str>>|
-     -> Result<()> {
+    let mut check = |attr: &'m Attribute, reader: Option<Reader>, instructions: Option<&HashSet<&str>>| -> Result<()> {
         let Some(reader) = reader else {
             if unknown.insert(&attr.name) {
                 report.unknown.push(attr.name.clone());
@@ -246,15 +236,8 @@ pub fn check_module<'m>(m: &'m Module) -> Result<CheckReport> {
             Refs::Computations(names) => (names, Some(&computations), "computation"),
             Refs::Instructions(names) => (names, instructions, "instruction"),
         };
-        if let Some(missing) = names
-            .iter()
-            .find(|n| !known.is_some_and(|k| k.contains(n.as_str())))
-        {
-            return Err(ParseError::new(
-                attr.value.pos,
-                format!("no {what} is named '{missing}'"),
-                &attr.value.text,
-            ));
+        if let Some(missing) = names.iter().find(|n| !known.is_some_and(|k| k.contains(n.as_str()))) {
+            return Err(ParseError::new(attr.value.pos, format!("no {what} is named '{missing}'"), &attr.value.text));
         }
         Ok(())
     };
@@ -268,11 +251,7 @@ pub fn check_module<'m>(m: &'m Module) -> Result<CheckReport> {
         }
         for i in &c.instructions {
             for a in &i.attributes {
-                check(
-                    a,
-                    instruction_reader(&i.opcode, &a.name),
-                    Some(&instructions),
-                )?;
+                check(a, instruction_reader(&i.opcode, &a.name), Some(&instructions))?;
             }
         }
     }

@@ -40,16 +40,12 @@ impl IotaReplicaGroups {
         }
         let dims = &self.reshape_dims;
         let perm = &self.transpose_perm;
-        let product = dims.iter().try_fold(
-            1i64,
-            |acc, &d| if d < 0 { None } else { acc.checked_mul(d) },
-        )?;
+        let product = dims.iter().try_fold(1i64, |acc, &d| if d < 0 { None } else { acc.checked_mul(d) })?;
         let mut seen = vec![false; dims.len()];
         let is_permutation = perm.len() == dims.len()
-            && perm.iter().all(|&p| {
-                (0..dims.len() as i64).contains(&p)
-                    && !std::mem::replace(&mut seen[p as usize], true)
-            });
+            && perm
+                .iter()
+                .all(|&p| (0..dims.len() as i64).contains(&p) && !std::mem::replace(&mut seen[p as usize], true));
         if product != n || !is_permutation {
             return None;
         }
@@ -66,13 +62,7 @@ impl IotaReplicaGroups {
         let mut index = vec![0i64; dims.len()];
         let mut ids = Vec::with_capacity(n as usize);
         for _ in 0..n {
-            ids.push(
-                index
-                    .iter()
-                    .zip(perm)
-                    .map(|(i, &p)| i * strides[p as usize])
-                    .sum(),
-            );
+            ids.push(index.iter().zip(perm).map(|(i, &p)| i * strides[p as usize]).sum());
             for d in (0..index.len()).rev() {
                 index[d] += 1;
                 if index[d] < t_dims[d] {
@@ -81,11 +71,7 @@ impl IotaReplicaGroups {
                 index[d] = 0;
             }
         }
-        Some(
-            ids.chunks(self.group_size as usize)
-                .map(<[i64]>::to_vec)
-                .collect(),
-        )
+        Some(ids.chunks(self.group_size as usize).map(<[i64]>::to_vec).collect())
     }
 }
 
@@ -106,20 +92,11 @@ impl ReplicaGroups {
 pub fn replica_groups(v: &AttrValue) -> Result<ReplicaGroups> {
     read(v, |p| {
         if p.at_kind(Tok::LBrace)? {
-            return Ok(ReplicaGroups::List(list(
-                p,
-                BRACES,
-                "replica groups",
-                int_list,
-            )?));
+            return Ok(ReplicaGroups::List(list(p, BRACES, "replica groups", int_list)?));
         }
         let shape_tok = p.peek()?;
-        let shape = list(
-            p,
-            [Tok::LSquare, Tok::Comma, Tok::RSquare],
-            "the group shape",
-            |p| p.int("expects an integer"),
-        )?;
+        let shape =
+            list(p, [Tok::LSquare, Tok::Comma, Tok::RSquare], "the group shape", |p| p.int("expects an integer"))?;
         let [num_groups, group_size] = shape[..] else {
             return Err(error_at(&shape_tok, "expects [num_groups,group_size]"));
         };
@@ -128,43 +105,25 @@ pub fn replica_groups(v: &AttrValue) -> Result<ReplicaGroups> {
         }
         p.expect(Tok::Leq, "expects '<=' after the group shape")?;
         let dims_tok = p.peek()?;
-        let reshape_dims = list(
-            p,
-            [Tok::LSquare, Tok::Comma, Tok::RSquare],
-            "the reshape dimensions",
-            |p| p.int("expects an integer"),
-        )?;
-        let product =
-            reshape_dims.iter().try_fold(
-                1i64,
-                |acc, &d| if d < 0 { None } else { acc.checked_mul(d) },
-            );
+        let reshape_dims = list(p, [Tok::LSquare, Tok::Comma, Tok::RSquare], "the reshape dimensions", |p| {
+            p.int("expects an integer")
+        })?;
+        let product = reshape_dims.iter().try_fold(1i64, |acc, &d| if d < 0 { None } else { acc.checked_mul(d) });
         if reshape_dims.is_empty() || product != num_groups.checked_mul(group_size) {
-            return Err(error_at(
-                &dims_tok,
-                "reshape dimensions must multiply to num_groups * group_size",
-            ));
+            return Err(error_at(&dims_tok, "reshape dimensions must multiply to num_groups * group_size"));
         }
         let transpose_perm = if p.peek()?.is_ident("T") {
             p.bump()?;
             let perm_tok = p.peek()?;
-            let perm = list(
-                p,
-                [Tok::LParen, Tok::Comma, Tok::RParen],
-                "the transpose",
-                |p| p.int("expects an integer"),
-            )?;
+            let perm =
+                list(p, [Tok::LParen, Tok::Comma, Tok::RParen], "the transpose", |p| p.int("expects an integer"))?;
             let mut seen = vec![false; reshape_dims.len()];
             let valid = perm.len() == seen.len()
-                && perm.iter().all(|&d| {
-                    (0..seen.len() as i64).contains(&d)
-                        && !std::mem::replace(&mut seen[d as usize], true)
-                });
+                && perm
+                    .iter()
+                    .all(|&d| (0..seen.len() as i64).contains(&d) && !std::mem::replace(&mut seen[d as usize], true));
             if !valid {
-                return Err(error_at(
-                    &perm_tok,
-                    "expects a permutation of the reshape dimensions",
-                ));
+                return Err(error_at(&perm_tok, "expects a permutation of the reshape dimensions"));
             }
             perm
         } else if reshape_dims.len() == 1 {
@@ -172,12 +131,7 @@ pub fn replica_groups(v: &AttrValue) -> Result<ReplicaGroups> {
         } else {
             return Err(p.error("expects T(...) after several reshape dimensions"));
         };
-        Ok(ReplicaGroups::Iota(IotaReplicaGroups {
-            num_groups,
-            group_size,
-            reshape_dims,
-            transpose_perm,
-        }))
+        Ok(ReplicaGroups::Iota(IotaReplicaGroups { num_groups, group_size, reshape_dims, transpose_perm }))
     })
 }
 

@@ -19,27 +19,12 @@ pub fn slice(v: &AttrValue) -> Result<Vec<SliceDim>> {
     read(v, |p| {
         list(p, super::BRACES, "slice ranges", |p| {
             let open = p.peek()?;
-            let parts = list(
-                p,
-                [Tok::LSquare, Tok::Colon, Tok::RSquare],
-                "a slice range",
-                |p| p.int("expects an integer"),
-            )?;
+            let parts =
+                list(p, [Tok::LSquare, Tok::Colon, Tok::RSquare], "a slice range", |p| p.int("expects an integer"))?;
             match parts[..] {
-                [start, limit] => Ok(SliceDim {
-                    start,
-                    limit,
-                    stride: 1,
-                }),
-                [start, limit, stride] => Ok(SliceDim {
-                    start,
-                    limit,
-                    stride,
-                }),
-                _ => Err(crate::parser::error_at(
-                    &open,
-                    "expects [start:limit] or [start:limit:stride]",
-                )),
+                [start, limit] => Ok(SliceDim { start, limit, stride: 1 }),
+                [start, limit, stride] => Ok(SliceDim { start, limit, stride }),
+                _ => Err(crate::parser::error_at(&open, "expects [start:limit] or [start:limit:stride]")),
             }
         })
     })
@@ -71,11 +56,7 @@ pub fn padding(v: &AttrValue) -> Result<Vec<PaddingDim>> {
                 return Err(s.error_at(at, "interior padding is not negative"));
             }
         }
-        out.push(PaddingDim {
-            low,
-            high,
-            interior,
-        });
+        out.push(PaddingDim { low, high, interior });
         if !s.eat(b'x') {
             break;
         }
@@ -109,14 +90,7 @@ pub fn window(v: &AttrValue) -> Result<Vec<WindowDim>> {
     let mut s = Scan::new(v);
     s.skip_blank();
     s.expect(b'{', "expects '{' to start the window")?;
-    const FIELDS: [&str; 6] = [
-        "size",
-        "stride",
-        "pad",
-        "lhs_dilate",
-        "rhs_dilate",
-        "rhs_reversal",
-    ];
+    const FIELDS: [&str; 6] = ["size", "stride", "pad", "lhs_dilate", "rhs_dilate", "rhs_reversal"];
     // Per field: (offset of its value, one list per dimension).
     let mut fields: [Option<(usize, Vec<Vec<i64>>)>; 6] = Default::default();
     loop {
@@ -127,10 +101,7 @@ pub fn window(v: &AttrValue) -> Result<Vec<WindowDim>> {
         let key_at = s.i;
         let key = s.word();
         let Some(slot) = FIELDS.iter().position(|f| *f == key) else {
-            return Err(s.error_at(
-                key_at,
-                "expects size=, stride=, pad=, lhs_dilate=, rhs_dilate= or rhs_reversal=",
-            ));
+            return Err(s.error_at(key_at, "expects size=, stride=, pad=, lhs_dilate=, rhs_dilate= or rhs_reversal="));
         };
         if fields[slot].is_some() {
             return Err(s.error_at(key_at, &format!("'{key}=' given twice")));
@@ -157,20 +128,12 @@ pub fn window(v: &AttrValue) -> Result<Vec<WindowDim>> {
     for (name, field) in FIELDS.iter().zip(&fields).skip(1) {
         if let Some((at, dims)) = field {
             if dims.len() != rank {
-                return Err(s.error_at(
-                    *at,
-                    &format!(
-                        "'{name}=' has {} entries but 'size=' has {rank}",
-                        dims.len()
-                    ),
-                ));
+                return Err(s.error_at(*at, &format!("'{name}=' has {} entries but 'size=' has {rank}", dims.len())));
             }
         }
     }
     let get = |slot: usize, d: usize, part: usize, default: i64| {
-        fields[slot]
-            .as_ref()
-            .map_or(default, |(_, dims)| dims[d][part])
+        fields[slot].as_ref().map_or(default, |(_, dims)| dims[d][part])
     };
     Ok((0..rank)
         .map(|d| WindowDim {
@@ -273,9 +236,5 @@ fn labels(s: &Scan<'_>, at: usize, part: &str, letters: [u8; 2]) -> Result<(i64,
             return Err(s.error_at(at, &format!("missing the '{}' label", letters[k] as char)));
         }
     }
-    Ok((
-        found[0].unwrap_or(0),
-        found[1].unwrap_or(0),
-        spatial.into_iter().map(|d| d.unwrap_or(0)).collect(),
-    ))
+    Ok((found[0].unwrap_or(0), found[1].unwrap_or(0), spatial.into_iter().map(|d| d.unwrap_or(0)).collect()))
 }

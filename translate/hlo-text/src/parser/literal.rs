@@ -25,16 +25,12 @@ impl<'a> Parser<'a> {
             self.bump()?;
             self.bump()?;
             self.expect(Tok::RBrace, "expects '}' after '{...'")?;
-            return Ok(Literal::Array(LiteralArray::Nested(vec![
-                LiteralArray::Element("...".into()),
-            ])));
+            return Ok(Literal::Array(LiteralArray::Nested(vec![LiteralArray::Element("...".into())])));
         }
         self.enter()?;
         let literal = match shape {
             Shape::Tuple(elements) => Literal::Tuple(self.tuple_literal(elements)?),
-            Shape::Token | Shape::Opaque => {
-                return Err(self.error("a constant cannot have a token or opaque shape"))
-            }
+            Shape::Token | Shape::Opaque => return Err(self.error("a constant cannot have a token or opaque shape")),
             Shape::Array { element, dims, .. } => Literal::Array(self.dense(*element, dims)?),
         };
         self.leave();
@@ -53,11 +49,7 @@ impl<'a> Parser<'a> {
             }
         }
         if elements.len() != shapes.len() {
-            return Err(self.error(&format!(
-                "expects {} tuple elements, sees {}",
-                shapes.len(),
-                elements.len()
-            )));
+            return Err(self.error(&format!("expects {} tuple elements, sees {}", shapes.len(), elements.len())));
         }
         self.expect(Tok::RParen, "expects ')' at the end of the tuple literal")?;
         Ok(elements)
@@ -69,10 +61,7 @@ impl<'a> Parser<'a> {
             return self.element(ty).map(LiteralArray::Element);
         };
         self.enter()?;
-        self.expect(
-            Tok::LBrace,
-            &format!("expects '{{' to start a rank-{} array", dims.len()),
-        )?;
+        self.expect(Tok::LBrace, &format!("expects '{{' to start a rank-{} array", dims.len()))?;
         let mut children = Vec::new();
         if !self.at_kind(Tok::RBrace)? {
             loop {
@@ -102,10 +91,7 @@ impl<'a> Parser<'a> {
             _ => false,
         };
         if !ok {
-            return Err(error_at(
-                &tok,
-                &format!("expects a {} literal element", ty.name()),
-            ));
+            return Err(error_at(&tok, &format!("expects a {} literal element", ty.name())));
         }
         self.bump()?;
         Ok(tok.text.to_string())
@@ -115,10 +101,7 @@ impl<'a> Parser<'a> {
     fn complex(&mut self) -> Result<String> {
         self.bump()?;
         let re = self.real_part("expects the real part of a complex number")?;
-        self.expect(
-            Tok::Comma,
-            "expects ',' between the real and imaginary parts",
-        )?;
+        self.expect(Tok::Comma, "expects ',' between the real and imaginary parts")?;
         let im = self.real_part("expects the imaginary part of a complex number")?;
         self.expect(Tok::RParen, "expects ')' after the complex number")?;
         Ok(format!("({re}, {im})"))

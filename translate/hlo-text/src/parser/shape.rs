@@ -97,10 +97,7 @@ impl<'a> Parser<'a> {
     fn array_shape(&mut self) -> Result<Shape> {
         let tok = self.bump()?;
         let Some(element) = primitive_type(tok.text) else {
-            return Err(error_at(
-                &tok,
-                &format!("unknown primitive type '{}'", tok.text),
-            ));
+            return Err(error_at(&tok, &format!("unknown primitive type '{}'", tok.text)));
         };
         self.expect(Tok::LSquare, "expects '[' after the element type")?;
         let mut dims = Vec::new();
@@ -117,11 +114,7 @@ impl<'a> Parser<'a> {
             if !dims.is_empty() {
                 return Err(error_at(&tok, &format!("{}[] has no dimensions", tok.text)));
             }
-            return Ok(if element == PrimitiveType::Token {
-                Shape::Token
-            } else {
-                Shape::Opaque
-            });
+            return Ok(if element == PrimitiveType::Token { Shape::Token } else { Shape::Opaque });
         }
         let mut layout = None;
         if self.at_kind(Tok::LBrace)? && matches!(self.peek2()?.kind, Tok::Int | Tok::Colon) {
@@ -139,11 +132,7 @@ impl<'a> Parser<'a> {
             }
             layout = Some(l);
         }
-        Ok(Shape::Array {
-            element,
-            dims,
-            layout,
-        })
+        Ok(Shape::Array { element, dims, layout })
     }
 
     fn dim(&mut self) -> Result<Dim> {
@@ -156,11 +145,7 @@ impl<'a> Parser<'a> {
         if size < 0 {
             return Err(error_at(&tok, "dimension sizes are not negative"));
         }
-        Ok(if bounded {
-            Dim::Bounded(size)
-        } else {
-            Dim::Static(size)
-        })
+        Ok(if bounded { Dim::Bounded(size) } else { Dim::Static(size) })
     }
 
     /// The value of an `Int` token; fails on overflow.
@@ -178,9 +163,7 @@ impl<'a> Parser<'a> {
         let mut layout = Layout::default();
         if self.at_kind(Tok::Int)? {
             loop {
-                layout
-                    .minor_to_major
-                    .push(self.int("expects a dimension number")?);
+                layout.minor_to_major.push(self.int("expects a dimension number")?);
                 if !self.eat(Tok::Comma)? {
                     break;
                 }
@@ -194,10 +177,7 @@ impl<'a> Parser<'a> {
                     break;
                 }
                 let Some(rank) = item_rank(head.text) else {
-                    return Err(error_at(
-                        &head,
-                        &format!("unknown layout item '{}'", head.text),
-                    ));
+                    return Err(error_at(&head, &format!("unknown layout item '{}'", head.text)));
                 };
                 if last.is_some_and(|l| l >= rank) {
                     return Err(error_at(
@@ -213,9 +193,7 @@ impl<'a> Parser<'a> {
                     "S" => layout.memory_space = Some(self.paren_int()?),
                     _ => {
                         let end = self.paren_groups()?;
-                        layout
-                            .other
-                            .push(self.lexer.src()[head.start..end].to_string());
+                        layout.other.push(self.lexer.src()[head.start..end].to_string());
                     }
                 }
             }
@@ -294,10 +272,7 @@ pub(crate) fn parse_int(text: &str) -> Option<i64> {
         Some(d) => (true, d),
         None => (false, text),
     };
-    let magnitude = match digits
-        .strip_prefix("0x")
-        .or_else(|| digits.strip_prefix("0X"))
-    {
+    let magnitude = match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
         Some(hex) => u64::from_str_radix(hex, 16).ok()?,
         None => digits.parse::<u64>().ok()?,
     };

@@ -23,14 +23,7 @@ use super::{error_at, Parser};
 use crate::ast::StackFrame;
 use crate::lexer::{unescape, Result, Tok, Token};
 
-const LOCATION_KEYS: [&str; 6] = [
-    "file_name_id",
-    "function_name_id",
-    "line",
-    "end_line",
-    "column",
-    "end_column",
-];
+const LOCATION_KEYS: [&str; 6] = ["file_name_id", "function_name_id", "line", "end_line", "column", "end_column"];
 const FRAME_KEYS: [&str; 2] = ["file_location_id", "parent_frame_id"];
 
 impl<'a> Parser<'a> {
@@ -49,10 +42,7 @@ impl<'a> Parser<'a> {
             let loc = &locations[lookup(&frame[0], locations.len(), "file location")?];
             let parent = frame[1].1 - 1;
             if parent < 0 || parent as usize > frames.len() {
-                return Err(error_at(
-                    &frame[1].0,
-                    "parent_frame_id refers to no stack frame",
-                ));
+                return Err(error_at(&frame[1].0, "parent_frame_id refers to no stack frame"));
             }
             resolved.push(StackFrame {
                 id: i as i64 + 1,
