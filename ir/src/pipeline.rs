@@ -103,12 +103,14 @@ pub fn run(
                 }
             }
             Step::Fixpoint { steps, max_iterations, .. } => {
+                let mut before = Snapshot::of(module);
                 for _ in 0..*max_iterations {
-                    let before = Snapshot::of(module);
                     run(context, module, steps, options, lookup)?;
-                    if Snapshot::of(module) == before {
+                    let after = Snapshot::of(module);
+                    if after == before {
                         break;
                     }
+                    before = after;
                 }
             }
         }

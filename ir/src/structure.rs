@@ -17,6 +17,7 @@
 //!   the same structure, with symbol names replaced by the structure of
 //!   the computations they name (reducers, comparators).
 
+use crate::op::string_ref;
 use mlir_sys::*;
 use std::collections::HashMap;
 
@@ -243,8 +244,4 @@ pub fn snapshot(op: MlirOperation) -> Option<Fingerprint> {
     // SAFETY: a live operation, not changed while this runs.
     unsafe { f.operation(op, &mut values, &mut tokens)? };
     Some(Fingerprint(tokens))
-}
-
-fn string_ref(s: &str) -> MlirStringRef {
-    MlirStringRef { data: s.as_ptr() as *const _, length: s.len() }
 }

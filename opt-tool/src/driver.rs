@@ -126,13 +126,15 @@ impl State<'_, '_> {
                 }
                 Item::Fixpoint { name, items, max_iterations } => {
                     let mut converged = false;
+                    let mut before = rxla_ir::pipeline::Snapshot::of(module);
                     for _ in 0..*max_iterations {
-                        let before = rxla_ir::pipeline::Snapshot::of(module);
                         self.items(module, items)?;
-                        if rxla_ir::pipeline::Snapshot::of(module) == before {
+                        let after = rxla_ir::pipeline::Snapshot::of(module);
+                        if after == before {
                             converged = true;
                             break;
                         }
+                        before = after;
                     }
                     if !converged {
                         // Not an error (the IR is valid), but a sign that two

@@ -173,16 +173,10 @@ impl Drop for Unit {
 }
 
 impl Jit {
-    /// Translates `module` (the `llvm` dialect, one flat module),
-    /// optimizes it for `target` and maps it into memory; `functions` must
-    /// all be defined.
-    pub fn compile(module: &melior::ir::Module, target: &HostTarget, functions: &[String]) -> Result<Jit, String> {
-        Self::compile_units(std::slice::from_ref(module), target, functions)
-    }
-
-    /// Like [`Jit::compile`] for a module of nested kernel modules (the
-    /// lowering's output), split into up to `threads` parts compiled in
-    /// parallel.
+    /// Translates `module` (the `llvm` dialect: nested kernel modules, the
+    /// lowering's output), split into up to `threads` parts, optimizes
+    /// each for `target` on its own thread and maps it into memory;
+    /// `functions` must all be defined.
     pub fn compile_kernels(
         module: &melior::ir::Module,
         target: &HostTarget,
