@@ -41,7 +41,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from cpu import (DEFAULT_ORACLE, REPO, BUSY_FRACTION, _cpu_model_copy as cpu_model, binary_id,  # noqa: E402
-                 busy_cpu_s, fmt_ms, fmt_ratio, geomean, last_line, own_cpu_s, short_name, stale_binary_note)
+                 busy_cpu_s, fmt_ms, fmt_ratio, geomean, last_line, own_cpu_s, short_name, stale_binary_note, warn_if_busy)
 
 DEFAULT_MODELS = os.path.join(HERE, "models")
 PHASES = ("import", "hlo_pipeline", "emit", "lower", "llvm")
@@ -397,12 +397,7 @@ def main():
     summary = summarize(rows)
     print("-" * len(hdr))
     print_summary(summary, rows)
-    busy = [r for r in rows if r.get("other_cpu_fraction", 0) > BUSY_FRACTION]
-    summary["busy_cases"] = [r["name"] for r in busy]
-    if busy:
-        print(f"warning: other processes took over {BUSY_FRACTION:.0%} of the CPUs during {len(busy)} case(s) "
-              f"({', '.join(short_name(r['name']) for r in busy) if len(busy) <= 6 else 'of ' + str(len(rows))}): "
-              "their times are skewed; rerun on an idle machine")
+    warn_if_busy(rows, summary)
     summary["binary_changed_during"] = [r["name"] for r in rows if r.get("binary_changed")]
     if summary["binary_changed_during"]:
         print("warning: hlo-run changed during the run: the rxla numbers mix two builds; rerun")

@@ -101,6 +101,17 @@ def last_line(text):
     return lines[-1] if lines else ""
 
 
+def warn_if_busy(rows, summary):
+    """Records in `summary` and warns about the cases during which other processes took over
+    BUSY_FRACTION of the CPUs (their times are skewed)."""
+    busy = [r for r in rows if r.get("other_cpu_fraction", 0) > BUSY_FRACTION]
+    summary["busy_cases"] = [r["name"] for r in busy]
+    if busy:
+        names = ', '.join(short_name(r['name']) for r in busy) if len(busy) <= 6 else 'of ' + str(len(rows))
+        print(f"warning: other processes took over {BUSY_FRACTION:.0%} of the CPUs during {len(busy)} case(s) "
+              f"({names}): their times are skewed; rerun on an idle machine")
+
+
 def short_name(name):
     return name[len("bench_"):] if name.startswith("bench_") else name
 
@@ -463,12 +474,7 @@ def main():
     summary = summarize(rows)
     print("-" * len(hdr))
     print_summary(summary, rows)
-    busy = [r for r in rows if r.get("other_cpu_fraction", 0) > BUSY_FRACTION]
-    summary["busy_cases"] = [r["name"] for r in busy]
-    if busy:
-        print(f"warning: other processes took over {BUSY_FRACTION:.0%} of the CPUs during "
-              f"{len(busy)} case(s) ({', '.join(short_name(r['name']) for r in busy)}): their times are "
-              "skewed; rerun on an idle machine")
+    warn_if_busy(rows, summary)
     changed = [r["name"] for r in rows if r.get("binary_changed")]
     summary["binary_changed_during"] = changed
     if changed:
