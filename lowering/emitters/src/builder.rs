@@ -372,6 +372,28 @@ impl FuncBuilder {
         Ok(results(&result, inits.len()))
     }
 
+    /// The loop of [`FuncBuilder::for_loop`] unrolled by the emitter:
+    /// `body` runs once per iteration with the induction variable as a
+    /// constant, in straight-line code. For short loops whose unrolling
+    /// matters (small windows): LLVM's own unroller is off on the CPU (as
+    /// in XLA:CPU), so the emitter decides.
+    pub fn unrolled_loop(
+        &mut self,
+        lb: i64,
+        ub: i64,
+        step: i64,
+        inits: &[(String, String)],
+        body: &mut ForBody,
+    ) -> Result<Vec<String>, EmitError> {
+        let mut values: Vec<String> = inits.iter().map(|(v, _)| v.clone()).collect();
+        let mut k = lb;
+        while k < ub {
+            values = body(self, Expr::constant(k), &values)?;
+            k += step;
+        }
+        Ok(values)
+    }
+
     /// `scf.if` with results of `types`; `branch(fb, true)` emits the then
     /// region, `branch(fb, false)` the else region, each returning the
     /// values it yields.

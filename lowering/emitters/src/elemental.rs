@@ -31,6 +31,9 @@ use rxla_indexing::{output_to_input_indexing, Expr};
 use rxla_ir::{attrs::Window, types::ElementType};
 use std::collections::HashMap;
 
+/// Windows of at most this many elements are unrolled by the emitter.
+const MAX_UNROLLED_WINDOW: i64 = 27;
+
 /// Elementwise opcodes (dialect spelling): the result at an index reads
 /// every operand at the same index (rank-0 operands are broadcast).
 pub fn is_elementwise(opcode: &str) -> bool {
@@ -794,7 +797,11 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
         if size == 0 {
             return Ok(inits.iter().map(|(v, _)| v.clone()).collect());
         }
-        fb.for_loop(0, size, 1, inits, &mut |fb, iv, iters| {
+        // Small windows (pooling) are unrolled: straight-line code per
+        // output, which LLVM vectorizes across adjacent outputs.
+        let elements: i64 = window.0.iter().map(|w| w.size).product();
+        let emit_loop = if elements <= MAX_UNROLLED_WINDOW { FuncBuilder::unrolled_loop } else { FuncBuilder::for_loop };
+        emit_loop(fb, 0, size, 1, inits, &mut |fb, iv, iters| {
             pos.push(iv);
             let inner: Vec<(String, String)> = iters.iter().cloned().zip(types.iter().cloned()).collect();
             let r = self.window_loops(fb, window, in_dims, out_idx, pos, &inner, inputs, reducer);

@@ -134,7 +134,26 @@ pub fn loop_over_map(
         return xla_loop(fb, map, dims, inits, body);
     }
     let mut syms: Vec<Expr> = Vec::new();
-    nest(fb, map, dims, &mut syms, inits, body)
+    nest(fb, map, dims, &mut syms, inits, 0, body)
+}
+
+/// [`loop_over_map`] with the last `unrolled` range variables unrolled by
+/// the emitter (straight-line code with constant indices; the others are
+/// `scf.for` loops): for small tiles whose unrolling the code's quality
+/// depends on, since LLVM's unroller is off on the CPU.
+pub fn loop_over_map_unrolled(
+    fb: &mut FuncBuilder,
+    map: &IndexingMap,
+    dims: &[Expr],
+    inits: &[(String, String)],
+    unrolled: usize,
+    body: &mut LoopBody,
+) -> Result<Vec<String>, EmitError> {
+    if map.is_known_empty() {
+        return Ok(inits.iter().map(|(v, _)| v.clone()).collect());
+    }
+    let mut syms: Vec<Expr> = Vec::new();
+    nest(fb, map, dims, &mut syms, inits, map.num_range_vars().saturating_sub(unrolled), body)
 }
 
 /// `xla.loop` over `map`: dimensions whose value is a constant are folded
@@ -211,12 +230,15 @@ fn xla_loop(
     Ok(results(&result, inits.len()))
 }
 
+/// The loops of `map`'s range variables from `syms.len()` on; those from
+/// `unroll_from` on are unrolled.
 fn nest(
     fb: &mut FuncBuilder,
     map: &IndexingMap,
     dims: &[Expr],
     syms: &mut Vec<Expr>,
     inits: &[(String, String)],
+    unroll_from: usize,
     body: &mut LoopBody,
 ) -> Result<Vec<String>, EmitError> {
     let j = syms.len();
@@ -225,15 +247,16 @@ fn nest(
         if b.lower == b.upper {
             // A loop of one iteration is just the value.
             syms.push(Expr::constant(b.lower));
-            let r = nest(fb, map, dims, syms, inits, body);
+            let r = nest(fb, map, dims, syms, inits, unroll_from, body);
             syms.pop();
             return r;
         }
         let types: Vec<String> = inits.iter().map(|(_, t)| t.clone()).collect();
-        return fb.for_loop(b.lower, b.upper + 1, 1, inits, &mut |fb, iv, iters| {
+        let emit_loop = if j >= unroll_from { FuncBuilder::unrolled_loop } else { FuncBuilder::for_loop };
+        return emit_loop(fb, b.lower, b.upper + 1, 1, inits, &mut |fb, iv, iters| {
             syms.push(iv);
             let inner: Vec<(String, String)> = iters.iter().cloned().zip(types.iter().cloned()).collect();
-            let r = nest(fb, map, dims, syms, &inner, body);
+            let r = nest(fb, map, dims, syms, &inner, unroll_from, body);
             syms.pop();
             r
         });

@@ -398,7 +398,9 @@ fn emit_cpu(
     let root_heroes = choice.root_heroes.clone();
     let result = {
         let mut el = Elemental::new(&mut kernel, comp, Current::Entry, params, HashMap::new());
-        kernel_ops::loop_over_map(&mut fb, &map, &ids, &inits, &mut |fb, o, _syms, iters| {
+        // The tile's rows and columns are unrolled: LLVM turns the tile
+        // into vector loads, shuffles and stores.
+        kernel_ops::loop_over_map_unrolled(&mut fb, &map, &ids, &inits, 2, &mut |fb, o, _syms, iters| {
             let i = cpu_transposed(spec, o);
             for &h in heroes {
                 let operand = comp.instrs[h].operands[0];

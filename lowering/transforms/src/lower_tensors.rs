@@ -502,6 +502,10 @@ fn lower_entry_abi(func: Op) -> Result<()> {
     let impl_name = format!("{name}_impl");
     func.set_attr_raw("sym_name", b.string_attr(&impl_name));
     func.set_attr_raw("sym_visibility", b.string_attr("private"));
+    // Internal in LLVM too (func-to-llvm reads `llvm.linkage`): once the
+    // body is inlined into the wrapper, LLVM deletes it instead of
+    // optimizing and compiling it a second time.
+    func.set_attr_raw("llvm.linkage", b.attr("#llvm.linkage<internal>"));
 
     // The wrapper with the runtime's calling convention.
     let (region, body) = region_with_block(&[ptr, index], func.location());
