@@ -208,7 +208,7 @@ pub(crate) fn lower_kernels<'c>(
         .into_iter()
         .filter(|s| !matches!(s, rxla_lowering::pipeline::Step::Pass { name, .. } if disabled.contains(name)))
         .collect();
-    rxla_lowering::pipeline::run(context, &mut module, &steps, verify_each, rxla_passes::lookup)
+    rxla_lowering::pipeline::run(context, &mut module, &steps, verify_each)
         .map_err(|e| CompileError(format!("kernel lowering: {e}")))?;
     if !module.as_operation().verify() {
         return Err(CompileError("internal error: the lowered kernels do not verify".into()));

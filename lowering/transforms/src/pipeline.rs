@@ -7,10 +7,13 @@
 //! loops: still tensors) and `llvm-mlir` (pointers, loads and stores,
 //! math expanded, everything in the `llvm` dialect).
 
-use melior::{ir::Module, pass::PassManager, Context};
+use melior::{
+    ir::Module,
+    pass::{OperationPassManager, PassManager},
+    Context,
+};
 use mlir_sys::{mlirOpPassManagerAddPipeline, MlirStringRef};
 pub use rxla_ir::pipeline::{Platform, Step};
-use rxla_ir::registry::PassInfo;
 use std::ffi::c_void;
 
 fn p(name: &'static str) -> Step {
@@ -39,11 +42,9 @@ pub fn scf_steps(platform: Platform) -> Vec<Step> {
         p("xla-simplify-indexing"),
         p("xla-lower-loops"),
         p("canonicalize"),
-        p("cse"),
         p("xla-flatten-tensors"),
         p("xla-simplify-indexing"),
         p("canonicalize"),
-        p("cse"),
     ]);
     steps
 }
@@ -55,7 +56,6 @@ pub fn llvm_steps(platform: Platform) -> Vec<Step> {
         t("xla-lower-tensors", platform),
         p("xla-lower-indexing"),
         p("canonicalize"),
-        p("cse"),
         p("loop-invariant-code-motion"),
         p("convert-complex-to-standard"),
         t("xla-expand-math", platform),
@@ -63,7 +63,6 @@ pub fn llvm_steps(platform: Platform) -> Vec<Step> {
         p("convert-to-llvm"),
         p("reconcile-unrealized-casts"),
         p("canonicalize"),
-        p("cse"),
     ]
 }
 
@@ -74,15 +73,9 @@ pub fn lowering_steps(platform: Platform) -> Vec<Step> {
     steps
 }
 
-/// A pass by name: rxla's HLO passes (`hlo_passes`, which are looked up
-/// first), the lowering passes, or upstream.
-fn add(
-    manager: &PassManager,
-    name: &str,
-    options: &str,
-    hlo_passes: fn(&str) -> Option<&'static PassInfo>,
-) -> Result<(), String> {
-    if let Some(info) = hlo_passes(name).or_else(|| crate::lookup(name)) {
+/// A pass by name: the lowering passes of this crate, or upstream.
+fn add(manager: &OperationPassManager, name: &str, options: &str) -> Result<(), String> {
+    if let Some(info) = crate::lookup(name) {
         let options = rxla_ir::PassOptions::parse(options).map_err(|e| e.0)?;
         manager.add_pass((info.create)(&options).map_err(|e| e.0)?);
         return Ok(());
@@ -99,12 +92,7 @@ fn add(
     let text_ref = MlirStringRef { data: text.as_ptr() as *const _, length: text.len() };
     // SAFETY: live pass manager; the callback only touches `message`.
     let ok = unsafe {
-        mlirOpPassManagerAddPipeline(
-            manager.as_operation_pass_manager().to_raw(),
-            text_ref,
-            Some(collect),
-            &mut message as *mut String as *mut c_void,
-        )
+        mlirOpPassManagerAddPipeline(manager.to_raw(), text_ref, Some(collect), &mut message as *mut String as *mut c_void)
     };
     if ok.value == 0 {
         return Err(format!("cannot add pass '{text}': {}", message.trim()));
@@ -112,19 +100,25 @@ fn add(
     Ok(())
 }
 
+/// True if `module` holds kernel modules (`builtin.module`s in its body),
+/// as the emitters make them.
+fn has_kernel_modules(module: &Module) -> bool {
+    rxla_ir::op::Op::of(&module.as_operation()).body_ops().iter().any(|op| op.is_named("builtin.module"))
+}
+
 /// Runs `steps` over `module` in one pass manager (fixpoint groups are
-/// run once: the lowering has none). Names are resolved in `hlo_passes`
-/// first (the backends pass `rxla_passes::lookup`: the pipelines' `cse`
-/// is rxla's HLO pass of that name, as in `hlo-opt`), then in this crate's
-/// registry, then upstream. Upstream passes need
-/// `melior::utility::register_all_passes()` to have run.
-pub fn run(
-    context: &Context,
-    module: &mut Module,
-    steps: &[Step],
-    verify_each: bool,
-    hlo_passes: fn(&str) -> Option<&'static PassInfo>,
-) -> Result<(), String> {
+/// run once: the lowering has none). Names are resolved in this crate's
+/// registry, then upstream (upstream passes need
+/// `melior::utility::register_all_passes()` to have run).
+///
+/// A module of kernel modules (what the emitters produce) is lowered one
+/// kernel module at a time, the modules in parallel on all cores: the
+/// passes are nested under `builtin.module` and the context is
+/// multi-threaded while they run (every dialect is loaded first: none may
+/// be loaded during multi-threaded execution). Kernels share nothing, and
+/// MLIR reports the diagnostics of parallel passes in order. The context
+/// is single-threaded again afterwards, as rxla's compilers keep it.
+pub fn run(context: &Context, module: &mut Module, steps: &[Step], verify_each: bool) -> Result<(), String> {
     let manager = PassManager::new(context);
     manager.enable_verifier(verify_each);
     fn flatten<'s>(steps: &'s [Step], out: &mut Vec<(&'static str, &'static str)>) {
@@ -137,8 +131,17 @@ pub fn run(
     }
     let mut flat = Vec::new();
     flatten(steps, &mut flat);
+    let parallel = has_kernel_modules(module);
+    let target = if parallel { manager.nested_under("builtin.module") } else { manager.as_operation_pass_manager() };
     for (name, options) in flat {
-        add(&manager, name, options, hlo_passes)?;
+        add(&target, name, options)?;
     }
-    manager.run(module).map_err(|e| format!("lowering failed: {e}"))
+    if !parallel {
+        return manager.run(module).map_err(|e| format!("lowering failed: {e}"));
+    }
+    context.load_all_available_dialects();
+    context.enable_multi_threading(true);
+    let result = manager.run(module).map_err(|e| format!("lowering failed: {e}"));
+    context.enable_multi_threading(false);
+    result
 }
