@@ -127,7 +127,7 @@ pub fn run(
 ) -> Result<(), String> {
     let manager = PassManager::new(context);
     manager.enable_verifier(verify_each);
-    fn flatten<'s>(steps: &'s [Step], out: &mut Vec<(&'static str, &'static str)>) {
+    fn flatten(steps: &[Step], out: &mut Vec<(&'static str, &'static str)>) {
         for s in steps {
             match s {
                 Step::Pass { name, options } => out.push((name, options)),
