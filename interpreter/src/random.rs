@@ -17,12 +17,12 @@ impl Rng {
     /// depend on the others.
     pub fn new(seed: u64, stream: u64) -> Self {
         let mut r = Rng(seed ^ 0x243f_6a88_85a3_08d3);
-        r.0 = r.next().wrapping_add(stream.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        r.next();
+        r.0 = r.next_u64().wrapping_add(stream.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        r.next_u64();
         r
     }
 
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -32,12 +32,12 @@ impl Rng {
 
     /// Uniform in [-1, 1).
     pub fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
     }
 
     /// Uniform integer in [lo, hi).
     pub fn int(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (self.next() % (hi - lo) as u64) as i64
+        lo + (self.next_u64() % (hi - lo) as u64) as i64
     }
 }
 
@@ -67,7 +67,7 @@ pub fn random_literal(shape: &Shape, rng: &mut Rng) -> Result<Literal, String> {
         };
     }
     let data = match element {
-        Pred => Data::Pred((0..n).map(|_| rng.next() & 1 == 1).collect()),
+        Pred => Data::Pred((0..n).map(|_| rng.next_u64() & 1 == 1).collect()),
         S8 => Data::S8(ints!(i8, -8, 8)),
         S16 => Data::S16(ints!(i16, -8, 8)),
         S32 => Data::S32(ints!(i32, -8, 8)),

@@ -65,7 +65,7 @@ fn bench(label: &str, text: &str, platform: Platform, runs: usize, missing: &[&s
     }
     let t = median(times);
     let mut top: Vec<(&str, Duration)> = per_pass.into_iter().collect();
-    top.sort_by(|a, b| b.1.cmp(&a.1));
+    top.sort_by_key(|b| std::cmp::Reverse(b.1));
     let top: Vec<String> = top.iter().take(4).map(|(n, d)| format!("{n} {:.0} ms", d.as_secs_f64() * 1e3)).collect();
     println!(
         "{label:<34} {:<4} {n:>7} instr  {:>9.1} ms  {:>6.2} us/instr  slowest: {}",

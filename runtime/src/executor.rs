@@ -32,6 +32,15 @@ struct Ptrs(*const *mut u8);
 unsafe impl Send for Ptrs {}
 unsafe impl Sync for Ptrs {}
 
+impl Ptrs {
+    /// The pointer. A closure that calls this captures the whole `Ptrs`
+    /// (Send + Sync), where one that reads `.0` would capture only the raw
+    /// pointer field, which is neither.
+    fn get(self) -> *const *mut u8 {
+        self.0
+    }
+}
+
 /// Everything a run needs besides the programs.
 pub struct Machine<'a> {
     pub programs: &'a [Program],
@@ -174,14 +183,13 @@ impl Machine<'_> {
                     // SAFETY: the kernel reads and writes the buffers of its
                     // arguments, which are live and of the sizes it was
                     // compiled for.
-                    unsafe { function(raw.0, 0) };
+                    unsafe { function(raw.get(), 0) };
                 } else {
                     pool::pool().install(|| {
                         (0..workgroups).into_par_iter().for_each(|wg| {
-                            let raw = raw;
                             // SAFETY: as above; workgroups write disjoint
                             // elements (or update them atomically).
-                            unsafe { function(raw.0, wg) };
+                            unsafe { function(raw.get(), wg) };
                         })
                     });
                 }
@@ -341,7 +349,7 @@ pub fn flatten(l: &Literal) -> Vec<&Literal> {
 }
 
 fn copy(src: *const u8, dst: *mut u8, n: usize) {
-    if n == 0 || src == dst as *const u8 {
+    if n == 0 || std::ptr::eq(src, dst) {
         return;
     }
     // Large copies in parallel: a memcpy of hundreds of MiB is

@@ -73,7 +73,7 @@ const ELEMENTWISE: &[&str] = &[
 /// The key comparator `comparator` is, if it is one.
 pub fn analyze(comparator: Op) -> Option<KeyComparator> {
     let args = comparator.arguments();
-    if args.len() < 2 || args.len() % 2 != 0 {
+    if args.len() < 2 || !args.len().is_multiple_of(2) {
         return None;
     }
     let root = *comparator.return_values().first()?;

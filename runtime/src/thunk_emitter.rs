@@ -70,19 +70,6 @@ pub struct InPlace {
     pub output: Slot,
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn parses_input_output_aliases() {
-        assert_eq!(
-            super::parse_aliases("{ {0}: (1, {}, may-alias), {1, 2}: (0, {1}) }").unwrap(),
-            vec![(vec![0], 1, vec![]), (vec![1, 2], 0, vec![1])]
-        );
-        assert_eq!(super::parse_aliases("{ {}: (0, {}) }").unwrap(), vec![(vec![], 0, vec![])]);
-        assert!(super::parse_aliases("{ {0}: 1 }").is_err());
-    }
-}
-
 /// What the emitter produced for a module.
 pub struct Emitted {
     pub programs: Vec<Program>,
@@ -422,7 +409,7 @@ impl ThunkEmitter {
         self.shadows.push(shadow);
         let (workgroups, launch) = match &kernel.grid {
             rxla_emitters::launch::Grid::Cpu { workgroups } => (*workgroups, None),
-            rxla_emitters::launch::Grid::Gpu(l) => (1, Some(l.clone())),
+            rxla_emitters::launch::Grid::Gpu(l) => (1, Some(*l)),
         };
         let info = KernelInfo {
             name: kernel.name.clone(),
@@ -890,9 +877,13 @@ fn emits_convolution(op: Op) -> bool {
     float && op.operands().iter().all(|v| v.ty().tensor().is_some_and(|o| o.elem == t.elem))
 }
 
+/// One input/output alias: (output index path, parameter, parameter index
+/// path).
+type Alias = (Vec<usize>, usize, Vec<usize>);
+
 /// `{ {0}: (1, {}, may-alias), {1, 2}: (0, {1}) }` as (output index path,
 /// parameter, parameter index path) triples.
-fn parse_aliases(text: &str) -> std::result::Result<Vec<(Vec<usize>, usize, Vec<usize>)>, String> {
+fn parse_aliases(text: &str) -> std::result::Result<Vec<Alias>, String> {
     let path = |t: &str| -> std::result::Result<Vec<usize>, String> {
         let inner = t.trim().strip_prefix('{').and_then(|t| t.strip_suffix('}')).ok_or("expected {...}")?;
         inner
@@ -949,4 +940,17 @@ pub fn in_place_parameters(fused: Op) -> Vec<Option<usize>> {
             operand.arg_number()
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn parses_input_output_aliases() {
+        assert_eq!(
+            super::parse_aliases("{ {0}: (1, {}, may-alias), {1, 2}: (0, {1}) }").unwrap(),
+            vec![(vec![0], 1, vec![]), (vec![1, 2], 0, vec![1])]
+        );
+        assert_eq!(super::parse_aliases("{ {}: (0, {}) }").unwrap(), vec![(vec![], 0, vec![])]);
+        assert!(super::parse_aliases("{ {0}: 1 }").is_err());
+    }
 }

@@ -242,7 +242,7 @@ const LOG: Func = Func {
     reference: f64::ln,
     // 1, the reduction's switch point sqrt(1/2) (and sqrt(2)), the
     // smallest normal, the largest float.
-    around: &[1.0, 0.707_106_77, 1.414_213_5, f32::MIN_POSITIVE, f32::MAX, 2.0, 0.5],
+    around: &[1.0, std::f32::consts::FRAC_1_SQRT_2, std::f32::consts::SQRT_2, f32::MIN_POSITIVE, f32::MAX, 2.0, 0.5],
     special: &[(1.0, 0.0), (0.0, -INF), (-0.0, -INF), (-1.0, NAN), (-INF, NAN), (INF, INF), (NAN, NAN)],
 };
 

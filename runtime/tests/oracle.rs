@@ -62,13 +62,12 @@ fn run_case_with(dir: &Path, case: &Case, options: &rxla_runtime::Options) -> Re
     })
 }
 
+/// Compiles and runs a module's text on the arguments.
+type RunFn<'a> = dyn Fn(&str, &[Literal]) -> Result<Literal, String> + 'a;
+
 /// Runs one case with `run` (compile and run the module text on the
 /// arguments); `Err` is why it fails.
-fn run_case_using(
-    dir: &Path,
-    case: &Case,
-    run: &dyn Fn(&str, &[Literal]) -> Result<Literal, String>,
-) -> Result<(), String> {
+fn run_case_using(dir: &Path, case: &Case, run: &RunFn<'_>) -> Result<(), String> {
     let case_dir = dir.join("cases").join(&case.name);
     let text = std::fs::read_to_string(case_dir.join("module.hlo")).map_err(|e| format!("module.hlo: {e}"))?;
     let ast = rxla_hlo_text::parse_module(&text).map_err(|e| format!("module.hlo: {}", e.message))?;

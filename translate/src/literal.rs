@@ -57,7 +57,7 @@ fn float_to_mlir(format: &FloatFormat, t: PrimitiveType, token: &str) -> Result<
         Some(rest) => (true, rest),
         None => (false, token.strip_prefix('+').unwrap_or(token)),
     };
-    let hex_bits = |bits: u64| format!("0x{:0width$X}", bits, width = (format.width() as usize + 3) / 4);
+    let hex_bits = |bits: u64| format!("0x{:0width$X}", bits, width = (format.width() as usize).div_ceil(4));
     let unsupported = || LiteralError(format!("'{token}' cannot be represented in {}", t.name()));
     if body == "inf" {
         return format.infinity(negative).map(hex_bits).ok_or_else(unsupported);
@@ -138,7 +138,7 @@ pub fn array_to_mlir(t: PrimitiveType, dims: &[Dim], literal: &LiteralArray) -> 
             _ => Err(LiteralError("constants with dynamic dimensions are not supported".into())),
         })
         .collect::<Result<_, _>>()?;
-    if sizes.iter().any(|&n| n == 0) {
+    if sizes.contains(&0) {
         return Ok(String::new());
     }
     let mut out = String::new();

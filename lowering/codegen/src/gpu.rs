@@ -29,9 +29,14 @@ pub struct PtxTarget {
     pub ptx_version: (u32, u32),
 }
 
+/// One row of [`SM_TABLE`]: name, compute capability (major, minor), the
+/// oldest PTX ISA (major, minor) that supports it, and the CUDA release that
+/// introduced that ISA.
+pub type SmEntry = (&'static str, (u32, u32), (u32, u32), &'static str);
+
 /// The SMs rxla knows: name, compute capability, the oldest PTX ISA that
 /// supports it (and the CUDA release that introduced that ISA).
-pub const SM_TABLE: &[(&str, (u32, u32), (u32, u32), &str)] = &[
+pub const SM_TABLE: &[SmEntry] = &[
     ("sm_70", (7, 0), (6, 0), "CUDA 9.0"),
     ("sm_75", (7, 5), (6, 3), "CUDA 10.0"),
     ("sm_80", (8, 0), (7, 0), "CUDA 11.0"),

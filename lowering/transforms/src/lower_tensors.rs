@@ -176,7 +176,7 @@ fn storage(ty: MlirType) -> Storage {
         return Storage::Complex;
     }
     let bits = bit_width(ty);
-    if is_integer(ty) && bits % 8 != 0 {
+    if is_integer(ty) && !bits.is_multiple_of(8) {
         return Storage::Byte;
     }
     if is_float(ty) && !matches!(type_to_string(ty).as_str(), "f16" | "bf16" | "f32" | "f64") {
@@ -301,7 +301,7 @@ fn constant_bytes(b: &B, attr: MlirAttribute, elem: MlirType, n: usize) -> Resul
         let size = byte_size(elem) as usize;
         let raw = mlirDenseElementsAttrGetRawData(attr) as *const u8;
         let stored = if splat { size } else { size * n };
-        if (is_integer(elem) || is_float(elem)) && bit_width(elem) % 8 != 0 {
+        if (is_integer(elem) || is_float(elem)) && !bit_width(elem).is_multiple_of(8) {
             return Err(error(format!(
                 "tensor constants of {} are not supported by the CPU lowering",
                 type_to_string(elem)

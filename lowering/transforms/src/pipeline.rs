@@ -121,7 +121,7 @@ fn has_kernel_modules(module: &Module) -> bool {
 pub fn run(context: &Context, module: &mut Module, steps: &[Step], verify_each: bool) -> Result<(), String> {
     let manager = PassManager::new(context);
     manager.enable_verifier(verify_each);
-    fn flatten<'s>(steps: &'s [Step], out: &mut Vec<(&'static str, &'static str)>) {
+    fn flatten(steps: &[Step], out: &mut Vec<(&'static str, &'static str)>) {
         for s in steps {
             match s {
                 Step::Pass { name, options } => out.push((name, options)),

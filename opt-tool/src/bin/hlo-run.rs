@@ -355,7 +355,7 @@ fn min_median(times: &[Duration]) -> (Duration, Duration) {
     let mut sorted = times.to_vec();
     sorted.sort();
     let mid = sorted.len() / 2;
-    let median = if sorted.len() % 2 == 0 { (sorted[mid - 1] + sorted[mid]) / 2 } else { sorted[mid] };
+    let median = if sorted.len().is_multiple_of(2) { (sorted[mid - 1] + sorted[mid]) / 2 } else { sorted[mid] };
     (sorted[0], median)
 }
 

@@ -138,8 +138,11 @@ impl<'a> ArrayMut<'a> {
 /// `bytes` as a slice of `T`.
 pub fn cast<T: Element>(bytes: &[u8]) -> &[T] {
     let size = std::mem::size_of::<T>();
-    assert!(bytes.len() % size == 0, "{} bytes are not a whole number of {size}-byte elements", bytes.len());
-    assert!(bytes.as_ptr() as usize % std::mem::align_of::<T>() == 0 || bytes.is_empty(), "misaligned buffer");
+    assert!(bytes.len().is_multiple_of(size), "{} bytes are not a whole number of {size}-byte elements", bytes.len());
+    assert!(
+        (bytes.as_ptr() as usize).is_multiple_of(std::mem::align_of::<T>()) || bytes.is_empty(),
+        "misaligned buffer"
+    );
     // SAFETY: `T: Element` is plain data; length and alignment checked.
     unsafe { std::slice::from_raw_parts(bytes.as_ptr() as *const T, bytes.len() / size) }
 }
@@ -147,8 +150,11 @@ pub fn cast<T: Element>(bytes: &[u8]) -> &[T] {
 /// `bytes` as a mutable slice of `T`.
 pub fn cast_mut<T: Element>(bytes: &mut [u8]) -> &mut [T] {
     let size = std::mem::size_of::<T>();
-    assert!(bytes.len() % size == 0, "{} bytes are not a whole number of {size}-byte elements", bytes.len());
-    assert!(bytes.as_ptr() as usize % std::mem::align_of::<T>() == 0 || bytes.is_empty(), "misaligned buffer");
+    assert!(bytes.len().is_multiple_of(size), "{} bytes are not a whole number of {size}-byte elements", bytes.len());
+    assert!(
+        (bytes.as_ptr() as usize).is_multiple_of(std::mem::align_of::<T>()) || bytes.is_empty(),
+        "misaligned buffer"
+    );
     // SAFETY: as in `cast`, and the borrow is unique.
     unsafe { std::slice::from_raw_parts_mut(bytes.as_mut_ptr() as *mut T, bytes.len() / size) }
 }
@@ -332,7 +338,7 @@ impl std::fmt::Debug for Buffer {
 /// caller's unaligned slice.
 pub fn typed_cow<T: Element>(bytes: &[u8]) -> std::borrow::Cow<'_, [T]> {
     let size = std::mem::size_of::<T>();
-    if bytes.as_ptr() as usize % std::mem::align_of::<T>() == 0 && bytes.len() % size == 0 {
+    if (bytes.as_ptr() as usize).is_multiple_of(std::mem::align_of::<T>()) && bytes.len().is_multiple_of(size) {
         std::borrow::Cow::Borrowed(cast(bytes))
     } else {
         std::borrow::Cow::Owned(typed_vec(bytes))

@@ -260,8 +260,8 @@ fn pack_kernels<T: Copy>(rhs: &[T], p: &Params, kpos: &[usize]) -> Vec<T> {
         for t in 0..p.taps_total() {
             let kp = &kpos[t * spatial..(t + 1) * spatial];
             let mut base = 0usize;
-            for s in 0..spatial {
-                let k = if p.reversal[s] { p.kernel_sp[s] - 1 - kp[s] } else { kp[s] };
+            for (s, &kps) in kp.iter().enumerate() {
+                let k = if p.reversal[s] { p.kernel_sp[s] - 1 - kps } else { kps };
                 base += k * p.rs[p.dims.kernel_spatial[s]];
             }
             for c in 0..p.ci {
@@ -305,8 +305,8 @@ fn im2col<T: Scalar>(
     offsets.clear();
     for row in patch.chunks_exact_mut(cols.max(1)).take(nr) {
         let mut out_base = b * p.os[d.output_batch];
-        for s in 0..spatial {
-            out_base += opos[s] * p.os[d.output_spatial[s]];
+        for (s, &o) in opos.iter().enumerate() {
+            out_base += o * p.os[d.output_spatial[s]];
         }
         offsets.push(out_base);
         let in_base = (batch_offset + b) * lb + feature_offset * lf;
@@ -432,7 +432,7 @@ fn run_into<T: Scalar + Element>(
     direct: bool,
     store: impl FnOnce(&[T], &mut [u8]),
 ) {
-    if direct && out.data.as_ptr() as usize % std::mem::align_of::<T>() == 0 {
+    if direct && (out.data.as_ptr() as usize).is_multiple_of(std::mem::align_of::<T>()) {
         conv_core(&lhs, &rhs, crate::array::cast_mut(out.data), p);
     } else {
         let mut tmp = vec![T::ZERO; out.elements()];

@@ -213,7 +213,7 @@ fn run_into<T: Scalar + Element>(
     direct: bool,
     store: impl FnOnce(&[T], &mut [u8]),
 ) {
-    if direct && out.data.as_ptr() as usize % std::mem::align_of::<T>() == 0 {
+    if direct && (out.data.as_ptr() as usize).is_multiple_of(std::mem::align_of::<T>()) {
         run(g, dims, lhs, rhs, crate::array::cast_mut(out.data));
     } else {
         let mut tmp = vec![T::ZERO; g.batch * g.m * g.n];

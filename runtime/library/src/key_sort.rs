@@ -97,7 +97,7 @@ fn radix_sort(pairs: &mut Vec<(u64, u32)>, bits: usize) {
         for &(k, _) in pairs.iter() {
             counts[((k >> shift) & 0xff) as usize] += 1;
         }
-        if counts.iter().any(|&c| c == pairs.len()) {
+        if counts.contains(&pairs.len()) {
             continue;
         }
         let mut offsets = [0usize; 256];

@@ -281,15 +281,15 @@ fn sort_records<const W: usize>(
         for (i, r) in recs.iter_mut().enumerate() {
             let e = ops.index(s, r0 + i);
             let rp = r.as_mut_ptr() as *mut u8;
-            for k in 0..n {
+            for (k, op) in ops.ops.iter().enumerate() {
                 // SAFETY: `e` is an element of this task's slice; the
                 // field lies inside the record (offsets from the layout).
                 unsafe {
                     let (elem, f) = (ops.at(k, e), rp.add(offsets[k]));
                     if unpack {
-                        copy_element(f, elem, ops.ops[k].size)
+                        copy_element(f, elem, op.size)
                     } else {
-                        copy_element(elem, f, ops.ops[k].size)
+                        copy_element(elem, f, op.size)
                     }
                 }
             }
@@ -413,7 +413,7 @@ mod tests {
 
     /// An inconsistent "comparator" that must not break the sort.
     fn chaotic(a: &usize, b: &usize) -> bool {
-        (a.wrapping_mul(2654435761) ^ b.wrapping_mul(40503)) % 3 == 0
+        (a.wrapping_mul(2654435761) ^ b.wrapping_mul(40503)).is_multiple_of(3)
     }
 
     #[test]

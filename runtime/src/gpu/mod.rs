@@ -159,11 +159,11 @@ impl GpuExecutable {
         // Donated parameters: fresh copies, which become the outputs.
         let mut donated: Vec<(usize, DeviceBuffer)> = Vec::new();
         let mut params: Vec<u64> = args.buffers.iter().map(|b| b.ptr).collect();
-        for i in 0..params.len() {
+        for (i, param) in params.iter_mut().enumerate() {
             if p.output_params.contains(&Some(i)) {
                 let copy = DeviceBuffer::alloc(device, args.buffers[i].bytes).map_err(RunError)?;
-                device.copy(copy.ptr, params[i], args.buffers[i].bytes).map_err(RunError)?;
-                params[i] = copy.ptr;
+                device.copy(copy.ptr, *param, args.buffers[i].bytes).map_err(RunError)?;
+                *param = copy.ptr;
                 donated.push((i, copy));
             }
         }

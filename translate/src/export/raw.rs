@@ -109,8 +109,9 @@ impl Op {
         if let Some(array) = self.attr("arg_attrs") {
             unsafe {
                 if mlirAttributeIsAArray(array) {
-                    for i in 0..(mlirArrayAttrGetNumElements(array) as usize).min(count) {
-                        out[i] = dict_entries(mlirArrayAttrGetElement(array, i as isize));
+                    let n = mlirArrayAttrGetNumElements(array) as usize;
+                    for (i, entries) in out.iter_mut().enumerate().take(n) {
+                        *entries = dict_entries(mlirArrayAttrGetElement(array, i as isize));
                     }
                 }
             }

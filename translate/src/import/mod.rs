@@ -180,7 +180,7 @@ fn parameters(computation: &Computation) -> Result<Vec<&Instruction>> {
         let n = inst
             .parameter_number
             .ok_or_else(|| ImportError::new(inst.pos, "parameter needs a number: parameter(N)"))?;
-        if n < 0 || n > 1_000_000 {
+        if !(0..=1_000_000).contains(&n) {
             return Err(ImportError::new(inst.pos, format!("parameter number {n} is out of range")));
         }
         let n = n as usize;
