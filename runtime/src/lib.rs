@@ -1,8 +1,11 @@
 //! rxla's CPU and GPU backends: compile an HLO module to native code (or
 //! PTX, [`gpu`]) and run it.
 //!
-//! - [`compiler`]: the driver (HLO pipeline, emitters, lowering, LLVM,
-//!   JIT) producing an [`Executable`];
+//! - [`cpu`]: the CPU backend: its compiler (HLO pipeline, emitters,
+//!   lowering, LLVM, JIT) and the [`Executable`] it produces;
+//! - [`gpu`]: the GPU backend (PTX, CUDA through cudarc, emulation);
+//! - [`driver`]: what the two compilers share (options, phase times, HLO
+//!   import, kernel lowering); [`entry`]: parameters and results;
 //! - [`thunk_emitter`]: computations to thunk [`program`]s;
 //! - [`buffer_assignment`]: memory for every buffer (live-range sharing,
 //!   in-place updates, outputs);
@@ -12,7 +15,7 @@
 //! - [`constants`], [`relayout`]: constants and layouts.
 //!
 //! ```no_run
-//! let exe = rxla_runtime::compiler::compile_hlo_text(
+//! let exe = rxla_runtime::compile_hlo_text(
 //!     "HloModule m\nENTRY e { p = f32[4] parameter(0)\n ROOT r = f32[4] add(p, p) }",
 //!     "m.hlo",
 //!     &Default::default(),
@@ -22,9 +25,11 @@
 //! ```
 
 pub mod buffer_assignment;
-pub mod compiler;
 pub mod constants;
+pub mod cpu;
 pub mod custom_call;
+pub mod driver;
+pub mod entry;
 pub mod executor;
 pub mod gpu;
 pub mod pool;
@@ -33,207 +38,8 @@ pub mod relayout;
 pub mod sort_keys;
 pub mod thunk_emitter;
 
-pub use compiler::{compile_hlo_text, compile_module, CompileTimes, EntryLayouts, Options};
+pub use cpu::{compile_hlo_text, compile_module, Executable};
+pub use driver::{CompileTimes, EntryLayouts, Options};
+pub use entry::ParameterSpec;
 pub use executor::RunError;
 pub use thunk_emitter::CompileError;
-
-use executor::{literal_of, KernelFn, Machine};
-use program::{KernelInfo, Program, Tree};
-use rxla_interpreter::Literal;
-use rxla_library::array::{literal_bytes, ArrayShape, Buffer};
-use std::sync::Mutex;
-
-/// A compiled module, ready to run (any number of times, from any thread).
-pub struct Executable {
-    pub(crate) programs: Vec<Program>,
-    pub(crate) entry: usize,
-    pub(crate) kernels: Vec<KernelInfo>,
-    pub(crate) functions: Vec<Option<KernelFn>>,
-    pub(crate) constants: Vec<Buffer>,
-    pub(crate) arenas: Vec<Mutex<Vec<Buffer>>>,
-    /// Keeps the kernels' code mapped.
-    #[allow(dead_code)]
-    pub(crate) jit: Option<rxla_codegen::cpu::Jit>,
-    pub buffer_stats: Vec<buffer_assignment::Stats>,
-    pub compile_times: CompileTimes,
-}
-
-/// One parameter leaf as the executable expects it.
-#[derive(Clone, Debug)]
-pub struct ParameterSpec {
-    pub shape: ArrayShape,
-    /// The physical layout (`minor_to_major`) if not row-major.
-    pub layout: Option<Vec<i64>>,
-}
-
-impl Executable {
-    /// How many distinct kernels were compiled (fusions of the same
-    /// structure share one).
-    pub fn num_kernels(&self) -> usize {
-        self.kernels.len()
-    }
-
-    fn entry(&self) -> &Program {
-        &self.programs[self.entry]
-    }
-
-    fn machine(&self) -> Machine<'_> {
-        Machine {
-            programs: &self.programs,
-            kernels: &self.kernels,
-            functions: &self.functions,
-            constants: &self.constants,
-            arenas: &self.arenas,
-            profile: None,
-        }
-    }
-
-    /// Runs on prepared arguments and returns the time of every step of
-    /// the entry program (one line each: what it is, and its time).
-    pub fn profile(&self, args: &[Buffer]) -> Result<Vec<(String, std::time::Duration)>, RunError> {
-        let _flush = pool::FlushDenormals::new();
-        let sink = Mutex::new(Vec::new());
-        let params: Vec<*mut u8> = args.iter().map(|b| b.as_ptr() as *mut u8).collect();
-        Machine { profile: Some(&sink), ..self.machine() }.run(self.entry, &params)?;
-        Ok(sink.into_inner().unwrap_or_else(|e| e.into_inner()))
-    }
-
-    /// The flattened parameter leaves.
-    pub fn parameters(&self) -> Vec<ParameterSpec> {
-        parameter_specs(self.entry())
-    }
-
-    /// The compiled kernels (name, workgroups, emitter).
-    pub fn kernels(&self) -> &[KernelInfo] {
-        &self.kernels
-    }
-
-    /// Argument buffers (physical layouts) for `args`, one literal per
-    /// parameter (tuples are flattened).
-    pub fn prepare(&self, args: &[Literal]) -> Result<Vec<Buffer>, RunError> {
-        argument_buffers(self.entry(), args)
-    }
-
-    /// Runs on prepared arguments; returns the output buffers (physical
-    /// layouts, one per result leaf). Arguments the module donates to its
-    /// outputs (`input_output_alias`) are copied first, so `args` stay
-    /// unchanged; [`Executable::execute_donated`] avoids the copies.
-    pub fn execute(&self, args: &[Buffer]) -> Result<Vec<Buffer>, RunError> {
-        let owned = self.donated_parameters(args.len());
-        let donated: Vec<Buffer> = owned.iter().map(|&i| args[i].clone()).collect();
-        let mut params: Vec<*mut u8> = args.iter().map(|b| b.as_ptr() as *mut u8).collect();
-        for (&i, b) in owned.iter().zip(&donated) {
-            params[i] = b.as_ptr() as *mut u8;
-        }
-        self.run_entry(&params, donated, &owned)
-    }
-
-    /// Runs, taking the arguments: an argument the module aliases to an
-    /// output (`input_output_alias`) may be updated in place and returned
-    /// as that output, without a copy (JAX's buffer donation).
-    pub fn execute_donated(&self, mut args: Vec<Buffer>) -> Result<Vec<Buffer>, RunError> {
-        let owned = self.donated_parameters(args.len());
-        // Moving a Buffer does not move its memory: the pointers stay valid.
-        let params: Vec<*mut u8> = args.iter_mut().map(|b| b.as_mut_ptr()).collect();
-        let donated: Vec<Buffer> = owned.iter().map(|&i| std::mem::replace(&mut args[i], Buffer::zeroed(0))).collect();
-        self.run_entry(&params, donated, &owned)
-    }
-
-    /// The parameters whose buffers hold outputs.
-    fn donated_parameters(&self, n: usize) -> Vec<usize> {
-        let p = self.entry();
-        (0..n).filter(|i| p.output_params.contains(&Some(*i))).collect()
-    }
-
-    /// Runs the entry program; `donated[j]` is the buffer of parameter
-    /// `owned[j]`, which outputs may live in.
-    fn run_entry(&self, params: &[*mut u8], donated: Vec<Buffer>, owned: &[usize]) -> Result<Vec<Buffer>, RunError> {
-        let _flush = pool::FlushDenormals::new();
-        let fresh = self.machine().run(self.entry, params)?;
-        let p = self.entry();
-        let mut donated: Vec<Option<Buffer>> = donated.into_iter().map(Some).collect();
-        let mut fresh = fresh.into_iter();
-        let mut out = Vec::with_capacity(p.outputs.len());
-        for k in 0..p.outputs.len() {
-            match p.output_params.get(k).copied().flatten() {
-                Some(i) => {
-                    let j = owned.iter().position(|&x| x == i).expect("a donated parameter");
-                    out.push(donated[j].take().expect("one output per donated parameter"));
-                }
-                None => out.push(fresh.next().expect("one buffer per output")),
-            }
-        }
-        Ok(out)
-    }
-
-    /// The result literal (logical layouts) of output buffers.
-    pub fn result(&self, outputs: &[Buffer]) -> Literal {
-        let bytes: Vec<&[u8]> = outputs.iter().map(|b| b.as_slice()).collect();
-        result_literal(self.entry(), &bytes)
-    }
-
-    /// Prepares, executes and converts the result.
-    pub fn run(&self, args: &[Literal]) -> Result<Literal, RunError> {
-        let buffers = self.prepare(args)?;
-        let outputs = self.execute(&buffers)?;
-        Ok(self.result(&outputs))
-    }
-}
-
-/// The flattened parameter leaves of a program.
-pub(crate) fn parameter_specs(p: &Program) -> Vec<ParameterSpec> {
-    p.param_leaves
-        .iter()
-        .map(|&s| ParameterSpec { shape: p.slots[s].shape.clone(), layout: p.slots[s].layout.clone() })
-        .collect()
-}
-
-/// Argument buffers (physical layouts) for `args`, one literal per
-/// parameter (tuples are flattened).
-pub(crate) fn argument_buffers(p: &Program, args: &[Literal]) -> Result<Vec<Buffer>, RunError> {
-    if args.len() != p.params.len() {
-        return Err(RunError(format!("{} arguments for {} parameters", args.len(), p.params.len())));
-    }
-    let leaves: Vec<&Literal> = args.iter().flat_map(executor::flatten).collect();
-    let specs = parameter_specs(p);
-    if leaves.len() != specs.len() {
-        return Err(RunError(format!("{} argument arrays for {} parameter arrays", leaves.len(), specs.len())));
-    }
-    let mut out = Vec::new();
-    for (i, (lit, spec)) in leaves.iter().zip(&specs).enumerate() {
-        if lit.dims() != spec.shape.dims.as_slice() || lit.element_type() != Some(spec.shape.ty) {
-            return Err(RunError(format!(
-                "argument {i}: expected {}, got {}[{}]",
-                spec.shape,
-                lit.element_type().map(|t| t.name()).unwrap_or("?"),
-                lit.dims().iter().map(|d| d.to_string()).collect::<Vec<_>>().join(",")
-            )));
-        }
-        let bytes = literal_bytes(lit).map_err(RunError)?;
-        let bytes = match &spec.layout {
-            None => bytes,
-            Some(m2m) => relayout::to_physical(&spec.shape, m2m, &bytes),
-        };
-        out.push(Buffer::from_bytes(&bytes));
-    }
-    Ok(out)
-}
-
-/// The result literal (logical layouts) of a program's output bytes.
-pub(crate) fn result_literal(p: &Program, outputs: &[&[u8]]) -> Literal {
-    let mut leaves = p.outputs.iter().zip(outputs).map(|(&s, b)| {
-        let info = &p.slots[s];
-        match &info.layout {
-            None => literal_of(&info.shape, b),
-            Some(m2m) => literal_of(&info.shape, &relayout::to_logical(&info.shape, m2m, b)),
-        }
-    });
-    fn build(t: &Tree, leaves: &mut dyn Iterator<Item = Literal>) -> Literal {
-        match t {
-            Tree::Array(_) => leaves.next().expect("one literal per output"),
-            Tree::Tuple(items) => Literal::Tuple(items.iter().map(|t| build(t, leaves)).collect()),
-            Tree::Token => Literal::Token,
-        }
-    }
-    build(&p.result, &mut leaves)
-}

@@ -800,7 +800,8 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
         // Small windows (pooling) are unrolled: straight-line code per
         // output, which LLVM vectorizes across adjacent outputs.
         let elements: i64 = window.0.iter().map(|w| w.size).product();
-        let emit_loop = if elements <= MAX_UNROLLED_WINDOW { FuncBuilder::unrolled_loop } else { FuncBuilder::for_loop };
+        let emit_loop =
+            if elements <= MAX_UNROLLED_WINDOW { FuncBuilder::unrolled_loop } else { FuncBuilder::for_loop };
         emit_loop(fb, 0, size, 1, inits, &mut |fb, iv, iters| {
             pos.push(iv);
             let inner: Vec<(String, String)> = iters.iter().cloned().zip(types.iter().cloned()).collect();

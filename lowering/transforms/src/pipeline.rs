@@ -92,7 +92,12 @@ fn add(manager: &OperationPassManager, name: &str, options: &str) -> Result<(), 
     let text_ref = MlirStringRef { data: text.as_ptr() as *const _, length: text.len() };
     // SAFETY: live pass manager; the callback only touches `message`.
     let ok = unsafe {
-        mlirOpPassManagerAddPipeline(manager.to_raw(), text_ref, Some(collect), &mut message as *mut String as *mut c_void)
+        mlirOpPassManagerAddPipeline(
+            manager.to_raw(),
+            text_ref,
+            Some(collect),
+            &mut message as *mut String as *mut c_void,
+        )
     };
     if ok.value == 0 {
         return Err(format!("cannot add pass '{text}': {}", message.trim()));

@@ -5,7 +5,7 @@
 use super::GpuExecutable;
 use crate::{
     buffer_assignment,
-    compiler::{
+    driver::{
         compile_threads, default_entry_layouts, from_hlo_text, host, lower_kernels, register_passes, with_diagnostics,
         CompileTimes, EntryLayouts, Options,
     },

@@ -81,7 +81,7 @@ impl GpuExecutable {
 
     /// The flattened parameter leaves.
     pub fn parameters(&self) -> Vec<ParameterSpec> {
-        crate::parameter_specs(self.entry())
+        crate::entry::parameter_specs(self.entry())
     }
 
     /// The compiled kernels (name, launch dimensions, emitter).
@@ -132,7 +132,7 @@ impl GpuExecutable {
     /// Copies `args` (one literal per parameter) to the device.
     pub fn prepare(&self, args: &[Literal]) -> Result<DeviceArgs, RunError> {
         let loaded = self.load()?;
-        let host = crate::argument_buffers(self.entry(), args)?;
+        let host = crate::entry::argument_buffers(self.entry(), args)?;
         let buffers = host
             .iter()
             .map(|b| DeviceBuffer::upload(&loaded.device, b.as_slice()))
@@ -197,7 +197,7 @@ impl GpuExecutable {
         let host: Vec<Vec<u8>> =
             outputs.buffers.iter().map(|b| b.to_host()).collect::<Result<_, _>>().map_err(RunError)?;
         let bytes: Vec<&[u8]> = host.iter().map(Vec::as_slice).collect();
-        Ok(crate::result_literal(self.entry(), &bytes))
+        Ok(crate::entry::result_literal(self.entry(), &bytes))
     }
 
     /// Prepares, executes and copies the result back.
