@@ -31,7 +31,7 @@ use rxla_indexing::{output_to_input_indexing, Expr};
 use rxla_ir::{attrs::Window, types::ElementType};
 use std::collections::HashMap;
 
-/// Windows of at most this many elements are unrolled by the emitter.
+/// Windows of at most this many elements are unrolled by the CPU emitter.
 const MAX_UNROLLED_WINDOW: i64 = 27;
 
 /// Elementwise opcodes (dialect spelling): the result at an index reads
@@ -797,11 +797,12 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
         if size == 0 {
             return Ok(inits.iter().map(|(v, _)| v.clone()).collect());
         }
-        // Small windows (pooling) are unrolled: straight-line code per
-        // output, which LLVM vectorizes across adjacent outputs.
+        // Small windows (pooling) are unrolled on the CPU, where LLVM's
+        // unroller is off: straight-line code per output, which LLVM
+        // vectorizes across adjacent outputs. (On GPUs LLVM unrolls.)
         let elements: i64 = window.0.iter().map(|w| w.size).product();
-        let emit_loop =
-            if elements <= MAX_UNROLLED_WINDOW { FuncBuilder::unrolled_loop } else { FuncBuilder::for_loop };
+        let unroll = matches!(self.kernel.target, Target::Cpu(_)) && elements <= MAX_UNROLLED_WINDOW;
+        let emit_loop = if unroll { FuncBuilder::unrolled_loop } else { FuncBuilder::for_loop };
         emit_loop(fb, 0, size, 1, inits, &mut |fb, iv, iters| {
             pos.push(iv);
             let inner: Vec<(String, String)> = iters.iter().cloned().zip(types.iter().cloned()).collect();
