@@ -38,7 +38,7 @@ pub mod relayout;
 pub mod sort_keys;
 pub mod thunk_emitter;
 
-pub use cpu::{compile_hlo_text, compile_module, Executable};
+pub use cpu::{compile_hlo_text, compile_module, CompileCache, Executable};
 pub use driver::{CompileTimes, EntryLayouts, Options};
 pub use entry::ParameterSpec;
 pub use executor::RunError;
