@@ -51,12 +51,7 @@ impl CompileCache {
     /// or a fresh compile that is then cached. Compiles run outside the
     /// lock, so two threads asking for the same new module at once may
     /// both compile it; the first result is kept.
-    pub fn compile_hlo_text(
-        &self,
-        text: &str,
-        file: &str,
-        options: &Options,
-    ) -> Result<Arc<Executable>, CompileError> {
+    pub fn compile_hlo_text(&self, text: &str, file: &str, options: &Options) -> Result<Arc<Executable>, CompileError> {
         let key = Key {
             text: text.to_string(),
             file: file.to_string(),
