@@ -4,11 +4,11 @@
 // per buffer and the workgroup id; the entry loads the pointers from the
 // buffer array and calls it. Accesses become getelementptr + load/store,
 // pred elements are bytes, tensor constants are globals. The body is
-// internal to LLVM: once inlined into the entry, it is deleted.
+// internal and never inlined: LLVM compiles it once.
 // CHECK:       llvm.mlir.global internal constant @kernel_cst0(dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>) {addr_space = 0 : i32, alignment = 64 : i64} : !llvm.array<2 x f32>
 // CHECK-LABEL: func.func private @kernel_impl
 // CHECK-SAME:    (%[[IN:.*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.noalias}, %[[FLAGS:.*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.noalias}, %[[OUT:.*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.noalias}, %[[WG:.*]]: index)
-// CHECK-SAME:    llvm.linkage = #llvm.linkage<internal>
+// CHECK-SAME:    llvm.linkage = #llvm.linkage<internal>, passthrough = ["noinline"]
 // CHECK:         %[[G:.*]] = llvm.mlir.addressof @kernel_cst0 : !llvm.ptr
 // CHECK:         %[[I:.*]] = arith.index_cast %[[WG]] : index to i64
 // CHECK:         %[[P:.*]] = llvm.getelementptr %[[IN]][%[[I]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32

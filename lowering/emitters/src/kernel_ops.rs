@@ -149,6 +149,9 @@ pub fn loop_over_map_unrolled(
     unrolled: usize,
     body: &mut LoopBody,
 ) -> Result<Vec<String>, EmitError> {
+    if unrolled == 0 {
+        return loop_over_map(fb, map, dims, inits, body);
+    }
     if map.is_known_empty() {
         return Ok(inits.iter().map(|(v, _)| v.clone()).collect());
     }

@@ -356,6 +356,10 @@ fn cpu_tile_map(spec: &Spec, ct: &CpuTiling, wg_as_dim: bool) -> IndexingMap {
     map
 }
 
+/// CPU transposes of fusions of at most this many instructions (not
+/// counting parameters) have their tiles unrolled by the emitter.
+const MAX_UNROLLED_TRANSPOSE_INSTRS: usize = 4;
+
 /// The CPU flavour: no shared memory; every workgroup walks its tiles,
 /// and inside a tile writes the output row by row along its minor
 /// dimension while the reads of the input stay within `tile` rows of the
@@ -398,9 +402,13 @@ fn emit_cpu(
     let root_heroes = choice.root_heroes.clone();
     let result = {
         let mut el = Elemental::new(&mut kernel, comp, Current::Entry, params, HashMap::new());
-        // The tile's rows and columns are unrolled: LLVM turns the tile
-        // into vector loads, shuffles and stores.
-        kernel_ops::loop_over_map_unrolled(&mut fb, &map, &ids, &inits, 2, &mut |fb, o, _syms, iters| {
+        // The tile's rows and columns are unrolled when each element is
+        // cheap (a plain transpose, a convert): LLVM turns the tile into
+        // vector loads, shuffles and stores. Where each element computes
+        // more, the tile stays a loop: unrolled, it would cost the lowering
+        // and LLVM `tile * tile` copies of the computation.
+        let unrolled = if comp.instrs.len() <= MAX_UNROLLED_TRANSPOSE_INSTRS { 2 } else { 0 };
+        kernel_ops::loop_over_map_unrolled(&mut fb, &map, &ids, &inits, unrolled, &mut |fb, o, _syms, iters| {
             let i = cpu_transposed(spec, o);
             for &h in heroes {
                 let operand = comp.instrs[h].operands[0];

@@ -466,9 +466,9 @@ fn lower_atomic(op: Op) -> Result<()> {
 /// kernel body becomes `@<name>_impl(ptr, ..., index)`, whose buffer
 /// arguments are 64-byte aligned and do not alias (unless the kernel
 /// updates a buffer in place), and `@<name>(ptr %buffers, index)` loads the
-/// pointers and calls it. After LLVM inlines the body, the `noalias`
-/// arguments become alias scopes: loads and stores of different buffers
-/// can be reordered and vectorized.
+/// pointers and calls it. The body is internal and `noinline`: its
+/// `noalias` arguments let loads and stores of different buffers be
+/// reordered and vectorized, and LLVM compiles it once.
 fn lower_entry_abi(func: Op) -> Result<()> {
     let block = func.region_block(0).ok_or_else(|| bug("entry function without a body"))?;
     let name = func.string_attr("sym_name").ok_or_else(|| bug("entry function without a name"))?;
@@ -502,10 +502,14 @@ fn lower_entry_abi(func: Op) -> Result<()> {
     let impl_name = format!("{name}_impl");
     func.set_attr_raw("sym_name", b.string_attr(&impl_name));
     func.set_attr_raw("sym_visibility", b.string_attr("private"));
-    // Internal in LLVM too (func-to-llvm reads `llvm.linkage`): once the
-    // body is inlined into the wrapper, LLVM deletes it instead of
-    // optimizing and compiling it a second time.
+    // Internal and never inlined (func-to-llvm reads `llvm.linkage` and
+    // passes `passthrough` on): LLVM optimizes and compiles the body once,
+    // as the wrapper's one callee, with its `noalias` arguments intact. An
+    // external body was compiled twice (itself, and inlined into the
+    // wrapper); an internal one that is inlined goes through the function
+    // simplification pipeline twice. The call costs once per workgroup.
     func.set_attr_raw("llvm.linkage", b.attr("#llvm.linkage<internal>"));
+    func.set_attr_raw("passthrough", b.attr("[\"noinline\"]"));
 
     // The wrapper with the runtime's calling convention.
     let (region, body) = region_with_block(&[ptr, index], func.location());
