@@ -5,10 +5,11 @@
 //! client. Nothing is cached unless a caller makes a [`CompileCache`];
 //! `compile_hlo_text` itself always compiles.
 //!
-//! The key is the whole HLO text, the file name it is reported under, the
-//! compile options and the host target (CPU name and features: the code
-//! is compiled for them), compared for equality, not through a hash, so
-//! two different modules can never share an entry.
+//! The key is the whole HLO text, the file name it is reported under and
+//! the compile options, compared for equality, not through a hash, so two
+//! different modules can never share an entry. The host target (CPU and
+//! features the code is compiled for) is the same for every compile of a
+//! process, so it is not part of the key.
 
 use super::{compile_hlo_text, Executable};
 use crate::{driver::Options, thunk_emitter::CompileError};
@@ -22,14 +23,18 @@ struct Key {
     text: String,
     file: String,
     options: String,
-    target: String,
 }
 
-/// Executables by module, options and target (see the module docs).
+/// Executables by module and options (see the module docs).
 #[derive(Default)]
 pub struct CompileCache {
-    entries: Mutex<HashMap<Key, Arc<Executable>>>,
-    stats: Mutex<CacheStats>,
+    inner: Mutex<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
+    entries: HashMap<Key, Arc<Executable>>,
+    stats: CacheStats,
 }
 
 /// Lookups of a [`CompileCache`] so far.
@@ -52,24 +57,22 @@ impl CompileCache {
     /// lock, so two threads asking for the same new module at once may
     /// both compile it; the first result is kept.
     pub fn compile_hlo_text(&self, text: &str, file: &str, options: &Options) -> Result<Arc<Executable>, CompileError> {
-        let key = Key {
-            text: text.to_string(),
-            file: file.to_string(),
-            options: format!("{options:?}"),
-            target: target_description(),
-        };
-        if let Some(exe) = self.entries.lock().expect("cache lock").get(&key) {
-            self.stats.lock().expect("cache lock").hits += 1;
-            return Ok(exe.clone());
+        let key = Key { text: text.to_string(), file: file.to_string(), options: format!("{options:?}") };
+        {
+            let mut inner = self.lock();
+            if let Some(exe) = inner.entries.get(&key).cloned() {
+                inner.stats.hits += 1;
+                return Ok(exe);
+            }
+            inner.stats.misses += 1;
         }
-        self.stats.lock().expect("cache lock").misses += 1;
         let exe = Arc::new(compile_hlo_text(text, file, options)?);
-        Ok(self.entries.lock().expect("cache lock").entry(key).or_insert(exe).clone())
+        Ok(self.lock().entries.entry(key).or_insert(exe).clone())
     }
 
     /// How many executables are cached.
     pub fn len(&self) -> usize {
-        self.entries.lock().expect("cache lock").len()
+        self.lock().entries.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -78,21 +81,18 @@ impl CompileCache {
 
     /// Hits and misses so far.
     pub fn stats(&self) -> CacheStats {
-        *self.stats.lock().expect("cache lock")
+        self.lock().stats
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        // A panic while holding the lock leaves the map consistent.
+        self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Drops every cached executable (executables still held by callers
     /// stay valid).
     pub fn clear(&self) {
-        self.entries.lock().expect("cache lock").clear();
-    }
-}
-
-/// The host target the code is compiled for.
-fn target_description() -> String {
-    match crate::driver::host() {
-        Ok(t) => format!("{} {} {}", t.triple, t.cpu, t.features),
-        Err(e) => format!("unknown host target: {e}"),
+        self.lock().entries.clear();
     }
 }
 
