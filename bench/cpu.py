@@ -41,9 +41,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
-DEFAULT_ORACLE = os.environ.get("RXLA_ORACLE", os.path.join(os.path.dirname(REPO), "shared", "oracle"))
-if not os.path.isdir(DEFAULT_ORACLE):
-    DEFAULT_ORACLE = "/work/shared/oracle"
+DEFAULT_ORACLE = os.environ.get("RXLA_ORACLE", os.path.join(REPO, "test", "oracle"))
 
 
 # ---------------------------------------------------------------------------------------------

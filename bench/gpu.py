@@ -139,7 +139,7 @@ def rxla(hlo_run, module, npz, scratch, warmup, runs, timeout):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hlo-run", default="target/release/hlo-run")
-    ap.add_argument("--oracle", default="../shared/oracle")
+    ap.add_argument("--oracle", default="test/oracle")
     ap.add_argument("--filter", default=None)
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--warmup", type=int, default=3)

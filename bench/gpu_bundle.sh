@@ -3,7 +3,7 @@
 # toolchain and takes at most 64 MiB of files: build/device/ with
 #   hlo-run.xz          the release hlo-run, stripped and xz-compressed
 #   libdevice.10.bc     libdevice (hlo-run compiles there, linking it in)
-#   oracle/             ../shared/oracle (cases, bench modules, check.py)
+#   oracle/             test/oracle (cases, bench modules, check.py)
 # Run here, from the repository root, after `cargo build --release --bin hlo-run`;
 # then, on the GPU machine (the device tool: carry build/device):
 #   bash bench/gpu.sh
@@ -14,7 +14,7 @@ bin=target/release/hlo-run
 [[ -x $bin ]] || { echo "gpu_bundle.sh: $bin is missing: cargo build --release --bin hlo-run" >&2; exit 1; }
 libdevice=.cuda/nvidia/cuda_nvcc/nvvm/libdevice/libdevice.10.bc
 [[ -f $libdevice ]] || { echo "gpu_bundle.sh: $libdevice is missing: bash scripts/setup.sh" >&2; exit 1; }
-oracle=${RXLA_ORACLE_DIR:-../shared/oracle}
+oracle=${RXLA_ORACLE_DIR:-test/oracle}
 rm -rf "$out"
 mkdir -p "$out"
 strip -o "$out/hlo-run" "$bin"

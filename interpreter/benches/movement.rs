@@ -22,7 +22,7 @@ impl Rng {
 }
 
 fn time_bench(name: &str, args: Vec<Literal>) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/oracle/bench").join(name).join("module.hlo");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/oracle/bench").join(name).join("module.hlo");
     let Ok(text) = std::fs::read_to_string(&path) else {
         eprintln!("{name}: no module at {}", path.display());
         return;

@@ -1,5 +1,5 @@
 //! Runs the interpreter on every case of the oracle corpus
-//! (`/work/shared/oracle`, found at `../../shared/oracle` from this crate)
+//! (the repository's `test/oracle`)
 //! and compares with XLA:CPU's answers exactly as the corpus's `check.py`
 //! does:
 //!
@@ -51,7 +51,7 @@ struct Case {
 fn corpus_dir() -> PathBuf {
     match std::env::var("RXLA_ORACLE_DIR") {
         Ok(d) if !d.is_empty() => PathBuf::from(d),
-        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/oracle"),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/oracle"),
     }
 }
 
@@ -299,8 +299,7 @@ fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
 fn oracle() {
     let dir = corpus_dir();
     if !dir.join("index.json").exists() {
-        println!("oracle corpus not found at {} (set RXLA_ORACLE_DIR); skipping", dir.display());
-        return;
+        panic!("oracle corpus not found at {} (it is in the repository under test/oracle; RXLA_ORACLE_DIR overrides it)", dir.display());
     }
     let cases = load_index(&dir).expect("read index.json");
     let filter = std::env::var("RXLA_ORACLE_FILTER").unwrap_or_default();

@@ -22,7 +22,7 @@ fn instructions(text: &str) -> usize {
 /// The largest module (by instruction count) of the oracle's cases and
 /// benchmarks.
 fn largest_oracle_module() -> Option<(String, String)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/oracle");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/oracle");
     let mut best: Option<(usize, String, String)> = None;
     for dir in ["cases", "bench"] {
         let Ok(entries) = std::fs::read_dir(root.join(dir)) else { continue };
