@@ -1,6 +1,6 @@
 //! The C entry points of `dialects/*/include/rxla-c/Dialect/*.h`.
 
-use mlir_sys::{MlirAttribute, MlirContext, MlirDialectHandle, MlirOperation, MlirStringRef};
+use mlir_sys::{MlirAttribute, MlirContext, MlirDialectHandle, MlirLocation, MlirOperation, MlirStringRef};
 
 extern "C" {
     pub fn mlirGetDialectHandle__hlo__() -> MlirDialectHandle;
@@ -9,6 +9,7 @@ extern "C" {
     pub fn rxlaOperationIsTriviallyDead(op: MlirOperation) -> bool;
     pub fn rxlaOperationIsMemoryEffectFree(op: MlirOperation) -> bool;
     pub fn rxlaContextSetPrintOpOnDiagnostic(context: MlirContext, enable: bool);
+    pub fn rxlaEmitWarning(location: MlirLocation, message: MlirStringRef);
     pub fn rxlaAttributeIsAIndexingMap(attr: MlirAttribute) -> bool;
     pub fn rxlaIndexingMapAttrGet(context: MlirContext, text: MlirStringRef) -> MlirAttribute;
     pub fn rxlaIndexingMapAttrGetText(attr: MlirAttribute) -> MlirStringRef;

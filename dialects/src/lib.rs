@@ -21,7 +21,7 @@ mod ffi;
 
 use melior::{
     dialect::{DialectHandle, DialectRegistry},
-    ir::{operation::OperationLike, Attribute, AttributeLike},
+    ir::{operation::OperationLike, Attribute, AttributeLike, Location},
     utility::register_all_dialects,
     Context, StringRef,
 };
@@ -127,6 +127,13 @@ pub fn create_context() -> Context {
 pub fn indexing_map_attribute<'c>(context: &'c Context, text: &str) -> Option<Attribute<'c>> {
     // SAFETY: the context is live; MLIR copies the text into the attribute.
     unsafe { Attribute::from_option_raw(ffi::rxlaIndexingMapAttrGet(context.to_raw(), StringRef::new(text).to_raw())) }
+}
+
+/// Emits a warning at `location` to the context's diagnostic handlers
+/// (MLIR's C API can only emit errors).
+pub fn emit_warning(location: Location, message: &str) {
+    // SAFETY: the location is live; MLIR copies the message.
+    unsafe { ffi::rxlaEmitWarning(location.to_raw(), StringRef::new(message).to_raw()) }
 }
 
 /// The text of `attribute` if it is an `#xla.indexing_map`.

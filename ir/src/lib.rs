@@ -8,6 +8,7 @@
 //! - [`types`], [`attrs`], [`layout`]: typed views of shapes, dialect
 //!   attributes and layouts (`hlo.layout`).
 //! - [`builder`]: creating `hlo` ops with inferred result types.
+//! - [`diagnostics`]: MLIR's diagnostics collected as located records.
 //! - [`computation`]: functions, the call graph, new computations.
 //! - [`rewrite`]: Rust rewrite patterns and fold functions applied by
 //!   MLIR's greedy driver.
@@ -32,6 +33,7 @@
 pub mod attrs;
 pub mod builder;
 pub mod computation;
+pub mod diagnostics;
 pub mod hlo_analysis;
 pub mod layout;
 pub mod op;

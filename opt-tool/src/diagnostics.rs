@@ -1,116 +1,8 @@
-//! Diagnostics: collecting MLIR's diagnostics with their source positions,
-//! printing them as `file:line:col: error: message`, and checking them
-//! against `expected-error` comments (`--verify-diagnostics`, as mlir-opt).
+//! Diagnostics: checking MLIR's diagnostics (collected by
+//! `rxla_ir::diagnostics`) against `expected-error` comments
+//! (`--verify-diagnostics`, as mlir-opt).
 
-use melior::{
-    diagnostic::{Diagnostic, DiagnosticSeverity},
-    ir::Location,
-    Context,
-};
-use std::{cell::RefCell, fmt, rc::Rc};
-
-/// Severity of a diagnostic, as printed and as written in expectations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Severity {
-    Error,
-    Warning,
-    Note,
-    Remark,
-}
-
-impl fmt::Display for Severity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Note => "note",
-            Severity::Remark => "remark",
-        })
-    }
-}
-
-impl From<DiagnosticSeverity> for Severity {
-    fn from(severity: DiagnosticSeverity) -> Self {
-        match severity {
-            DiagnosticSeverity::Error => Severity::Error,
-            DiagnosticSeverity::Warning => Severity::Warning,
-            DiagnosticSeverity::Note => Severity::Note,
-            DiagnosticSeverity::Remark => Severity::Remark,
-        }
-    }
-}
-
-/// One diagnostic, flattened (notes follow their parent as separate entries).
-#[derive(Clone, Debug)]
-pub struct Record {
-    pub severity: Severity,
-    /// 1-based line and column in the input file, when the location has one.
-    pub position: Option<(usize, usize)>,
-    pub message: String,
-}
-
-impl Record {
-    /// `file:line:col: severity: message`.
-    pub fn render(&self, file: &str) -> String {
-        match self.position {
-            Some((line, col)) => format!("{file}:{line}:{col}: {}: {}", self.severity, self.message),
-            None => format!("{file}: {}: {}", self.severity, self.message),
-        }
-    }
-}
-
-/// The first file/line/column inside a (possibly name-, call-site- or
-/// fused-) location.
-fn position(location: Location) -> Option<(usize, usize)> {
-    if location.is_file_line_col_range() {
-        return Some((location.file_line_col_range_start_line(), location.file_line_col_range_start_column()));
-    }
-    if location.is_name() {
-        return position(location.name_child_location());
-    }
-    if location.is_call_site() {
-        return position(location.call_site_callee());
-    }
-    if location.is_fused() {
-        return (0..location.fused_num_locations()).find_map(|i| position(location.fused_location(i)));
-    }
-    None
-}
-
-fn record(diagnostic: &Diagnostic, out: &mut Vec<Record>) {
-    out.push(Record {
-        severity: diagnostic.severity().into(),
-        position: position(diagnostic.location()),
-        message: diagnostic.to_string(),
-    });
-    for i in 0..diagnostic.note_count() {
-        if let Ok(note) = diagnostic.note(i) {
-            record(&note, out);
-        }
-    }
-}
-
-/// Collects every diagnostic emitted in a context.
-#[derive(Clone, Default)]
-pub struct Collector(Rc<RefCell<Vec<Record>>>);
-
-impl Collector {
-    /// Attaches a handler to `context` that records diagnostics here.
-    pub fn attach(context: &Context) -> Self {
-        let collector = Self::default();
-        let sink = collector.0.clone();
-        context.attach_diagnostic_handler(move |diagnostic| {
-            record(&diagnostic, &mut sink.borrow_mut());
-            true
-        });
-        collector
-    }
-
-    /// Takes the diagnostics recorded so far.
-    pub fn take(&self) -> Vec<Record> {
-        std::mem::take(&mut self.0.borrow_mut())
-    }
-}
+pub use rxla_ir::diagnostics::{Collector, Record, Severity};
 
 /// An `expected-<severity> @<where> {{message}}` comment.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -208,6 +100,7 @@ pub fn verify(expectations: &[Expectation], diagnostics: &[Record]) -> Vec<Recor
             None => problems.push(Record {
                 severity: Severity::Error,
                 position: diagnostic.position,
+                file: diagnostic.file.clone(),
                 message: format!("unexpected {}: {}", diagnostic.severity, diagnostic.message),
             }),
         }
@@ -217,6 +110,7 @@ pub fn verify(expectations: &[Expectation], diagnostics: &[Record]) -> Vec<Recor
             problems.push(Record {
                 severity: Severity::Error,
                 position: Some((e.comment_line, 1)),
+                file: None,
                 message: format!("expected {} \"{}\" on line {} was not produced", e.severity, e.message, e.line),
             });
         }
@@ -247,7 +141,7 @@ mod tests {
     #[test]
     fn reports_missing_and_unexpected() {
         let expectations = parse_expectations("// expected-error @+1 {{wanted}}\nop\n", 1).unwrap();
-        let got = vec![Record { severity: Severity::Error, position: Some((5, 3)), message: "other".into() }];
+        let got = vec![Record { severity: Severity::Error, position: Some((5, 3)), file: None, message: "other".into() }];
         let problems = verify(&expectations, &got);
         assert_eq!(problems.len(), 2);
         assert!(problems[0].message.starts_with("unexpected error: other"));
@@ -260,6 +154,7 @@ mod tests {
         let got = vec![Record {
             severity: Severity::Error,
             position: Some((2, 7)),
+            file: None,
             message: "'hlo.x' op wrong rank 3".into(),
         }];
         assert!(verify(&expectations, &got).is_empty());

@@ -8,7 +8,10 @@ use melior::{
     Context,
 };
 use rxla_codegen::cpu::HostTarget;
-use rxla_ir::op::Op;
+use rxla_ir::{
+    diagnostics::{Collector, Record},
+    op::Op,
+};
 use rxla_passes::pipeline::Platform;
 use std::{
     sync::OnceLock,
@@ -123,38 +126,36 @@ fn strip_layouts(text: &str) -> String {
 }
 
 /// Imports HLO text into a fresh context and compiles it with `compile`;
-/// `times` gets the import and total times.
+/// `finish` gets the import and total times and the import's warnings.
 pub(crate) fn from_hlo_text<E>(
     text: &str,
     file: &str,
     compile: impl FnOnce(&Context, Module) -> Result<E, CompileError>,
-    times: impl FnOnce(&mut E, Duration, Duration),
+    finish: impl FnOnce(&mut E, Duration, Duration, Vec<String>),
 ) -> Result<E, CompileError> {
     let start = Instant::now();
     let context = rxla_dialects::create_context();
     context.enable_multi_threading(false);
-    let module = rxla_translate::import_hlo_text(&context, text, file).map_err(|e| CompileError(e.render(file)))?;
+    let (module, warnings) = rxla_translate::import_hlo_text_with_warnings(&context, text, file)
+        .map_err(|e| CompileError(e.render(file)))?;
     let import = start.elapsed();
     let mut exe = compile(&context, module)?;
-    times(&mut exe, import, start.elapsed());
+    let warnings = warnings.iter().map(|w| w.render(file)).collect();
+    finish(&mut exe, import, start.elapsed(), warnings);
     Ok(exe)
 }
 
-/// Runs `f`, adding MLIR's diagnostics emitted meanwhile to its error.
+/// Runs `f`, adding MLIR's diagnostics emitted meanwhile (as
+/// `file:line:col: error: message`) to its error.
 pub(crate) fn with_diagnostics<T>(
     context: &Context,
     f: impl FnOnce() -> Result<T, CompileError>,
 ) -> Result<T, CompileError> {
-    let messages = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
-    let sink = messages.clone();
-    let id = context.attach_diagnostic_handler(move |d| {
-        sink.borrow_mut().push(format!("{} {}", d.location(), d));
-        true
-    });
+    let collector = Collector::attach(context);
     let result = f();
-    context.detach_diagnostic_handler(id);
+    collector.detach(context);
     result.map_err(|e| {
-        let diagnostics = messages.borrow();
+        let diagnostics: Vec<String> = collector.take().iter().map(Record::render_located).collect();
         if diagnostics.is_empty() {
             e
         } else {

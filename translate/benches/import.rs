@@ -21,7 +21,7 @@ fn main() {
         let start = Instant::now();
         let ast = rxla_hlo_text::parse_module(&text).expect("synthetic module parses");
         let t1 = Instant::now();
-        let mlir_text = rxla_translate::import::to_mlir_text(&ast, "synthetic.hlo").expect("imports");
+        let (mlir_text, _) = rxla_translate::import::to_mlir_text(&ast, "synthetic.hlo").expect("imports");
         let t2 = Instant::now();
         let module = melior::ir::Module::parse(&context, &mlir_text).expect("verifies");
         let t3 = Instant::now();

@@ -16,7 +16,10 @@ pub mod import;
 pub mod literal;
 pub mod types;
 
-use melior::{ir::Module, Context};
+use melior::{
+    ir::{Location, Module},
+    Context,
+};
 use std::fmt;
 
 /// Why an import failed.
@@ -52,10 +55,27 @@ impl std::error::Error for ImportFailure {}
 
 /// Imports HLO text into `context` (which must have the hlo dialect);
 /// `file` names the source in locations and errors.
+/// Warnings (an elided constant, ...) go to the context's diagnostic
+/// handlers, located at the instruction.
 pub fn import_hlo_text<'c>(context: &'c Context, text: &str, file: &str) -> Result<Module<'c>, ImportFailure> {
+    let (module, warnings) = import_hlo_text_with_warnings(context, text, file)?;
+    for w in warnings {
+        let at = Location::new(context, file, w.pos.line as usize, w.pos.col as usize);
+        rxla_dialects::emit_warning(Location::name(context, &w.instruction, at), &w.message);
+    }
+    Ok(module)
+}
+
+/// [`import_hlo_text`], returning the warnings instead of emitting them.
+pub fn import_hlo_text_with_warnings<'c>(
+    context: &'c Context,
+    text: &str,
+    file: &str,
+) -> Result<(Module<'c>, Vec<import::ImportWarning>), ImportFailure> {
     let ast = rxla_hlo_text::parse_module(text).map_err(ImportFailure::Syntax)?;
-    let mlir = import::to_mlir_text(&ast, file).map_err(ImportFailure::Import)?;
-    Module::parse(context, &mlir).ok_or(ImportFailure::Verification)
+    let (mlir, warnings) = import::to_mlir_text(&ast, file).map_err(ImportFailure::Import)?;
+    let module = Module::parse(context, &mlir).ok_or(ImportFailure::Verification)?;
+    Ok((module, warnings))
 }
 
 pub use export::{export_hlo_text, ExportError};

@@ -187,6 +187,133 @@ fn write_level(
     }
 }
 
+/// The values XLA's parser gives a literal whose elements a dump elided
+/// (`constant({...})`: `--xla_dump_to` and `HloModule::ToString` print
+/// large constants so): deterministic garbage, the literal's bytes in
+/// row-major order filled with consecutive 32-bit words from a counter
+/// (the last `size % 4` bytes from a byte counter), masked to 0/1 per byte
+/// for `pred`. The counters run on across the constants of a module in
+/// text order; XLA's run on across the whole process, so the values are
+/// XLA's for the first module a process parses. Distinct constants get
+/// distinct values, so CSE treats them as XLA does.
+#[derive(Debug, Default)]
+pub struct ElidedFill {
+    word: u32,
+    byte: u8,
+}
+
+impl ElidedFill {
+    /// The next `size` bytes.
+    pub fn bytes(&mut self, size: usize, pred: bool) -> Vec<u8> {
+        let mask: u32 = if pred { 0x0101_0101 } else { u32::MAX };
+        let mut out = Vec::with_capacity(size);
+        for _ in 0..size / 4 {
+            out.extend_from_slice(&(self.word & mask).to_le_bytes());
+            self.word = self.word.wrapping_add(1);
+        }
+        for _ in 0..size % 4 {
+            out.push(self.byte & mask as u8);
+            self.byte = self.byte.wrapping_add(1);
+        }
+        out
+    }
+}
+
+/// Bytes per element of `t` in an XLA literal (sub-byte types take a
+/// byte each there).
+fn literal_byte_width(t: PrimitiveType) -> Option<usize> {
+    use PrimitiveType::*;
+    Some(match t {
+        Pred | S1 | S2 | S4 | S8 | U1 | U2 | U4 | U8 => 1,
+        F4e2m1fn | F6e2m3fn | F6e3m2fn | F8e3m4 | F8e4m3 | F8e4m3fn | F8e4m3fnuz | F8e4m3b11fnuz | F8e5m2
+        | F8e5m2fnuz | F8e8m0fnu => 1,
+        S16 | U16 | F16 | Bf16 => 2,
+        S32 | U32 | F32 => 4,
+        S64 | U64 | F64 | C64 => 8,
+        C128 => 16,
+        Token | Opaque => return None,
+    })
+}
+
+/// The `dense<...>` body of an elided literal of type `t` and `dims`,
+/// filled by `fill` as XLA's parser fills it (see [`ElidedFill`]). Types
+/// whose MLIR storage is the literal's bytes get MLIR's hex form (fast for
+/// big constants); `pred` and sub-byte types, whose MLIR storage differs,
+/// get elements (the low bits of each byte).
+pub fn elided_to_mlir(t: PrimitiveType, dims: &[Dim], fill: &mut ElidedFill) -> Result<String, LiteralError> {
+    use PrimitiveType::*;
+    let sizes: Vec<i64> = dims
+        .iter()
+        .map(|d| match d {
+            Dim::Static(n) => Ok(*n),
+            _ => Err(LiteralError("constants with dynamic dimensions are not supported".into())),
+        })
+        .collect::<Result<_, _>>()?;
+    if sizes.is_empty() {
+        return Err(LiteralError("'{...}' elides the elements of an array; a scalar constant needs its value".into()));
+    }
+    let count: usize = sizes.iter().product::<i64>().try_into().unwrap_or(0);
+    if count == 0 {
+        return Ok(String::new());
+    }
+    let width = literal_byte_width(t).ok_or_else(|| LiteralError(format!("a {} constant has no elements", t.name())))?;
+    let bytes = fill.bytes(count * width, t == Pred);
+    let sub_byte_bits = match t {
+        S1 | U1 => Some(1),
+        S2 | U2 => Some(2),
+        S4 | U4 | F4e2m1fn => Some(4),
+        F6e2m3fn | F6e3m2fn => Some(6),
+        _ => None,
+    };
+    let element = |b: u8| -> String {
+        match (t, sub_byte_bits) {
+            (Pred, _) => (if b != 0 { "true" } else { "false" }).to_string(),
+            (S1 | S2 | S4, Some(bits)) => (((b << (8 - bits)) as i8) >> (8 - bits)).to_string(),
+            (U1 | U2 | U4, Some(bits)) => (b & ((1u8 << bits) - 1)).to_string(),
+            (_, Some(bits)) => format!("0x{:X}", b & ((1u8 << bits) - 1)),
+            _ => unreachable!("only pred and sub-byte types are written as elements"),
+        }
+    };
+    if t == Pred || sub_byte_bits.is_some() {
+        let elements: Vec<String> = bytes.iter().map(|&b| element(b)).collect();
+        let mut out = String::new();
+        nest(&elements, &sizes, &mut out);
+        return Ok(out);
+    }
+    let mut out = String::with_capacity(4 + 2 * bytes.len());
+    out.push_str("\"0x");
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    for b in &bytes {
+        out.push(HEX[(b >> 4) as usize] as char);
+        out.push(HEX[(b & 15) as usize] as char);
+    }
+    out.push('"');
+    Ok(out)
+}
+
+/// `elements` (row-major) as nested MLIR brackets over `sizes`.
+fn nest(elements: &[String], sizes: &[i64], out: &mut String) {
+    match sizes.split_first() {
+        None => out.push_str(&elements[0]),
+        Some((&n, rest)) => {
+            let stride = elements.len() / n as usize;
+            out.push('[');
+            for i in 0..n as usize {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                nest(&elements[i * stride..(i + 1) * stride], rest, out);
+            }
+            out.push(']');
+        }
+    }
+}
+
+/// True for the `{...}` of an elided literal.
+pub fn is_elided(literal: &LiteralArray) -> bool {
+    matches!(literal, LiteralArray::Nested(items) if matches!(items.as_slice(), [LiteralArray::Element(e)] if e == "..."))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,6 +4,8 @@
 #include "rxla/Dialect/Hlo/IR/HloOps.h"
 
 #include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Support.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/CAPI/Registration.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -15,6 +17,10 @@ bool rxlaOperationIsTriviallyDead(MlirOperation op) {
 
 bool rxlaOperationIsMemoryEffectFree(MlirOperation op) {
   return mlir::isMemoryEffectFree(unwrap(op));
+}
+
+void rxlaEmitWarning(MlirLocation location, MlirStringRef message) {
+  mlir::emitWarning(unwrap(location)) << unwrap(message);
 }
 
 void rxlaContextSetPrintOpOnDiagnostic(MlirContext context, bool enable) {

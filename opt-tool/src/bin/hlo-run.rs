@@ -476,6 +476,7 @@ fn compile_gpu(
         };
         result.map_err(|e| Failure(format!("{file}: {e}")))
     })
+    .inspect(|(exe, _)| exe.warnings.iter().for_each(|w| print_diagnostic(w)))
 }
 
 /// Compiles for the GPU here and runs on the first GPU (same timing rules
@@ -542,6 +543,7 @@ fn compile_cpu(
         };
         result.map_err(|e| Failure(format!("{file}: {e}")))
     })
+    .inspect(|(exe, _)| exe.warnings.iter().for_each(|w| print_diagnostic(w)))
 }
 
 fn run_cpu(
@@ -609,9 +611,21 @@ fn load_module(source: &str, file: &str, is_mlir: bool) -> Result<ast::Module, F
         }
     };
     for d in collector.take() {
-        eprintln!("{}", d.render(file));
+        print_diagnostic(&d.render(file));
     }
     rxla_translate::export::export_ast(&module).map_err(|e| Failure(format!("{file}: {e}")))
+}
+
+/// Prints a diagnostic to stderr once: the module is imported once per
+/// platform it runs on (`--reference-platform` too), and its import
+/// warnings need not repeat.
+fn print_diagnostic(line: &str) {
+    static PRINTED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut printed = PRINTED.lock().unwrap_or_else(|e| e.into_inner());
+    if !printed.iter().any(|p| p == line) {
+        eprintln!("{line}");
+        printed.push(line.to_string());
+    }
 }
 
 fn read_arguments(args: &Args, params: &[Shape]) -> Result<Vec<Literal>, Failure> {

@@ -27,9 +27,10 @@ pub fn compile_hlo_text(text: &str, file: &str, options: &Options) -> Result<Exe
         text,
         file,
         |context, module| compile_module(context, module, options),
-        |exe, import, total| {
+        |exe, import, total, warnings| {
             exe.compile_times.import = import;
             exe.compile_times.total = total;
+            exe.warnings = warnings;
         },
     )
 }
@@ -107,5 +108,6 @@ fn compile_module_inner(context: &Context, mut module: Module, options: &Options
         jit,
         buffer_stats: stats,
         compile_times: times,
+        warnings: Vec::new(),
     })
 }

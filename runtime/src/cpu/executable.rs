@@ -27,6 +27,9 @@ pub struct Executable {
     pub(crate) jit: Option<rxla_codegen::cpu::Jit>,
     pub buffer_stats: Vec<buffer_assignment::Stats>,
     pub compile_times: CompileTimes,
+    /// What the compiler warns about (`file:line:col: warning: ...`), such
+    /// as constants a dump elided.
+    pub warnings: Vec<String>,
 }
 
 impl Executable {

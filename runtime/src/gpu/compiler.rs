@@ -59,9 +59,10 @@ pub fn compile_hlo_text(text: &str, file: &str, options: &GpuOptions) -> Result<
         text,
         file,
         |context, module| compile_module(context, module, options),
-        |exe, import, total| {
+        |exe, import, total, warnings| {
             exe.compile_times.import = import;
             exe.compile_times.total = total;
+            exe.warnings = warnings;
         },
     )
 }
@@ -177,6 +178,7 @@ fn compile_inner(context: &Context, mut module: Module, options: &GpuOptions) ->
         device_target: options.device.clone(),
         buffer_stats: stats,
         compile_times: times,
+        warnings: Vec::new(),
         loaded: std::sync::Mutex::new(None),
         emulation,
     })

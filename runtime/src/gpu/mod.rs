@@ -42,6 +42,9 @@ pub struct GpuExecutable {
     pub device_target: rxla_emitters::GpuTarget,
     pub buffer_stats: Vec<crate::buffer_assignment::Stats>,
     pub compile_times: CompileTimes,
+    /// What the compiler warns about (`file:line:col: warning: ...`), such
+    /// as constants a dump elided.
+    pub warnings: Vec<String>,
     /// The kernels and constants on the device, after the first run.
     pub(crate) loaded: Mutex<Option<Arc<Loaded>>>,
     /// With `GpuOptions::emulate`: every GPU kernel compiled for the CPU

@@ -10,11 +10,11 @@
 mod ops;
 
 use crate::{
-    literal::array_to_mlir,
+    literal::{array_to_mlir, elided_to_mlir, is_elided, ElidedFill},
     types::{layout_attr_for, mlir_type, quote},
 };
 use rxla_hlo_text::ast::{self, Computation, Instruction, Literal, Pos, Shape};
-use std::{collections::HashMap, fmt, fmt::Write as _};
+use std::{cell::RefCell, collections::HashMap, fmt, fmt::Write as _};
 
 /// An import failure, located in the HLO text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,6 +44,23 @@ impl std::error::Error for ImportError {}
 
 pub type Result<T> = std::result::Result<T, ImportError>;
 
+/// Something imported that the user should know about (a constant whose
+/// elements the dump elided, ...), at an instruction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportWarning {
+    pub pos: Pos,
+    /// The instruction's name.
+    pub instruction: String,
+    pub message: String,
+}
+
+impl ImportWarning {
+    /// `file:line:col: warning: message`.
+    pub fn render(&self, file: &str) -> String {
+        format!("{file}:{}:{}: warning: {}", self.pos.line, self.pos.col, self.message)
+    }
+}
+
 /// A value available to later instructions.
 #[derive(Clone)]
 pub(crate) struct Value {
@@ -52,7 +69,8 @@ pub(crate) struct Value {
 }
 
 /// Writes the MLIR text of `module`; `file` names the source in locations.
-pub fn to_mlir_text(module: &ast::Module, file: &str) -> Result<String> {
+/// Also returns the warnings to report.
+pub fn to_mlir_text(module: &ast::Module, file: &str) -> Result<(String, Vec<ImportWarning>)> {
     let mut out = String::new();
     let names: Vec<&str> = module.computations.iter().map(|c| c.name.as_str()).collect();
     let mut seen = HashMap::new();
@@ -100,12 +118,21 @@ pub fn to_mlir_text(module: &ast::Module, file: &str) -> Result<String> {
         let _ = write!(out, " attributes {{{}}}", module_attrs.join(", "));
     }
     out.push_str(" {\n");
+    let fill = RefCell::new(ElidedFill::default());
+    let warnings = RefCell::new(Vec::new());
     for (index, computation) in module.computations.iter().enumerate() {
-        let context = Context { file, frames: &frames, computations: &names, signatures: &signatures };
+        let context = Context {
+            file,
+            frames: &frames,
+            computations: &names,
+            signatures: &signatures,
+            fill: &fill,
+            warnings: &warnings,
+        };
         emit_computation(&context, computation, index == module.entry, &mut out)?;
     }
     let _ = writeln!(out, "}} loc({})", file_loc(file, module.pos));
-    Ok(out)
+    Ok((out, warnings.into_inner()))
 }
 
 pub(crate) struct Context<'a> {
@@ -115,6 +142,9 @@ pub(crate) struct Context<'a> {
     pub computations: &'a [&'a str],
     /// Parameter types and result type of every computation, by name.
     pub signatures: &'a HashMap<&'a str, (Vec<String>, String)>,
+    /// The values of elided constants, in text order across the module.
+    pub fill: &'a RefCell<ElidedFill>,
+    pub warnings: &'a RefCell<Vec<ImportWarning>>,
 }
 
 impl Context<'_> {
@@ -372,6 +402,20 @@ fn emit_constant(
     let extra = if discardable.is_empty() { String::new() } else { format!(" {{{}}}", discardable.join(", ")) };
     let dense = |shape: &Shape, literal: &Literal| -> Result<String> {
         match (shape, literal) {
+            (Shape::Array { element, dims, .. }, Literal::Array(array)) if is_elided(array) => {
+                let body = elided_to_mlir(*element, dims, &mut context.fill.borrow_mut())
+                    .map_err(|e| ImportError::new(inst.pos, e.0))?;
+                context.warnings.borrow_mut().push(ImportWarning {
+                    pos: inst.pos,
+                    instruction: inst.name.clone(),
+                    message: format!(
+                        "constant '{}' was elided from the dump ({{...}}): it gets the placeholder values \
+                         XLA's parser gives it, not the model's",
+                        inst.name
+                    ),
+                });
+                Ok(format!("dense<{body}> : {}", shape_type(shape, inst.pos)?))
+            }
             (Shape::Array { element, dims, .. }, Literal::Array(array)) => {
                 let body = array_to_mlir(*element, dims, array).map_err(|e| ImportError::new(inst.pos, e.0))?;
                 Ok(format!("dense<{body}> : {}", shape_type(shape, inst.pos)?))

@@ -29,6 +29,12 @@ MLIR_CAPI_EXPORTED bool rxlaOperationIsMemoryEffectFree(MlirOperation op);
 MLIR_CAPI_EXPORTED void rxlaContextSetPrintOpOnDiagnostic(MlirContext context,
                                                           bool enable);
 
+/// Emits a warning diagnostic at `location` (the C API has only
+/// mlirEmitError). Handlers attached to the context receive it; with none,
+/// MLIR drops warnings.
+MLIR_CAPI_EXPORTED void rxlaEmitWarning(MlirLocation location,
+                                        MlirStringRef message);
+
 #ifdef __cplusplus
 }
 #endif
