@@ -416,7 +416,12 @@ pub fn instruction(op: Op, name: &str, operands: Vec<Operand>) -> Result<Instruc
         "rng_bit_generator" => attrs.push(attribute("algorithm", enum_attr(op, "algorithm")?)),
         "rng_get_and_update_state" => attrs.push(attribute("delta", int_attr(op, "delta")?.to_string())),
         "get_tuple_element" => attrs.push(attribute("index", int_attr(op, "index")?.to_string())),
-        "call" => attrs.push(attribute("to_apply", callee(op, "to_apply")?)),
+        "call" => {
+            attrs.push(attribute("to_apply", callee(op, "to_apply")?));
+            if bool_attr(op, "is_composite") == Some(true) {
+                attrs.push(attribute("is_composite", "true"));
+            }
+        }
         "while" => {
             attrs.push(attribute("condition", callee(op, "condition")?));
             attrs.push(attribute("body", callee(op, "body")?));

@@ -613,6 +613,9 @@ pub fn lower(context: &Context, inst: &Instruction, a: &mut Attrs, operands: &[V
         }
         "call" => {
             inherent.push(format!("to_apply = {}", callee(context, a.require("to_apply")?)?));
+            if let Some(v) = a.take("is_composite") {
+                inherent.push(format!("is_composite = {}", boolean(v)?));
+            }
             simple(opcode)
         }
         "while" => {

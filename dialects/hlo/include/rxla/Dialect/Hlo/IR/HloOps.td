@@ -638,7 +638,14 @@ def Hlo_GetTupleElementOp : Hlo_Op<"get_tuple_element", [Pure]> {
 
 def Hlo_CallOp : Hlo_CallerOp<"call", []> {
   let summary = "call a computation";
-  let arguments = (ins Variadic<Hlo_Value>:$operands, FlatSymbolRefAttr:$to_apply);
+  let description = [{
+    With `is_composite` it is a Composite operation: `to_apply` is the
+    decomposition of the op its frontend attributes name (`composite.name`,
+    `composite.attributes`, `composite.version`), and running it means
+    running the decomposition.
+  }];
+  let arguments = (ins Variadic<Hlo_Value>:$operands, FlatSymbolRefAttr:$to_apply,
+                       DefaultValuedAttr<BoolAttr, "false">:$is_composite);
   let results = (outs Variadic<Hlo_Value>:$results);
   let assemblyFormat = "$to_apply `(` $operands `)` attr-dict `:` functional-type(operands, results)";
 }
