@@ -39,6 +39,8 @@ fn simplification() -> Step {
 /// The default HLO pipeline of `platform`.
 pub fn hlo_pipeline(platform: Platform) -> Vec<Step> {
     let mut steps = vec![
+        // rxla runs one device: sharding annotations are identities.
+        p("sharding-remover"),
         // Calls become straight-line code; zero-sized arrays become constants.
         p("call-inliner"),
         p("zero_sized_hlo_elimination"),

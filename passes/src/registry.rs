@@ -31,6 +31,7 @@ static REGISTRY: &[PassInfo] = &[
     pass!(crate::rng_bit_generator_expander::RngBitGeneratorExpander),
     pass!(crate::rng_expander::RngExpander),
     pass!(crate::select_and_scatter_expander::SelectAndScatterExpander),
+    pass!(crate::sharding_remover::ShardingRemover),
     pass!(crate::stable_sort_expander::StableSortExpander),
     pass!(crate::zero_sized_hlo_elimination::ZeroSizedHloElimination),
     pass!(crate::while_loop_simplifier::WhileLoopSimplifier),

@@ -57,7 +57,7 @@ use crate::{
 use half::{bf16, f16};
 use rxla_hlo_text::{
     ast::{Instruction, Shape},
-    attrs,
+    attrs, custom_calls,
 };
 
 pub fn evaluate(interp: &Interpreter, inst: &Instruction, operands: &[&Literal]) -> Option<Result<Literal>> {
@@ -75,7 +75,7 @@ pub fn evaluate(interp: &Interpreter, inst: &Instruction, operands: &[&Literal])
         "copy-done" => element(operands, 0),
         "async-start" => async_start(interp, inst, operands),
         "async-done" | "all-gather-done" | "collective-permute-done" => element(operands, 1),
-        "custom-call" => custom_call(inst),
+        "custom-call" => custom_call(inst, operands),
         "replica-id" => Ok(Literal::scalar(Data::U32(vec![interp.replica_id as u32]))),
         "partition-id" => Ok(Literal::scalar(Data::U32(vec![interp.partition_id as u32]))),
         // collective-reduce reduces within each replica group with to_apply,
@@ -210,11 +210,22 @@ fn async_start(interp: &Interpreter, inst: &Instruction, operands: &[&Literal]) 
     Ok(Literal::Tuple(elements))
 }
 
-fn custom_call(inst: &Instruction) -> Result<Literal> {
+fn custom_call(inst: &Instruction, operands: &[&Literal]) -> Result<Literal> {
     let target = match attr(inst, "custom_call_target") {
         Some(v) => attrs::string(v).unwrap_or_else(|_| v.text.clone()),
         None => String::new(),
     };
+    // Sharding annotations: the interpreter is one device.
+    if custom_calls::SHARDING_TARGETS.contains(&target.as_str()) {
+        let [x] = operands else { bail!("custom-call '{target}' must have one operand") };
+        if x.dims() != crate::literal::static_dims(inst.shape.dims()) {
+            bail!("custom-call '{target}' changes the shape: the program is partitioned by hand for several devices");
+        }
+        return Ok((*x).clone());
+    }
+    if target == custom_calls::SHARDING_GROUP {
+        return Ok(Literal::Tuple(Vec::new()));
+    }
     bail!("custom-call target '{target}' is not supported by the interpreter")
 }
 

@@ -6,6 +6,7 @@
 pub mod ast;
 mod ast_helpers;
 pub mod attrs;
+pub mod custom_calls;
 mod error;
 pub mod floats;
 pub mod lexer;
