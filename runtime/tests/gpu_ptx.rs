@@ -1,5 +1,6 @@
 //! The GPU compiler without a GPU: every public oracle case and every
-//! bench module (`../shared/oracle`) is compiled for sm_90 and for sm_80,
+//! bench module (`test/oracle`) and every model of `test/models` is
+//! compiled for sm_90 and for sm_80,
 //! and `ptxas` (from the `nvidia-cuda-nvcc-cu12` wheel that
 //! `scripts/setup.sh` installs) must accept the PTX for that SM. Prints
 //! the counts; fails on the first case that does not compile or assemble
@@ -20,7 +21,7 @@ use std::{
 fn corpus_dir() -> PathBuf {
     match std::env::var("RXLA_ORACLE_DIR") {
         Ok(d) if !d.is_empty() => PathBuf::from(d),
-        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/oracle"),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/oracle"),
     }
 }
 
@@ -58,8 +59,12 @@ fn check(path: &Path, device: &GpuTarget, ptxas: &Path) -> Result<usize, String>
 #[test]
 fn every_oracle_module_assembles_for_sm_90_and_sm_80() {
     let dir = corpus_dir();
-    let all = modules(&dir);
+    let mut all = modules(&dir);
     assert!(!all.is_empty(), "no oracle modules under {} (set RXLA_ORACLE_DIR)", dir.display());
+    // The real-model corpus too (test/models: the same layout).
+    let models = modules(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/models"));
+    assert!(!models.is_empty(), "no model modules under test/models");
+    all.extend(models.into_iter().map(|(name, path)| (format!("models/{name}"), path)));
     let ptxas = ptxas_path().unwrap_or_else(|| {
         panic!("ptxas not found: run `bash scripts/setup.sh` (it installs the nvidia-cuda-nvcc-cu12 wheel into .cuda/) or set RXLA_PTXAS")
     });

@@ -1,4 +1,5 @@
-//! Every case of the oracle corpus (`../shared/oracle`) compiled for the
+//! Every case of the oracle corpus (`test/oracle`) and of the real-model
+//! corpus (`test/models`, the same layout) compiled for the
 //! host CPU, run on the case's inputs and compared with XLA:CPU's outputs
 //! under check.py's rules (`rxla_interpreter::compare`: exact integers and
 //! preds; `|got - want| <= atol + rtol * |want|` for floats, NaN == NaN,
@@ -30,8 +31,13 @@ struct Case {
 fn corpus_dir() -> PathBuf {
     match std::env::var("RXLA_ORACLE_DIR") {
         Ok(d) if !d.is_empty() => PathBuf::from(d),
-        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/oracle"),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/oracle"),
     }
+}
+
+/// The real-model corpus (`test/models/export.py` writes it).
+fn models_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/models")
 }
 
 fn leaves(shape: &Shape, out: &mut Vec<Shape>) {
@@ -68,13 +74,22 @@ type RunFn<'a> = dyn Fn(&str, &[Literal]) -> Result<Literal, String> + 'a;
 /// Runs one case with `run` (compile and run the module text on the
 /// arguments); `Err` is why it fails.
 fn run_case_using(dir: &Path, case: &Case, run: &RunFn<'_>) -> Result<(), String> {
+    run_file_using(dir, case, "module.hlo", true, run)
+}
+
+/// Runs the case's `file` with `run`; compares with XLA's outputs when
+/// `compare`.
+fn run_file_using(dir: &Path, case: &Case, file: &str, compare: bool, run: &RunFn<'_>) -> Result<(), String> {
     let case_dir = dir.join("cases").join(&case.name);
-    let text = std::fs::read_to_string(case_dir.join("module.hlo")).map_err(|e| format!("module.hlo: {e}"))?;
-    let ast = rxla_hlo_text::parse_module(&text).map_err(|e| format!("module.hlo: {}", e.message))?;
+    let text = std::fs::read_to_string(case_dir.join(file)).map_err(|e| format!("{file}: {e}"))?;
+    let ast = rxla_hlo_text::parse_module(&text).map_err(|e| format!("{file}: {}", e.message))?;
     let entry = &ast.computations[ast.entry];
     let params = npy::parameter_shapes(entry);
     let args = npy::read_args(case_dir.join("inputs.npz"), &params).map_err(|e| e.to_string())?;
     let result = run(&text, &args)?;
+    if !compare {
+        return Ok(());
+    }
     let mut got = Vec::new();
     flatten(result, &mut got);
     let root = entry.instructions.iter().find(|i| i.is_root).map(|i| i.shape.clone()).ok_or("no root")?;
@@ -100,29 +115,66 @@ fn oracle_on_cpu() {
     run_corpus("cpu", &|dir, case| run_case(dir, case));
 }
 
+#[test]
+fn models_on_cpu() {
+    run_corpus_in(models_dir(), "models on cpu", &|dir, case| run_case(dir, case));
+}
+
+/// XLA's own dumps of the models (`dump.hlo`: Shardy's custom calls and
+/// attributes, elided constants): they import, compile and run; outputs
+/// match XLA's unless the dump elided a constant (which then holds XLA's
+/// placeholder values, not the model's).
+#[test]
+fn model_dumps_on_cpu() {
+    run_corpus_in(models_dir(), "model dumps on cpu", &|dir, case| {
+        let meta = std::fs::read_to_string(dir.join("cases").join(&case.name).join("meta.json"))
+            .map_err(|e| format!("meta.json: {e}"))?;
+        let meta: Value = serde_json::from_str(&meta).map_err(|e| format!("meta.json: {e}"))?;
+        let elided = meta["dump_elides_constants"].as_bool().ok_or("meta.json has no dump_elides_constants")?;
+        run_file_using(dir, case, "dump.hlo", !elided, &|text, args| {
+            let exe = rxla_runtime::compile_hlo_text(text, "dump.hlo", &Default::default())
+                .map_err(|e| format!("compile: {e}"))?;
+            if elided && exe.warnings.is_empty() {
+                return Err("the dump elides a constant, but the import did not warn".into());
+            }
+            exe.run(args).map_err(|e| format!("run: {e}"))
+        })
+    });
+}
+
 /// The GPU backend's thunk sequences on the host (`GpuOptions::emulate`):
 /// the GPU compiler, plan, executor, host staging, control flow and gemm
 /// mapping, with the GPU kernels' CPU versions (the same fusions and
 /// emitters' choices, CPU code), on every case.
 #[test]
 fn oracle_on_emulated_gpu() {
+    run_corpus("emulated gpu", &run_case_on_emulated_gpu);
+}
+
+#[test]
+fn models_on_emulated_gpu() {
+    run_corpus_in(models_dir(), "models on emulated gpu", &run_case_on_emulated_gpu);
+}
+
+fn run_case_on_emulated_gpu(dir: &Path, case: &Case) -> Result<(), String> {
     let options = rxla_runtime::gpu::GpuOptions { emulate: true, ..Default::default() };
-    run_corpus("emulated gpu", &|dir, case| {
-        run_case_using(dir, case, &|text, args| {
-            let exe = rxla_runtime::gpu::compile_hlo_text(text, "module.hlo", &options)
-                .map_err(|e| format!("compile: {e}"))?;
-            exe.run(args).map_err(|e| format!("run: {e}"))
-        })
-    });
+    run_case_using(dir, case, &|text, args| {
+        let exe =
+            rxla_runtime::gpu::compile_hlo_text(text, "module.hlo", &options).map_err(|e| format!("compile: {e}"))?;
+        exe.run(args).map_err(|e| format!("run: {e}"))
+    })
 }
 
 /// Runs every case (two at a time) with `run_one` and checks the pass
 /// rate against `RXLA_ORACLE_MIN_PASS`.
 fn run_corpus(platform: &str, run_one: &(dyn Fn(&Path, &Case) -> Result<(), String> + Sync)) {
-    let dir = corpus_dir();
+    run_corpus_in(corpus_dir(), platform, run_one)
+}
+
+/// [`run_corpus`] on the corpus in `dir`.
+fn run_corpus_in(dir: PathBuf, platform: &str, run_one: &(dyn Fn(&Path, &Case) -> Result<(), String> + Sync)) {
     let Ok(index) = std::fs::read_to_string(dir.join("index.json")) else {
-        println!("oracle corpus not found at {} (set RXLA_ORACLE_DIR); skipping", dir.display());
-        return;
+        panic!("no corpus at {} (test/oracle and test/models are in the repository; RXLA_ORACLE_DIR overrides the oracle's)", dir.display());
     };
     let index: Value = serde_json::from_str(&index).expect("index.json");
     let filter = std::env::var("RXLA_ORACLE_FILTER").unwrap_or_default();
@@ -216,8 +268,7 @@ fn run_corpus(platform: &str, run_one: &(dyn Fn(&Path, &Case) -> Result<(), Stri
 fn oracle_convolutions_as_emitted_kernels() {
     let dir = corpus_dir();
     let Ok(index) = std::fs::read_to_string(dir.join("index.json")) else {
-        println!("oracle corpus not found at {} (set RXLA_ORACLE_DIR); skipping", dir.display());
-        return;
+        panic!("oracle corpus not found at {} (it is in the repository under test/oracle; RXLA_ORACLE_DIR overrides it)", dir.display());
     };
     let index: Value = serde_json::from_str(&index).expect("index.json");
     let options = rxla_runtime::Options { emitted_convolutions: true, ..Default::default() };
