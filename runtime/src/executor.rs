@@ -270,19 +270,28 @@ impl Machine<'_> {
                 function(&ins, &mut outs, opaque).map_err(|e| RunError(format!("custom-call \"{target}\": {e}")))?;
             }
             Step::While { cond, body, init, state } => {
+                // Read-only state leaves share their init buffer.
                 for (&i, &s) in init.iter().zip(state) {
-                    let n = f.p.slots[i].shape.bytes();
-                    copy(f.ptr(i), f.ptr(s), n);
+                    if f.ptr(i) != f.ptr(s) {
+                        copy(f.ptr(i), f.ptr(s), f.p.slots[i].shape.bytes());
+                    }
                 }
                 let state_ptrs: Vec<*mut u8> = state.iter().map(|&s| f.ptr(s)).collect();
+                let in_place = &self.programs[*body].output_params;
                 let inner = self.unprofiled();
                 loop {
                     let go = inner.run(*cond, &state_ptrs)?;
                     if go.first().and_then(|b| b.as_slice().first()).copied().unwrap_or(0) == 0 {
                         break;
                     }
-                    let next = inner.run(*body, &state_ptrs)?;
-                    for (b, &s) in next.iter().zip(state) {
+                    // Outputs the body wrote into their state buffer (or left
+                    // there unchanged) need no copy; the rest come back fresh.
+                    let mut fresh = inner.run(*body, &state_ptrs)?.into_iter();
+                    for (k, &s) in state.iter().enumerate() {
+                        if in_place.get(k).copied().flatten().is_some() {
+                            continue;
+                        }
+                        let b = fresh.next().ok_or_else(|| RunError("internal error: a while body output is missing".into()))?;
                         copy(b.as_ptr() as *mut u8, f.ptr(s), b.len());
                     }
                 }

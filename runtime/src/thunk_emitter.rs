@@ -80,9 +80,12 @@ pub struct Emitted {
     /// that target.
     pub shadows: Vec<Option<EmittedKernel>>,
     pub constants: Vec<Buffer>,
-    /// Parameter leaves that the module allows its outputs to alias
-    /// (`input_output_alias`): (output leaf, parameter leaf).
-    pub aliases: Vec<(usize, usize)>,
+    /// Per program, the parameter leaves its outputs may be written into:
+    /// (output leaf, parameter leaf). The entry's are the module's
+    /// `input_output_alias`; a while body's are every state leaf (output k
+    /// is the next value of parameter k, as in XLA, so updates happen in
+    /// place and unchanged leaves are not copied).
+    pub aliases: Vec<Vec<(usize, usize)>>,
 }
 
 pub struct ThunkEmitter {
@@ -109,6 +112,8 @@ pub struct ThunkEmitter {
     fingerprints: Fingerprinter,
     kernel_by_fingerprint: HashMap<Fingerprint, usize>,
     constants: Vec<Buffer>,
+    /// The programs that while loops run as bodies.
+    while_bodies: Vec<usize>,
 }
 
 /// The runtime element type of an `hlo` element type.
@@ -156,6 +161,7 @@ impl ThunkEmitter {
             fingerprints: Fingerprinter::new(module.raw()),
             kernel_by_fingerprint: HashMap::new(),
             constants: Vec::new(),
+            while_bodies: Vec::new(),
         }
     }
 
@@ -164,7 +170,12 @@ impl ThunkEmitter {
         let entry = computation::entry(self.module)
             .ok_or_else(|| CompileError("the module has no entry computation".into()))?;
         let entry_index = self.program(entry)?;
-        let aliases = self.aliases(entry_index)?;
+        let mut aliases = vec![Vec::new(); self.programs.len()];
+        aliases[entry_index] = self.aliases(entry_index)?;
+        for &body in &self.while_bodies {
+            let p = self.programs[body].as_ref().expect("every program is finished");
+            aliases[body] = (0..p.param_leaves.len().min(p.result.leaves().len())).map(|k| (k, k)).collect();
+        }
         Ok(Emitted {
             programs: self.programs.into_iter().map(|p| p.expect("every program is finished")).collect(),
             in_place: self.in_place,
@@ -760,13 +771,28 @@ impl ThunkEmitter {
         }
         self.check_row_major(op, body)?;
         self.check_row_major(op, cond)?;
+        // A leaf the body returns unchanged (its parameter, as JAX's loops
+        // carry the weights they close over) is only read: its state is the
+        // init buffer itself, with no copy in and none per iteration.
+        let passthrough: Vec<bool> = {
+            let b = self.programs[body].as_ref().expect("the body is finished");
+            let results = b.result.leaves();
+            (0..init.len()).map(|k| results.get(k).is_some_and(|r| Some(r) == b.param_leaves.get(k))).collect()
+        };
         let state: Vec<Slot> = init
             .iter()
-            .map(|&s| {
-                let shape = p.slots[s].shape.clone();
-                p.new_slot(shape, None, "while")
+            .zip(passthrough)
+            .map(|(&i, read_only)| {
+                let shape = p.slots[i].shape.clone();
+                if read_only {
+                    let name = p.slots[i].name.clone();
+                    p.alias_slot(i, shape, None, &name)
+                } else {
+                    p.new_slot(shape, None, "while")
+                }
             })
             .collect();
+        self.while_bodies.push(body);
         let tree = init_tree.rebuild(&mut state.iter().copied());
         p.steps.push(Step::While { cond, body, init, state });
         Ok(vec![tree])

@@ -93,7 +93,7 @@ fn compile_module_inner(context: &Context, mut module: Module, options: &Options
 
     let mut stats = Vec::new();
     for (i, (p, requests)) in emitted.programs.iter_mut().zip(&emitted.in_place).enumerate() {
-        let aliases: &[(usize, usize)] = if i == emitted.entry { &emitted.aliases } else { &[] };
+        let aliases: &[(usize, usize)] = &emitted.aliases[i];
         stats.push(buffer_assignment::assign(p, requests, aliases));
     }
     let arenas = emitted.programs.iter().map(|_| Mutex::new(Vec::new())).collect();

@@ -162,7 +162,7 @@ fn compile_inner(context: &Context, mut module: Module, options: &GpuOptions) ->
     let mut programs = emitted.programs;
     let mut stats = Vec::new();
     for (i, (p, requests)) in programs.iter_mut().zip(&emitted.in_place).enumerate() {
-        let aliases: &[(usize, usize)] = if i == emitted.entry { &emitted.aliases } else { &[] };
+        let aliases: &[(usize, usize)] = &emitted.aliases[i];
         stats.push(buffer_assignment::assign(p, requests, aliases));
     }
     times.total = start.elapsed();

@@ -234,10 +234,22 @@ impl GpuMachine<'_> {
         };
         match step {
             Step::While { cond, body, init, state } => {
+                // Read-only state leaves share their init buffer.
                 for (&i, &s) in init.iter().zip(state) {
-                    device.copy(f.ptr(s), f.ptr(i), f.bytes(i)).map_err(e)?;
+                    if f.ptr(s) != f.ptr(i) {
+                        device.copy(f.ptr(s), f.ptr(i), f.bytes(i)).map_err(e)?;
+                    }
                 }
                 let state_ptrs: Vec<u64> = state.iter().map(|&s| f.ptr(s)).collect();
+                let in_place = &self.exe.programs[*body].output_params;
+                // The state leaves the body's fresh outputs go to (the others
+                // it writes in place or leaves unchanged).
+                let copied: Vec<Slot> = state
+                    .iter()
+                    .enumerate()
+                    .filter(|(k, _)| in_place.get(*k).copied().flatten().is_none())
+                    .map(|(_, &s)| s)
+                    .collect();
                 loop {
                     let go = inner.run(*cond, &state_ptrs)?;
                     let mut flag = [0u8];
@@ -248,7 +260,7 @@ impl GpuMachine<'_> {
                         break;
                     }
                     let next = inner.run(*body, &state_ptrs)?;
-                    copy_back(&next, state)?;
+                    copy_back(&next, &copied)?;
                 }
                 Ok(())
             }
