@@ -1,9 +1,11 @@
 // RUN: hlo-opt %s --split-input-file --passes=xla-expand-math | FileCheck %s
 
 // f64 transcendental functions call the C library (declared once per
-// module); exact operations stay for LLVM's instructions.
+// module, as pure functions: LLVM must not assume they write errno, or it
+// would not hoist or remove calls); exact operations stay for LLVM's
+// instructions.
 // CHECK-LABEL: module
-// CHECK:         func.func private @tanh(f64) -> f64
+// CHECK:         func.func private @tanh(f64) -> f64 attributes {passthrough = {{\[}}["memory", "0"], "nounwind", "willreturn"]}
 // CHECK-LABEL:   func.func @f64_functions
 // CHECK:           %[[T:.*]] = call @tanh(%arg0) : (f64) -> f64
 // CHECK:           %[[U:.*]] = call @tanh(%[[T]]) : (f64) -> f64
@@ -64,7 +66,7 @@ func.func @ipowi(%x: i32, %n: i32) -> i32 {
 // a polynomial in fma: no call, so loops using them vectorize); sin keeps
 // the C library.
 // CHECK-LABEL: module
-// CHECK:         func.func private @sinf(f32) -> f32
+// CHECK:         func.func private @sinf(f32) -> f32 attributes {passthrough
 // CHECK-NOT:     @expf
 // CHECK-LABEL:   func.func @f32_in_house
 // CHECK-NOT:       call @expf

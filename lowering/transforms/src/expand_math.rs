@@ -16,7 +16,9 @@
 //!   calls, 12 ms in-house on two cores).
 //! - The other transcendental functions call the C library (`sinf`,
 //!   `tanh`, ...; glibc's are correctly rounded or within one ulp),
-//!   through a declared `func.func`: all f64 functions (f64 accuracy
+//!   through a declared `func.func` marked pure (`memory(none)`, as if
+//!   compiled with `-fno-math-errno`: nothing reads `errno`, and LLVM then
+//!   hoists calls on loop-invariant arguments): all f64 functions (f64 accuracy
 //!   needs longer polynomials and extra-precise reductions, and f64 math
 //!   is rarely hot), `sin`/`cos`/`tan` (accurate for large arguments only
 //!   with a Payne-Hanek range reduction, which has no cheap branch-free
@@ -238,9 +240,30 @@ fn expand(op: Op, math: &str, gpu: bool) -> Result<()> {
                 other => return Err(op_error(op, format!("`math.{math}` on {other} has no CPU lowering"))),
             };
             declare(op, callee, operands.len(), ty)?;
+            mark_pure(op, callee)?;
             let call = b.op("func.call", &operands, &[ty], &[("callee", b.symbol_attr(callee))], vec![]);
             replace_op(op, &call.results());
         }
+    }
+    Ok(())
+}
+
+/// Tells LLVM that the C library function `name` only computes its result
+/// (`memory(none) nounwind willreturn`, as XLA's math is): LLVM assumes
+/// libm may set `errno`, which nothing in rxla reads, and so would not
+/// hoist a call on loop-invariant arguments (a learning rate's `cos`
+/// computed once per training step instead of once per parameter) or
+/// remove an unused one.
+fn mark_pure(op: Op, name: &str) -> Result<()> {
+    let module = op.parent_module().ok_or_else(|| bug("math op outside a module"))?;
+    let body = module.region_block(0).ok_or_else(|| bug("module without a body"))?;
+    let func = block_ops(body)
+        .into_iter()
+        .find(|f| f.is_named("func.func") && f.string_attr("sym_name").as_deref() == Some(name))
+        .ok_or_else(|| bug("a declared C library function is missing"))?;
+    if !func.has_attr("passthrough") {
+        let b = B::before(func);
+        func.set_attr_raw("passthrough", b.attr("[[\"memory\", \"0\"], \"nounwind\", \"willreturn\"]"));
     }
     Ok(())
 }
