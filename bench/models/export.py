@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Export real-model programs from JAX as HLO text, for bench/compile.py (compile time only).
+"""Export real-model programs from JAX as HLO text, for bench/compile.py and bench/models.py.
 
     bash bench/setup_venv.sh && bench/.venv/bin/python bench/models/export.py
     bench/.venv/bin/python bench/models/export.py llama_decode vit_b16     # some models
@@ -10,7 +10,8 @@ bench/models/<name>/module.hlo and a description to bench/models/<name>/meta.jso
 jax.ShapeDtypeStructs (nothing is allocated, nothing is downloaded): the weights, optimizer state and
 batch are all entry *parameters*, so the HLO text has no large constants and stays small. The
 parameters are in the order of jax.tree_util's flattening of the arguments (dict keys sorted),
-listed with their pytree paths in meta.json.
+listed with their pytree paths in meta.json, with `gen_inputs`: how bench/models.py (bench/cpu.py) draws
+each one for a run (the oracle's bench_xla.gen_input specs).
 
 Pure JAX (jax, jax.numpy, jax.lax); f32 throughout; AdamW and SGD-momentum are written out here.
 """
@@ -159,8 +160,8 @@ def llama_forward(params, tokens, c):
     return rms_norm(x, params["final_norm"]) @ params["lm_head"], kvs
 
 
-def llama_prefill(batch=1, seq=128, max_len=256):
-    c = LLAMA
+def llama_prefill(batch=1, seq=128, max_len=256, config=None):
+    c = config or LLAMA
 
     def f(params, tokens):
         logits, kvs = llama_forward(params, tokens, c)
@@ -177,8 +178,8 @@ def llama_prefill(batch=1, seq=128, max_len=256):
     return f, args, ("params", "tokens"), desc, dict(c, batch=batch, seq=seq, max_len=max_len)
 
 
-def llama_decode(batch=1, max_len=256, steps=8):
-    c = LLAMA
+def llama_decode(batch=1, max_len=256, steps=8, config=None):
+    c = config or LLAMA
     hd = c["d"] // c["heads"]
 
     def f(params, k_cache, v_cache, token, pos0):
@@ -213,8 +214,8 @@ def llama_decode(batch=1, max_len=256, steps=8):
                                                                                   steps=steps)
 
 
-def llama_train_step(layers=16, batch=2, seq=128):
-    c = dict(LLAMA, layers=layers)
+def llama_train_step(layers=16, batch=2, seq=128, config=None):
+    c = dict(config or LLAMA, layers=layers)
 
     def f(params, opt, tokens):
         def loss_fn(p):
@@ -310,18 +311,19 @@ def mlp_mixer(batch=2, image=224, patch=16, layers=12, d=768, tokens_mlp=384, ch
 # ---------------------------------------------------------------------------------------------
 # ResNet-50 (v1.5: the stride on the 3x3 conv) training step, batch norm with batch statistics
 
-def resnet50_train_step(batch=2, image=224, classes=1000, stages=(3, 4, 6, 3), momentum=0.9, bn_momentum=0.9):
+def resnet50_train_step(batch=2, image=224, classes=1000, stages=(3, 4, 6, 3), momentum=0.9, bn_momentum=0.9,
+                        base=64):
     def conv_p(kh, kw, cin, cout):
         return sds((kh, kw, cin, cout))
 
     def bn_p(c):
         return {"scale": sds((c,)), "bias": sds((c,))}, {"mean": sds((c,)), "var": sds((c,))}
 
-    params, stats = {"stem": {"conv": conv_p(7, 7, 3, 64)}}, {"stem": {}}
-    params["stem"]["bn"], stats["stem"]["bn"] = bn_p(64)
-    blocks, cin = [], 64
+    params, stats = {"stem": {"conv": conv_p(7, 7, 3, base)}}, {"stem": {}}
+    params["stem"]["bn"], stats["stem"]["bn"] = bn_p(base)
+    blocks, cin = [], base
     for si, nb in enumerate(stages):
-        width = 64 * 2 ** si
+        width = base * 2 ** si
         for bi in range(nb):
             stride = 2 if (bi == 0 and si > 0) else 1
             name = f"s{si + 1}b{bi + 1}"
@@ -381,7 +383,7 @@ def resnet50_train_step(batch=2, image=224, classes=1000, stages=(3, 4, 6, 3), m
             "3x3/2 max pool, softmax cross-entropy + L2 1e-4, value_and_grad, SGD with momentum 0.9; returns "
             "loss, new params, new batch stats, new momentum")
     return f, args, ("params", "batch_stats", "momentum", "images", "labels"), desc, dict(
-        batch=batch, image=image, classes=classes, stages=list(stages))
+        batch=batch, image=image, classes=classes, stages=list(stages), base=base)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -507,6 +509,37 @@ def path_str(argname, path):
                              else str(k) for k in path)
 
 
+def input_spec(i, p, config):
+    """How bench/cpu.py generates parameter i (bench_xla.gen_input's spec): weights ~ N(0, 1/fan-in),
+    norm scales ~ N(1, 0.1), biases ~ N(0, 0.02), AdamW/momentum state small (second moments >= 0),
+    batch-norm variances in [0.5, 1.5), images ~ N(0, 1), integer ids within their ranges."""
+    name, shape, dtype = p["name"], p["shape"], p["dtype"]
+    spec = {"name": f"arg{i}", "shape": shape, "dtype": dtype, "seed": i + 1}
+    if dtype[0] in "su":  # s32 token ids, positions, labels, step counters
+        if "step" in name:
+            low, high = 1, 1000
+        elif "pos" in name:
+            low, high = 0, config["max_len"] - config.get("steps", 1)
+        elif "label" in name:
+            low, high = 0, config["classes"]
+        else:
+            low, high = 0, config["vocab"]
+        return dict(spec, dist="randint", low=low, high=high)
+    if re.search(r"opt_state\.v[.\[]", name):
+        return dict(spec, dist="uniform", low=0.0, high=1e-4)
+    if re.search(r"opt_state\.m[.\[]|^momentum", name):
+        return dict(spec, dist="normal", std=1e-3)
+    if name.endswith(".var"):
+        return dict(spec, dist="uniform", low=0.5, high=1.5)
+    if not name.startswith(("params", "batch_stats")):
+        return dict(spec, dist="normal")  # images
+    if len(shape) >= 2:
+        return dict(spec, dist="normal", std=1.0 / math.sqrt(math.prod(shape[:-1])))
+    if re.search(r"(scale|norm|ln\d?)$", name):
+        return dict(spec, dist="normal", mean=1.0, std=0.1)
+    return dict(spec, dist="normal", std=0.02)
+
+
 def export(name, out_root, check=True):
     f, args, argnames, desc, config = MODELS[name]()
     lowered = jax.jit(f, keep_unused=True).lower(*args)
@@ -526,6 +559,7 @@ def export(name, out_root, check=True):
         "parameters": params, "num_parameters": len(params),
         "parameter_elements": sum(math.prod(p["shape"]) for p in params),
         "outputs": outs, "num_outputs": len(outs),
+        "gen_inputs": [input_spec(i, p, config) for i, p in enumerate(params)],
         "jax": jax.__version__, "jaxlib": jaxlib.__version__,
         "exported_by": "bench/models/export.py: jax.jit(f, keep_unused=True).lower(*ShapeDtypeStructs)"
                        ".as_text(dialect='hlo')",
