@@ -45,40 +45,20 @@ DEFAULT_ORACLE = os.environ.get("RXLA_ORACLE", os.path.join(REPO, "test", "oracl
 
 
 # ---------------------------------------------------------------------------------------------
-# Input generation: the oracle's own bench_xla.gen_input when it can be imported (so the inputs are
-# exactly the oracle's), else this copy of it.
-
-def _gen_input_copy(spec, dt):
-    rng = np.random.default_rng(spec.get("seed", 0))
-    shape = tuple(spec["shape"])
-    dtype = dt[spec["dtype"]]
-    if spec["dist"] == "normal":
-        a = rng.standard_normal(shape, dtype=np.float32)
-        if spec.get("std", 1.0) != 1.0:
-            a *= np.float32(spec["std"])
-        if spec.get("mean", 0.0) != 0.0:
-            a += np.float32(spec["mean"])
-        return a.astype(dtype, copy=False)
-    if spec["dist"] == "uniform":
-        return rng.uniform(spec.get("low", 0.0), spec.get("high", 1.0), shape).astype(dtype)
-    if spec["dist"] == "randint":
-        return rng.integers(spec["low"], spec["high"], size=shape, dtype=np.int64).astype(dtype)
-    raise ValueError(f"unknown dist {spec['dist']}")
-
+# Input generation: the oracle's own bench_xla.gen_input (test/oracle is in the repository), so the
+# inputs are exactly the oracle's.
 
 def load_oracle_helpers(oracle_dir):
     """(gen_input, cpu_model, where they came from)."""
     path = os.path.join(oracle_dir, "bench_xla.py")
-    if os.path.isfile(path):
-        sys.path.insert(0, oracle_dir)
-        try:
-            import bench_xla  # noqa: E402
-            return bench_xla.gen_input, bench_xla.cpu_model, path
-        except Exception as e:  # pragma: no cover - only when the oracle's file changes
-            print(f"note: cannot import {path} ({e}); using bench/cpu.py's copy of gen_input", file=sys.stderr)
-        finally:
-            sys.path.remove(oracle_dir)
-    return _gen_input_copy, _cpu_model_copy, "bench/cpu.py (copy of bench_xla.gen_input)"
+    if not os.path.isfile(path):
+        raise SystemExit(f"error: {path} not found (the oracle corpus is test/oracle; --oracle overrides it)")
+    sys.path.insert(0, oracle_dir)
+    try:
+        import bench_xla  # noqa: E402
+    finally:
+        sys.path.remove(oracle_dir)
+    return bench_xla.gen_input, bench_xla.cpu_model, path
 
 
 def _cpu_model_copy():

@@ -52,7 +52,10 @@ fn main() {
          c = pred[{N}] compare(p0, p1), direction=GT\n  ROOT r = f32[{N}] select(c, p0, p1)\n}}\n"
     );
     time("compare+select f32", &select, &[xs.clone(), ys.clone()]);
-    let gelu = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../test/oracle/bench/bench_gelu_16m_f32/module.hlo"));
+    let gelu = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../test/oracle/bench/bench_gelu_16m_f32/module.hlo"
+    ));
     if let Ok(gelu) = gelu {
         time("bench_gelu_16m_f32", &gelu, &[xs]);
     }

@@ -299,7 +299,10 @@ fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
 fn oracle() {
     let dir = corpus_dir();
     if !dir.join("index.json").exists() {
-        panic!("oracle corpus not found at {} (it is in the repository under test/oracle; RXLA_ORACLE_DIR overrides it)", dir.display());
+        panic!(
+            "oracle corpus not found at {} (it is in the repository under test/oracle; RXLA_ORACLE_DIR overrides it)",
+            dir.display()
+        );
     }
     let cases = load_index(&dir).expect("read index.json");
     let filter = std::env::var("RXLA_ORACLE_FILTER").unwrap_or_default();

@@ -141,7 +141,8 @@ mod tests {
     #[test]
     fn reports_missing_and_unexpected() {
         let expectations = parse_expectations("// expected-error @+1 {{wanted}}\nop\n", 1).unwrap();
-        let got = vec![Record { severity: Severity::Error, position: Some((5, 3)), file: None, message: "other".into() }];
+        let got =
+            vec![Record { severity: Severity::Error, position: Some((5, 3)), file: None, message: "other".into() }];
         let problems = verify(&expectations, &got);
         assert_eq!(problems.len(), 2);
         assert!(problems[0].message.starts_with("unexpected error: other"));

@@ -291,7 +291,9 @@ impl Machine<'_> {
                         if in_place.get(k).copied().flatten().is_some() {
                             continue;
                         }
-                        let b = fresh.next().ok_or_else(|| RunError("internal error: a while body output is missing".into()))?;
+                        let b = fresh
+                            .next()
+                            .ok_or_else(|| RunError("internal error: a while body output is missing".into()))?;
                         copy(b.as_ptr() as *mut u8, f.ptr(s), b.len());
                     }
                 }

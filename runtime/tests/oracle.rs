@@ -268,7 +268,10 @@ fn run_corpus_in(dir: PathBuf, platform: &str, run_one: &(dyn Fn(&Path, &Case) -
 fn oracle_convolutions_as_emitted_kernels() {
     let dir = corpus_dir();
     let Ok(index) = std::fs::read_to_string(dir.join("index.json")) else {
-        panic!("oracle corpus not found at {} (it is in the repository under test/oracle; RXLA_ORACLE_DIR overrides it)", dir.display());
+        panic!(
+            "oracle corpus not found at {} (it is in the repository under test/oracle; RXLA_ORACLE_DIR overrides it)",
+            dir.display()
+        );
     };
     let index: Value = serde_json::from_str(&index).expect("index.json");
     let options = rxla_runtime::Options { emitted_convolutions: true, ..Default::default() };

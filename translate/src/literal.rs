@@ -128,16 +128,20 @@ fn parse_hex_float(hex: &str) -> Option<f64> {
     Some(value * 2f64.powi(exponent))
 }
 
-/// A literal's nested elements as MLIR dense text (`dense<...>` body),
-/// checking the nesting against `dims`.
-pub fn array_to_mlir(t: PrimitiveType, dims: &[Dim], literal: &LiteralArray) -> Result<String, LiteralError> {
-    let sizes: Vec<i64> = dims
-        .iter()
+/// The sizes of a constant's dimensions (all static).
+fn static_sizes(dims: &[Dim]) -> Result<Vec<i64>, LiteralError> {
+    dims.iter()
         .map(|d| match d {
             Dim::Static(n) => Ok(*n),
             _ => Err(LiteralError("constants with dynamic dimensions are not supported".into())),
         })
-        .collect::<Result<_, _>>()?;
+        .collect()
+}
+
+/// A literal's nested elements as MLIR dense text (`dense<...>` body),
+/// checking the nesting against `dims`.
+pub fn array_to_mlir(t: PrimitiveType, dims: &[Dim], literal: &LiteralArray) -> Result<String, LiteralError> {
+    let sizes = static_sizes(dims)?;
     if sizes.contains(&0) {
         return Ok(String::new());
     }
@@ -242,13 +246,7 @@ fn literal_byte_width(t: PrimitiveType) -> Option<usize> {
 /// get elements (the low bits of each byte).
 pub fn elided_to_mlir(t: PrimitiveType, dims: &[Dim], fill: &mut ElidedFill) -> Result<String, LiteralError> {
     use PrimitiveType::*;
-    let sizes: Vec<i64> = dims
-        .iter()
-        .map(|d| match d {
-            Dim::Static(n) => Ok(*n),
-            _ => Err(LiteralError("constants with dynamic dimensions are not supported".into())),
-        })
-        .collect::<Result<_, _>>()?;
+    let sizes = static_sizes(dims)?;
     if sizes.is_empty() {
         return Err(LiteralError("'{...}' elides the elements of an array; a scalar constant needs its value".into()));
     }
@@ -256,7 +254,8 @@ pub fn elided_to_mlir(t: PrimitiveType, dims: &[Dim], fill: &mut ElidedFill) -> 
     if count == 0 {
         return Ok(String::new());
     }
-    let width = literal_byte_width(t).ok_or_else(|| LiteralError(format!("a {} constant has no elements", t.name())))?;
+    let width =
+        literal_byte_width(t).ok_or_else(|| LiteralError(format!("a {} constant has no elements", t.name())))?;
     let bytes = fill.bytes(count * width, t == Pred);
     let sub_byte_bits = match t {
         S1 | U1 => Some(1),
