@@ -51,15 +51,23 @@ pub struct Machine<'a> {
     /// Reusable arenas, one pool per program (so repeated runs do not
     /// fault in fresh pages).
     pub arenas: &'a [Mutex<Vec<Buffer>>],
-    /// When set, the time of every step of the entry program is recorded
-    /// here (what `hlo-run --profile` prints).
+    /// When set, the time of every step is recorded here (what `hlo-run
+    /// --profile` prints): the entry program's steps by name, the steps of
+    /// the programs they run (loop bodies and conditions, branches, called
+    /// computations) with their nesting as leading [`NESTED`] markers.
     pub profile: Option<&'a Mutex<Vec<(String, std::time::Duration)>>>,
+    /// How deep the program being run is nested (0: the entry).
+    pub depth: usize,
 }
 
+/// Prefixes a profiled step of a nested program, once per level (the
+/// nested steps' times are also part of the step that runs them).
+pub const NESTED: &str = "> ";
+
 impl Machine<'_> {
-    /// The same machine without profiling (for nested programs).
-    fn unprofiled(&self) -> Machine<'_> {
-        Machine { profile: None, ..*self }
+    /// The machine for the programs a step runs (one level deeper).
+    fn nested(&self) -> Machine<'_> {
+        Machine { depth: self.depth + 1, ..*self }
     }
 
     /// Runs program `index` on parameter buffers `params` (one pointer per
@@ -98,7 +106,7 @@ impl Machine<'_> {
                 Some(sink) => p.steps.iter().try_for_each(|step| {
                     let start = std::time::Instant::now();
                     let r = self.step(&frame, step);
-                    let name = self.describe(p, step);
+                    let name = format!("{}{}", NESTED.repeat(self.depth), self.describe(p, step));
                     sink.lock().unwrap_or_else(|e| e.into_inner()).push((name, start.elapsed()));
                     r
                 }),
@@ -278,7 +286,7 @@ impl Machine<'_> {
                 }
                 let state_ptrs: Vec<*mut u8> = state.iter().map(|&s| f.ptr(s)).collect();
                 let in_place = &self.programs[*body].output_params;
-                let inner = self.unprofiled();
+                let inner = self.nested();
                 loop {
                     let go = inner.run(*cond, &state_ptrs)?;
                     if go.first().and_then(|b| b.as_slice().first()).copied().unwrap_or(0) == 0 {
@@ -315,14 +323,14 @@ impl Machine<'_> {
                     }
                 };
                 let args: Vec<*mut u8> = operands[branch].iter().map(|&s| f.ptr(s)).collect();
-                let outs = self.unprofiled().run(branches[branch], &args)?;
+                let outs = self.nested().run(branches[branch], &args)?;
                 for (b, &s) in outs.iter().zip(results) {
                     copy(b.as_ptr() as *mut u8, f.ptr(s), b.len());
                 }
             }
             Step::Call { program, args, results } => {
                 let ptrs: Vec<*mut u8> = args.iter().map(|&s| f.ptr(s)).collect();
-                let outs = self.unprofiled().run(*program, &ptrs)?;
+                let outs = self.nested().run(*program, &ptrs)?;
                 for (b, &s) in outs.iter().zip(results) {
                     copy(b.as_ptr() as *mut u8, f.ptr(s), b.len());
                 }

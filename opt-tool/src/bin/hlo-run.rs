@@ -436,11 +436,37 @@ fn compile_only(source: &str, file: &str, is_mlir: bool, args: &Args) -> Result<
     Ok(())
 }
 
+/// Prints the entry program's steps in order, then the steps of the
+/// programs they ran (loop bodies, branches, calls: marked by
+/// `rxla_runtime::executor::NESTED`) summed per step over all iterations,
+/// slowest first.
 fn print_profile(steps: Vec<(String, Duration)>) {
-    let total: Duration = steps.iter().map(|(_, d)| *d).sum();
-    eprintln!("profile ({} steps, {}):", steps.len(), ms(total));
-    for (what, d) in steps {
-        eprintln!("  {:>10}  {:5.1}%  {what}", ms(d), 100.0 * d.as_secs_f64() / total.as_secs_f64().max(1e-12));
+    use rxla_runtime::executor::NESTED;
+    let (nested, top): (Vec<_>, Vec<_>) = steps.into_iter().partition(|(what, _)| what.starts_with(NESTED));
+    let total: Duration = top.iter().map(|(_, d)| *d).sum();
+    let percent = |d: Duration| 100.0 * d.as_secs_f64() / total.as_secs_f64().max(1e-12);
+    eprintln!("profile ({} steps, {}):", top.len(), ms(total));
+    for (what, d) in top {
+        eprintln!("  {:>10}  {:5.1}%  {what}", ms(d), percent(d));
+    }
+    if nested.is_empty() {
+        return;
+    }
+    // One line per nested step (level and description), in first-run order.
+    let mut sums: Vec<(String, Duration, usize)> = Vec::new();
+    for (what, d) in nested {
+        match sums.iter_mut().find(|(w, _, _)| *w == what) {
+            Some(entry) => {
+                entry.1 += d;
+                entry.2 += 1;
+            }
+            None => sums.push((what, d, 1)),
+        }
+    }
+    sums.sort_by(|a, b| b.1.cmp(&a.1));
+    eprintln!("inside loops, branches and calls (summed over runs, slowest first; '{}' per level):", NESTED.trim());
+    for (what, d, runs) in sums {
+        eprintln!("  {:>10}  {:5.1}%  {:>5}x  {what}", ms(d), percent(d), runs);
     }
 }
 

@@ -51,11 +51,14 @@ impl Executable {
             constants: &self.constants,
             arenas: &self.arenas,
             profile: None,
+            depth: 0,
         }
     }
 
-    /// Runs on prepared arguments and returns the time of every step of
-    /// the entry program (one line each: what it is, and its time).
+    /// Runs on prepared arguments and returns the time of every step (one
+    /// line each: what it is, and its time); steps of nested programs
+    /// (loop bodies, branches, calls) follow the step that runs them, each
+    /// level marked by a leading `executor::NESTED`.
     pub fn profile(&self, args: &[Buffer]) -> Result<Vec<(String, std::time::Duration)>, RunError> {
         let _flush = pool::FlushDenormals::new();
         let sink = Mutex::new(Vec::new());

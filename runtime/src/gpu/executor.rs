@@ -123,6 +123,7 @@ impl GpuMachine<'_> {
             constants: &self.exe.constants,
             arenas: &[],
             profile: None,
+            depth: 0,
         }
     }
 
