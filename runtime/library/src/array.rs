@@ -250,32 +250,52 @@ impl Buffer {
     }
 }
 
-/// Freed large maps kept for [`Buffer::for_output`]: at most a few, of at
-/// most [`pool::LIMIT`] bytes together.
+/// Freed large maps kept for [`Buffer::for_output`], by length, up to
+/// [`pool::limit`] bytes together. A training step returns every
+/// parameter and optimizer moment as a fresh output (gigabytes): without
+/// the pool, each run would fault in and zero that much new memory.
 mod pool {
-    use std::sync::Mutex;
+    use std::{
+        collections::HashMap,
+        sync::{Mutex, OnceLock},
+    };
 
-    pub const LIMIT: usize = 1 << 30;
-    const MAX_BUFFERS: usize = 16;
+    /// The most bytes kept: a quarter of the machine's memory, at most 8 GiB.
+    pub fn limit() -> usize {
+        static LIMIT: OnceLock<usize> = OnceLock::new();
+        *LIMIT.get_or_init(|| {
+            // SAFETY: sysconf has no preconditions.
+            let (pages, page) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+            let memory = if pages > 0 && page > 0 { pages as usize * page as usize } else { 4 << 30 };
+            (memory / 4).min(8 << 30)
+        })
+    }
 
-    struct Maps(Vec<(usize, usize)>);
-    static POOL: Mutex<Maps> = Mutex::new(Maps(Vec::new()));
+    #[derive(Default)]
+    struct Maps {
+        by_len: HashMap<usize, Vec<usize>>,
+        total: usize,
+    }
+    static POOL: Mutex<Option<Maps>> = Mutex::new(None);
 
     /// A kept map of exactly `len` bytes.
     pub fn take(len: usize) -> Option<*mut u8> {
         let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
-        let i = pool.0.iter().rposition(|&(l, _)| l == len)?;
-        Some(pool.0.remove(i).1 as *mut u8)
+        let maps = pool.as_mut()?;
+        let ptr = maps.by_len.get_mut(&len)?.pop()?;
+        maps.total -= len;
+        Some(ptr as *mut u8)
     }
 
     /// Keeps a map; false if the pool is full (the caller unmaps it).
     pub fn put(len: usize, ptr: *mut u8) -> bool {
         let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
-        let total: usize = pool.0.iter().map(|&(l, _)| l).sum();
-        if total + len > LIMIT || pool.0.len() >= MAX_BUFFERS {
+        let maps = pool.get_or_insert_with(Maps::default);
+        if maps.total + len > limit() {
             return false;
         }
-        pool.0.push((len, ptr as usize));
+        maps.by_len.entry(len).or_default().push(ptr as usize);
+        maps.total += len;
         true
     }
 }
@@ -487,5 +507,19 @@ mod tests {
         let v = [1.0f32, 2.0, 3.0];
         let b = Buffer::from_bytes(bytes_of(&v));
         assert_eq!(cast::<f32>(b.as_slice()), &v);
+    }
+
+    #[test]
+    fn freed_outputs_are_reused_by_length() {
+        // Lengths no other test uses, so parallel tests do not take them.
+        let (a, b) = ((3 << 20) + 4096, (5 << 20) + 4096);
+        let many: Vec<Buffer> = (0..40).map(|i| Buffer::for_output(if i % 2 == 0 { a } else { b })).collect();
+        let ptrs: std::collections::HashSet<usize> = many.iter().map(|x| x.as_ptr() as usize).collect();
+        drop(many);
+        // More maps than the old fixed-count pool kept: all come back.
+        let again: Vec<Buffer> = (0..40).map(|i| Buffer::for_output(if i % 2 == 0 { a } else { b })).collect();
+        let reused = again.iter().filter(|x| ptrs.contains(&(x.as_ptr() as usize))).count();
+        assert_eq!(reused, 40);
+        assert!(again.iter().all(|x| x.len() == a || x.len() == b));
     }
 }
