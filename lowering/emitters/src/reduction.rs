@@ -42,7 +42,12 @@
 //! **CPU** ([`emit_cpu`]): each workgroup owns a contiguous block of the
 //! hero's output elements and, for each, loops over the reduced positions
 //! with the accumulators as loop-carried values, then applies the epilogue
-//! and writes the output once (side outputs are written by that loop).
+//! and writes the output once (side outputs are written by that loop). A
+//! column reduction over many rows accumulates in blocks of about
+//! `sqrt(rows)` rows ([`column_block`]), each from the init values and
+//! then combined into the total, as XLA's tiles do: one running f32 sum
+//! over 25088 rows (batch-norm statistics) was 40x less accurate than
+//! XLA:CPU's.
 
 use crate::{
     builder::FuncBuilder,
@@ -510,6 +515,22 @@ fn cpu_input_index(fb: &FuncBuilder, dims: [i64; 3], norm: [Expr; 3], in_shape: 
     delinearize(&linearize(&norm, &dims), in_shape).iter().map(|e| fb.simplify(e)).collect()
 }
 
+/// Rows per block of a CPU column reduction over `b` rows: the divisor of
+/// `b` nearest `sqrt(b)` (so there is no remainder loop, whose copy of the
+/// body would cost compile time), between `sqrt(b) / 4` and `4 sqrt(b)`;
+/// `b` (no blocks) below 256 rows, where a plain loop is accurate enough,
+/// or when `b` has no such divisor.
+fn column_block(b: i64) -> i64 {
+    if b < 256 {
+        return b;
+    }
+    let mut root = 1;
+    while root * root < b {
+        root += 1;
+    }
+    (root / 4..=root * 4).filter(|&d| d > 1 && b % d == 0).min_by_key(|&d| (d - root).abs()).unwrap_or(b)
+}
+
 /// The CPU flavour. Reductions are associative and commutative (HLO's
 /// contract), so the order of accumulation is free; the CPU emitter uses
 /// that to vectorize:
@@ -522,8 +543,9 @@ fn cpu_input_index(fb: &FuncBuilder, dims: [i64; 3], norm: [Expr; 3], in_shape: 
 /// - *column* (`[a, b, c]`, reduce `b`): the outputs of one `a` are cut
 ///   into strips of `L` adjacent columns; each workgroup owns a contiguous
 ///   block of strips and walks down the rows, lane `j` accumulating column
-///   `col0 + j` (contiguous loads across lanes); the last strip of a row
-///   clamps its lanes to the last column and writes only the real ones.
+///   `col0 + j` (contiguous loads across lanes), in blocks of
+///   [`column_block`] rows combined into the totals; the last strip of a
+///   row clamps its lanes to the last column and writes only the real ones.
 ///
 /// No other workgroup touches a workgroup's outputs, so nothing needs
 /// synchronizing. Side outputs are written where their input element is
@@ -676,19 +698,71 @@ fn emit_cpu(
                         Ok(r)
                     })?
                 } else {
-                    let carried = typed(&inits, &types);
-                    fb.for_loop(0, b, 1, &carried, &mut |fb, reduced, iters| {
-                        let mut sides = iters[lanes as usize * nacc..].to_vec();
-                        let mut out = Vec::new();
-                        for j in 0..lanes {
-                            let col = col0.add_const(j).minimum(&Expr::constant(c - 1));
-                            let idx = cpu_input_index(fb, dims, [m.clone(), reduced.clone(), col], in_shape);
-                            let lane = &iters[j as usize * nacc..(j as usize + 1) * nacc];
-                            out.extend(lane_step(fb, &mut el, lane, &mut sides, &idx)?);
-                        }
-                        out.extend(sides);
-                        Ok(out)
-                    })?
+                    // Rows [lo, hi) into the carried accumulators (and side
+                    // outputs).
+                    let rows = |fb: &mut FuncBuilder,
+                                el: &mut Elemental,
+                                lo: Expr,
+                                count: i64,
+                                carried: &[String]|
+                     -> Result<Vec<String>, EmitError> {
+                        let carried = typed(carried, &types);
+                        fb.for_loop(0, count, 1, &carried, &mut |fb, r, iters| {
+                            let reduced = lo.add(&r);
+                            let mut sides = iters[lanes as usize * nacc..].to_vec();
+                            let mut out = Vec::new();
+                            for j in 0..lanes {
+                                let col = col0.add_const(j).minimum(&Expr::constant(c - 1));
+                                let idx = cpu_input_index(fb, dims, [m.clone(), reduced.clone(), col], in_shape);
+                                let lane = &iters[j as usize * nacc..(j as usize + 1) * nacc];
+                                out.extend(lane_step(fb, el, lane, &mut sides, &idx)?);
+                            }
+                            out.extend(sides);
+                            Ok(out)
+                        })
+                    };
+                    let block = column_block(b);
+                    if block >= b {
+                        rows(fb, &mut el, Expr::zero(), b, &inits)?
+                    } else {
+                        // Blocked accumulation (XLA's tiles do the same): each
+                        // block of rows starts from the init values and is
+                        // combined into the total, so rounding error grows
+                        // with about 2 sqrt(b) additions instead of b.
+                        let full = b / block; // `block` divides `b`
+                        let carried = typed(&inits, &types);
+                        let combine = |fb: &mut FuncBuilder, total: &[String], partial: &[String]| -> Vec<String> {
+                            let mut out = Vec::new();
+                            for j in 0..lanes as usize {
+                                let mut at = j * nacc;
+                                for h in heroes {
+                                    let n = h.types.len();
+                                    let mut call_args = total[at..at + n].to_vec();
+                                    call_args.extend(partial[at..at + n].iter().cloned());
+                                    out.extend(kernel_ops::call(
+                                        fb,
+                                        &h.reducer.name,
+                                        &call_args,
+                                        &h.reducer.arg_types,
+                                        &h.reducer.result_types,
+                                    ));
+                                    at += n;
+                                }
+                            }
+                            // Side outputs: the partial's (it wrote them).
+                            out.extend(partial[lanes as usize * nacc..].iter().cloned());
+                            out
+                        };
+                        let fresh = |iters: &[String]| -> Vec<String> {
+                            let mut v = inits[..lanes as usize * nacc].to_vec();
+                            v.extend(iters[lanes as usize * nacc..].iter().cloned());
+                            v
+                        };
+                        fb.for_loop(0, full, 1, &carried, &mut |fb, k, iters| {
+                            let partial = rows(fb, &mut el, k.mul_const(block), block, &fresh(iters))?;
+                            Ok(combine(fb, iters, &partial))
+                        })?
+                    }
                 };
                 let mut next: Vec<String> = tensors_v.clone();
                 let lane_count = if row { lanes } else { accumulating } as usize;
