@@ -463,7 +463,7 @@ fn print_profile(steps: Vec<(String, Duration)>) {
             None => sums.push((what, d, 1)),
         }
     }
-    sums.sort_by(|a, b| b.1.cmp(&a.1));
+    sums.sort_by_key(|s| std::cmp::Reverse(s.1));
     eprintln!("inside loops, branches and calls (summed over runs, slowest first; '{}' per level):", NESTED.trim());
     for (what, d, runs) in sums {
         eprintln!("  {:>10}  {:5.1}%  {:>5}x  {what}", ms(d), percent(d), runs);
