@@ -515,6 +515,21 @@ fn cpu_input_index(fb: &FuncBuilder, dims: [i64; 3], norm: [Expr; 3], in_shape: 
     delinearize(&linearize(&norm, &dims), in_shape).iter().map(|e| fb.simplify(e)).collect()
 }
 
+/// The reducers of `heroes` applied to two sets of one lane's accumulators
+/// (each hero's values in turn, as the lanes carry them).
+fn combine_accumulators(fb: &mut FuncBuilder, heroes: &[Hero], a: &[String], b: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for h in heroes {
+        let n = h.types.len();
+        let mut call_args = a[at..at + n].to_vec();
+        call_args.extend(b[at..at + n].iter().cloned());
+        out.extend(kernel_ops::call(fb, &h.reducer.name, &call_args, &h.reducer.arg_types, &h.reducer.result_types));
+        at += n;
+    }
+    out
+}
+
 /// Rows per block of a CPU column reduction over `b` rows: the divisor of
 /// `b` nearest `sqrt(b)` (so there is no remainder loop, whose copy of the
 /// body would cost compile time), between `sqrt(b) / 4` and `4 sqrt(b)`;
@@ -734,20 +749,8 @@ fn emit_cpu(
                         let combine = |fb: &mut FuncBuilder, total: &[String], partial: &[String]| -> Vec<String> {
                             let mut out = Vec::new();
                             for j in 0..lanes as usize {
-                                let mut at = j * nacc;
-                                for h in heroes {
-                                    let n = h.types.len();
-                                    let mut call_args = total[at..at + n].to_vec();
-                                    call_args.extend(partial[at..at + n].iter().cloned());
-                                    out.extend(kernel_ops::call(
-                                        fb,
-                                        &h.reducer.name,
-                                        &call_args,
-                                        &h.reducer.arg_types,
-                                        &h.reducer.result_types,
-                                    ));
-                                    at += n;
-                                }
+                                let lane = j * nacc..(j + 1) * nacc;
+                                out.extend(combine_accumulators(fb, heroes, &total[lane.clone()], &partial[lane]));
                             }
                             // Side outputs: the partial's (it wrote them).
                             out.extend(partial[lanes as usize * nacc..].iter().cloned());
@@ -782,22 +785,7 @@ fn emit_cpu(
                                 merged.push(pair[0].clone());
                                 continue;
                             }
-                            let mut out = Vec::new();
-                            let mut at = 0;
-                            for h in heroes {
-                                let n = h.types.len();
-                                let mut call_args = pair[0][at..at + n].to_vec();
-                                call_args.extend(pair[1][at..at + n].iter().cloned());
-                                out.extend(kernel_ops::call(
-                                    fb,
-                                    &h.reducer.name,
-                                    &call_args,
-                                    &h.reducer.arg_types,
-                                    &h.reducer.result_types,
-                                ));
-                                at += n;
-                            }
-                            merged.push(out);
+                            merged.push(combine_accumulators(fb, heroes, &pair[0], &pair[1]));
                         }
                         lane_accs = merged;
                     }
