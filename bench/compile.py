@@ -40,8 +40,12 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from cpu import (DEFAULT_ORACLE, REPO, BUSY_FRACTION, _cpu_model_copy as cpu_model, binary_id,  # noqa: E402
+from cpu import (DEFAULT_ORACLE, REPO, BUSY_FRACTION, load_oracle_helpers, binary_id,  # noqa: E402
                  busy_cpu_s, fmt_ms, fmt_ratio, geomean, last_line, own_cpu_s, short_name, stale_binary_note, warn_if_busy)
+
+def cpu_model():
+    """The CPU's name, as the oracle's bench_xla.py reports it."""
+    return load_oracle_helpers(DEFAULT_ORACLE)[1]()
 
 DEFAULT_MODELS = os.path.join(HERE, "models")
 PHASES = ("import", "hlo_pipeline", "emit", "lower", "llvm")

@@ -28,7 +28,6 @@ import datetime
 import json
 import math
 import os
-import platform
 import re
 import shutil
 import statistics
@@ -59,17 +58,6 @@ def load_oracle_helpers(oracle_dir):
     finally:
         sys.path.remove(oracle_dir)
     return bench_xla.gen_input, bench_xla.cpu_model, path
-
-
-def _cpu_model_copy():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for ln in f:
-                if ln.startswith("model name"):
-                    return ln.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor()
 
 
 # ---------------------------------------------------------------------------------------------
