@@ -163,6 +163,9 @@ enum Stage {
     Emitter,
     /// The kernels lowered to `scf` loops over flat tensors.
     Scf,
+    /// The scf stage with the contiguous accesses of lane loops as
+    /// `vector` transfers.
+    Vector,
     /// The kernels in the `llvm` dialect (pointers, loads and stores).
     #[value(name = "llvm-mlir")]
     LlvmMlir,
@@ -266,11 +269,13 @@ fn list_stages() -> String {
     let _ = writeln!(out, "           a header-less `fusion {{ ... }}` HLO file goes straight to the emitters");
     let names =
         |steps: Vec<rxla_passes::pipeline::Step>| steps.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ");
-    for (stage, steps) in [("scf", "the emitter stage"), ("llvm-mlir", "the scf stage")] {
+    for (stage, steps) in [("scf", "the emitter stage"), ("vector", "the scf stage"), ("llvm-mlir", "the vector stage")]
+    {
         let _ = writeln!(out, "  {stage}  {steps}, then:");
         for platform in [Platform::Cpu, Platform::Gpu] {
             let list = match stage {
                 "scf" => rxla_lowering::pipeline::scf_steps(platform),
+                "vector" => rxla_lowering::pipeline::vector_steps(platform),
                 _ => rxla_lowering::pipeline::llvm_steps(platform),
             };
             let _ = writeln!(out, "       {}: {}", platform.name(), names(list));
@@ -534,6 +539,11 @@ fn lower_kernels(
     let mut module = Module::parse(context, kernels).ok_or(ChunkError::Diagnosed)?;
     let steps = match stage {
         Stage::Scf => rxla_lowering::pipeline::scf_steps(platform),
+        Stage::Vector => {
+            let mut steps = rxla_lowering::pipeline::scf_steps(platform);
+            steps.extend(rxla_lowering::pipeline::vector_steps(platform));
+            steps
+        }
         _ => rxla_lowering::pipeline::lowering_steps(platform),
     };
     let items = driver::Item::from_steps(&steps);
@@ -556,7 +566,7 @@ fn lower_kernels(
         driver::Stop::Tool(e) => ChunkError::Tool(e),
         driver::Stop::Miscompile(report) => ChunkError::Miscompile(report),
     })?;
-    if matches!(stage, Stage::Scf | Stage::LlvmMlir) {
+    if matches!(stage, Stage::Scf | Stage::Vector | Stage::LlvmMlir) {
         return module
             .as_operation()
             .to_string_with_flags(printing_flags(args))

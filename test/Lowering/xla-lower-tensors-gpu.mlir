@@ -49,3 +49,21 @@ func.func @fusion.1(%in: tensor<4xf32>, %out: tensor<4xf32>) -> tensor<4xf32> at
   return %r : tensor<4xf32>
 }
 
+
+// -----
+
+// Vector transfers are aligned to the vector's size on the GPU (buffers are
+// 16-byte aligned and the vectorizer only makes transfers at multiples of
+// the vector's length), so NVPTX emits ld.global.v4 / st.global.v4.
+// CHECK-LABEL: func.func @transfers
+// CHECK:         llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr -> vector<4xf32>
+// CHECK:         llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr
+// CHECK:         llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr -> vector<4xf16>
+func.func @transfers(%in: tensor<64xf32>, %out: tensor<64xf32>, %h: tensor<64xf16>, %i: index) -> (tensor<64xf32>, vector<4xf16>) {
+  %pad = arith.constant 0.0 : f32
+  %v = vector.transfer_read %in[%i], %pad {in_bounds = [true]} : tensor<64xf32>, vector<4xf32>
+  %w = vector.transfer_write %v, %out[%i] {in_bounds = [true]} : vector<4xf32>, tensor<64xf32>
+  %hpad = arith.constant 0.0 : f16
+  %x = vector.transfer_read %h[%i], %hpad {in_bounds = [true]} : tensor<64xf16>, vector<4xf16>
+  return %w, %x : tensor<64xf32>, vector<4xf16>
+}

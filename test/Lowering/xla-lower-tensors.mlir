@@ -70,3 +70,20 @@ func.func @scatter(%update: tensor<1xf32>, %out: tensor<8xf32>) -> tensor<8xf32>
   }
   return %b : tensor<8xf32>
 }
+
+// -----
+
+// Vector transfers (from xla-vectorize-loads-stores) become vector loads
+// and stores at the element's address. On the CPU they are aligned to the
+// element only: a buffer may be a view at any element offset.
+// CHECK-LABEL: func.func @transfers
+// CHECK:         %[[P:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK:         %[[V:.*]] = llvm.load %[[P]] {alignment = 4 : i64} : !llvm.ptr -> vector<8xf32>
+// CHECK:         %[[Q:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK:         llvm.store %[[V]], %[[Q]] {alignment = 4 : i64} : vector<8xf32>, !llvm.ptr
+func.func @transfers(%in: tensor<64xf32>, %out: tensor<64xf32>, %i: index) -> tensor<64xf32> {
+  %pad = arith.constant 0.0 : f32
+  %v = vector.transfer_read %in[%i], %pad {in_bounds = [true]} : tensor<64xf32>, vector<8xf32>
+  %w = vector.transfer_write %v, %out[%i] {in_bounds = [true]} : vector<8xf32>, tensor<64xf32>
+  return %w : tensor<64xf32>
+}

@@ -23,5 +23,6 @@ pub mod math;
 pub mod pipeline;
 pub mod registry;
 pub mod simplify_indexing;
+pub mod vectorize_loads_stores;
 
 pub use registry::{lookup, registry};

@@ -81,6 +81,8 @@ impl HloPass for LowerTensors {
             match op.name().as_str() {
                 "tensor.extract" => lower_extract(op)?,
                 "tensor.insert" => lower_insert(op)?,
+                "vector.transfer_read" => lower_transfer_read(op, self.target)?,
+                "vector.transfer_write" => lower_transfer_write(op, self.target)?,
                 // Last: lowering one moves and erases ops of its region.
                 "xla.atomic_rmw" => atomics.push(op),
                 // After the accesses, which read the tensor type.
@@ -247,6 +249,72 @@ fn load(b: &B, ptr: Value, mem: MlirType) -> Value {
 
 fn store(b: &B, value: Value, ptr: Value) {
     b.op("llvm.store", &[value, ptr], &[], &[("ordering", b.int_attr(b.int(64), 0))], vec![]);
+}
+
+/// The alignment of a vector access at an index that is a multiple of the
+/// vector's length (what `xla-vectorize-loads-stores` guarantees): the
+/// vector's size on the GPU, whose buffers are 16-byte aligned; the
+/// element's on the CPU, whose buffers may be views at any element
+/// offset (unaligned vector accesses cost nothing extra there).
+fn vector_alignment(b: &B, vector: MlirType, target: Target) -> MlirAttribute {
+    let elem = unsafe { mlirShapedTypeGetElementType(vector) };
+    let lanes = unsafe { mlirShapedTypeGetDimSize(vector, 0) };
+    let bytes = match target {
+        Target::Gpu => (byte_size(elem) * lanes).min(16),
+        Target::Cpu => byte_size(elem),
+    };
+    b.int_attr(b.int(64), bytes)
+}
+
+/// The operands of an in-bounds, unmasked 1-D transfer over a flat
+/// tensor: (tensor, index).
+fn transfer_operands(op: Op, tensor_at: usize) -> Result<(Value, Value)> {
+    let operands = op.operands();
+    let in_bounds = op.attr_text("in_bounds").unwrap_or_default();
+    let identity = op.attr_text("permutation_map").unwrap_or_default();
+    let segments = op.attr_text("operandSegmentSizes").unwrap_or_default();
+    let tensor = operands[tensor_at];
+    if !is_ranked_tensor(tensor.raw_type()) || shape_of(tensor.raw_type()).len() != 1 {
+        return Err(op_error(op, format!("`{}` must access a flat tensor; run xla-flatten-tensors first", op.name())));
+    }
+    if in_bounds != "[true]" || !identity.contains("(d0) -> (d0)") || segments.ends_with(", 1>") {
+        return Err(op_error(op, format!("`{}` must be 1-D, in bounds and unmasked to be lowered", op.name())));
+    }
+    Ok((tensor, operands[tensor_at + 1]))
+}
+
+fn lower_transfer_read(op: Op, target: Target) -> Result<()> {
+    let (tensor, index) = transfer_operands(op, 0)?;
+    let vector = op.result(0).raw_type();
+    let elem = element_type(tensor.raw_type());
+    let b = B::before(op);
+    let ptr = element_ptr(&b, tensor, index, elem);
+    let loaded = b.val(
+        "llvm.load",
+        &[ptr],
+        vector,
+        &[("ordering", b.int_attr(b.int(64), 0)), ("alignment", vector_alignment(&b, vector, target))],
+    );
+    replace_op(op, &[loaded]);
+    Ok(())
+}
+
+fn lower_transfer_write(op: Op, target: Target) -> Result<()> {
+    let (tensor, index) = transfer_operands(op, 1)?;
+    let vector = op.operand(0);
+    let elem = element_type(tensor.raw_type());
+    let b = B::before(op);
+    let ptr = element_ptr(&b, tensor, index, elem);
+    let alignment = vector_alignment(&b, vector.raw_type(), target);
+    b.op(
+        "llvm.store",
+        &[vector, ptr],
+        &[],
+        &[("ordering", b.int_attr(b.int(64), 0)), ("alignment", alignment)],
+        vec![],
+    );
+    replace_op(op, &[tensor]);
+    Ok(())
 }
 
 /// The single linear index of a flattened access.

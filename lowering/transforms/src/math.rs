@@ -310,6 +310,9 @@ pub fn erf<O: Ops>(o: &O, x: O::F) -> O::F {
 }
 
 /// The in-house function named `name` (`math.<name>`), if there is one.
+/// The functions [`evaluate`] implements.
+pub const IN_HOUSE: &[&str] = &["exp", "exp2", "expm1", "log", "log2", "log1p", "tanh", "erf"];
+
 pub fn evaluate<O: Ops>(o: &O, name: &str, x: O::F) -> Option<O::F> {
     Some(match name {
         "exp" => exp(o, x),

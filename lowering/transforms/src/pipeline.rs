@@ -3,9 +3,10 @@
 //! lists of passes that `hlo-opt --stage=scf|llvm-mlir` runs pass by pass
 //! and the backends run programmatically ([`run`]).
 //!
-//! Two stages: `scf` (loops, flat tensors, vector accesses, unrolled
-//! loops: still tensors) and `llvm-mlir` (pointers, loads and stores,
-//! math expanded, everything in the `llvm` dialect).
+//! Three stages: `scf` (loops over flat tensors), `vector` (the
+//! contiguous accesses of lane loops as vector transfers; still tensors)
+//! and `llvm-mlir` (pointers, loads and stores, math expanded, everything
+//! in the `llvm` dialect).
 
 use melior::{
     ir::Module,
@@ -49,7 +50,12 @@ pub fn scf_steps(platform: Platform) -> Vec<Step> {
     steps
 }
 
-/// `scf` over tensors to the `llvm` dialect (and `nvvm` on the GPU).
+/// The contiguous accesses of lane loops as `vector` transfers.
+pub fn vector_steps(platform: Platform) -> Vec<Step> {
+    vec![t("xla-vectorize-loads-stores", platform)]
+}
+
+/// `scf` and `vector` over tensors to the `llvm` dialect (and `nvvm` on the GPU).
 pub fn llvm_steps(platform: Platform) -> Vec<Step> {
     vec![
         p("xla-expand-narrow-floats"),
@@ -69,6 +75,7 @@ pub fn llvm_steps(platform: Platform) -> Vec<Step> {
 /// The whole lowering.
 pub fn lowering_steps(platform: Platform) -> Vec<Step> {
     let mut steps = scf_steps(platform);
+    steps.extend(vector_steps(platform));
     steps.extend(llvm_steps(platform));
     steps
 }

@@ -9,6 +9,7 @@ static REGISTRY: &[PassInfo] = &[
     pass!(crate::simplify_indexing::XlaSimplifyIndexing),
     pass!(crate::lower_loops::LowerLoops),
     pass!(crate::flatten_tensors::FlattenTensors),
+    pass!(crate::vectorize_loads_stores::VectorizeLoadsStores),
     pass!(crate::expand_narrow_floats::ExpandNarrowFloats),
     pass!(crate::lower_tensors::LowerTensors),
     pass!(crate::lower_indexing::LowerIndexing),

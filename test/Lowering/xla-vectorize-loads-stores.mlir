@@ -1,0 +1,227 @@
+// RUN: hlo-opt %s --split-input-file --passes='xla-vectorize-loads-stores{target=gpu}' | FileCheck %s
+// RUN: hlo-opt %s --split-input-file --passes=xla-vectorize-loads-stores | FileCheck %s --check-prefix=CPU
+
+// A lane loop (0 to 4, step 1) reading and writing base + lane, base a
+// multiple of 4: one transfer_read per input before the loop, a lane
+// extract inside it, the results inserted into a loop-carried vector and
+// written once after the loop. The base is the index chain with the lane
+// at 0. On the CPU the whole body becomes vector code and the loop goes.
+// CHECK-LABEL: func.func @elementwise
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK:         %[[Z:.*]] = arith.constant 0 : index
+// CHECK:         %[[BASE:.*]] = xla.apply_indexing #{{.*}}(%arg2, %[[Z]])
+// CHECK:         %[[A:.*]] = vector.transfer_read %arg0[%[[BASE]]], %{{.*}} {in_bounds = [true]} : tensor<1024xf32>, vector<4xf32>
+// CHECK:         %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<4xf32>
+// CHECK:         %[[R:.*]]:2 = scf.for %[[L:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[T:.*]] = %arg1, %[[V:.*]] = %[[ZERO]])
+// CHECK-NOT:       tensor.extract
+// CHECK:           %[[X:.*]] = vector.extract %[[A]][%[[L]]] : f32 from vector<4xf32>
+// CHECK:           %[[Y:.*]] = arith.mulf %[[X]], %[[X]] : f32
+// CHECK:           %[[I:.*]] = vector.insert %[[Y]], %[[V]] [%[[L]]] : f32 into vector<4xf32>
+// CHECK:           scf.yield %[[T]], %[[I]]
+// CHECK:         %[[W:.*]] = vector.transfer_write %[[R]]#1, %arg1[%{{.*}}] {in_bounds = [true]} : vector<4xf32>, tensor<1024xf32>
+// CHECK:         return %[[W]]
+// CPU-LABEL: func.func @elementwise
+// CPU:         %[[A:.*]] = vector.transfer_read %arg0
+// CPU-NOT:     scf.for
+// CPU-NOT:     dense<0.000000e+00>
+// CPU:         %[[Y:.*]] = arith.mulf %[[A]], %[[A]] : vector<4xf32>
+// CPU:         %[[W:.*]] = vector.transfer_write %[[Y]], %arg1
+// CPU:         return %[[W]]
+#map = #xla.indexing_map<"(d0, l) -> (d0 * 4 + l), domain: d0 in [0, 255], l in [0, 3]">
+func.func @elementwise(%in: tensor<1024xf32>, %out: tensor<1024xf32>, %d: index) -> tensor<1024xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = scf.for %l = %c0 to %c4 step %c1 iter_args(%acc = %out) -> (tensor<1024xf32>) {
+    %i = xla.apply_indexing #map(%d, %l)
+    %x = tensor.extract %in[%i] : tensor<1024xf32>
+    %y = arith.mulf %x, %x : f32
+    %t = tensor.insert %y into %acc[%i] : tensor<1024xf32>
+    scf.yield %t : tensor<1024xf32>
+  }
+  return %r : tensor<1024xf32>
+}
+
+// -----
+
+// What stays scalar: a broadcast operand (stride 0), a strided read
+// (stride 2), a base that is not a multiple of the vector (d0 * 2), an
+// element stored as a byte (i1), and a tensor too small for whole vectors.
+// CHECK-LABEL: func.func @not_contiguous
+// CHECK-NOT:     vector.transfer_read
+// CHECK:         scf.for
+// CHECK-COUNT-5:   tensor.extract
+#bcast = #xla.indexing_map<"(d0, l) -> (d0), domain: d0 in [0, 255], l in [0, 3]">
+#strided = #xla.indexing_map<"(d0, l) -> (d0 * 8 + l * 2), domain: d0 in [0, 63], l in [0, 3]">
+#misaligned = #xla.indexing_map<"(d0, l) -> (d0 * 2 + l), domain: d0 in [0, 63], l in [0, 3]">
+func.func @not_contiguous(%a: tensor<256xf32>, %b: tensor<1024xf32>, %p: tensor<1024xi1>, %s: tensor<6xf32>,
+                          %out: tensor<1024xf32>, %d: index) -> tensor<1024xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = scf.for %l = %c0 to %c4 step %c1 iter_args(%acc = %out) -> (tensor<1024xf32>) {
+    %i = xla.apply_indexing #bcast(%d, %l)
+    %x = tensor.extract %a[%i] : tensor<256xf32>
+    %j = xla.apply_indexing #strided(%d, %l)
+    %y = tensor.extract %b[%j] : tensor<1024xf32>
+    %k = xla.apply_indexing #misaligned(%d, %l)
+    %z = tensor.extract %b[%k] : tensor<1024xf32>
+    %q = tensor.extract %p[%k] : tensor<1024xi1>
+    %w = tensor.extract %s[%l] : tensor<6xf32>
+    %s0 = arith.addf %x, %y : f32
+    %s1 = arith.addf %s0, %z : f32
+    %s2 = arith.addf %s1, %w : f32
+    %v = arith.select %q, %s2, %x : f32
+    %t = tensor.insert %v into %acc[%j] : tensor<1024xf32>
+    scf.yield %t : tensor<1024xf32>
+  }
+  return %r : tensor<1024xf32>
+}
+
+// -----
+
+// Loops that are not lane loops: a bound that is not a power of two, and
+// an access under a per-lane guard (not done for every lane).
+// CHECK-LABEL: func.func @not_lanes
+// CHECK-NOT:     vector.
+// CPU-LABEL: func.func @not_lanes
+// CPU-NOT:     vector.
+#lanes = #xla.indexing_map<"(d0, l) -> (d0 * 4 + l), domain: d0 in [0, 255], l in [0, 3]">
+func.func @not_lanes(%in: tensor<1024xf32>, %out: tensor<1024xf32>, %d: index, %ok: i1) -> tensor<1024xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %r0 = scf.for %l = %c0 to %c3 step %c1 iter_args(%acc = %out) -> (tensor<1024xf32>) {
+    %i = xla.apply_indexing #lanes(%d, %l)
+    %x = tensor.extract %in[%i] : tensor<1024xf32>
+    %t = tensor.insert %x into %acc[%i] : tensor<1024xf32>
+    scf.yield %t : tensor<1024xf32>
+  }
+  %r1 = scf.for %l = %c0 to %c4 step %c1 iter_args(%acc = %r0) -> (tensor<1024xf32>) {
+    %i = xla.apply_indexing #lanes(%d, %l)
+    %g = scf.if %ok -> (tensor<1024xf32>) {
+      %x = tensor.extract %in[%i] : tensor<1024xf32>
+      %t = tensor.insert %x into %acc[%i] : tensor<1024xf32>
+      scf.yield %t : tensor<1024xf32>
+    } else {
+      scf.yield %acc : tensor<1024xf32>
+    }
+    scf.yield %g : tensor<1024xf32>
+  }
+  return %r1 : tensor<1024xf32>
+}
+
+// -----
+
+// The vector is at most 128 bits on the GPU (8 x f32 stays scalar there)
+// and 256 bits on the CPU (8 x f32 is one AVX register).
+// CHECK-LABEL: func.func @eight_lanes
+// CHECK-NOT:     vector.transfer_read
+// CPU-LABEL: func.func @eight_lanes
+// CPU:         %[[X:.*]] = vector.transfer_read %arg0[%{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<1024xf32>, vector<8xf32>
+// CPU:         %[[Y:.*]] = math.exp %[[X]] : vector<8xf32>
+// CPU:         vector.transfer_write %[[Y]], %arg1[%{{.*}}] {in_bounds = [true]} : vector<8xf32>, tensor<1024xf32>
+#eight = #xla.indexing_map<"(d0, l) -> (d0 * 8 + l), domain: d0 in [0, 127], l in [0, 7]">
+func.func @eight_lanes(%in: tensor<1024xf32>, %out: tensor<1024xf32>, %d: index) -> tensor<1024xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %r = scf.for %l = %c0 to %c8 step %c1 iter_args(%acc = %out) -> (tensor<1024xf32>) {
+    %i = xla.apply_indexing #eight(%d, %l)
+    %x = tensor.extract %in[%i] : tensor<1024xf32>
+    %y = math.exp %x : f32
+    %t = tensor.insert %y into %acc[%i] : tensor<1024xf32>
+    scf.yield %t : tensor<1024xf32>
+  }
+  return %r : tensor<1024xf32>
+}
+
+// -----
+
+// A row reduction's vector loop: the read is vectorized on the GPU; the
+// scalar accumulator stays (the insert is not into a loop-carried
+// tensor). On the CPU a carried scalar is not vector code: LLVM's loop
+// vectorizer keeps the loop.
+// CHECK-LABEL: func.func @reduction_vector
+// CHECK:         vector.transfer_read %arg0[%{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<4096xf32>, vector<4xf32>
+// CHECK:         scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (f32)
+// CHECK:           vector.extract
+// CHECK:           arith.addf
+// CPU-LABEL: func.func @reduction_vector
+// CPU-NOT:     vector.
+#row = #xla.indexing_map<"(d0, l) -> (d0 * 4 + l), domain: d0 in [0, 1023], l in [0, 3]">
+func.func @reduction_vector(%in: tensor<4096xf32>, %d: index, %init: f32) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = scf.for %l = %c0 to %c4 step %c1 iter_args(%acc = %init) -> (f32) {
+    %i = xla.apply_indexing #row(%d, %l)
+    %x = tensor.extract %in[%i] : tensor<4096xf32>
+    %s = arith.addf %acc, %x : f32
+    scf.yield %s : f32
+  }
+  return %r : f32
+}
+
+// -----
+
+// On the CPU, values that are the same in every lane stay scalars: an
+// index result that does not depend on the lane (the window row of a
+// pooling kernel), the comparisons on it and a select's condition. The
+// index op is copied before the loop with the lane at 0.
+// CPU-LABEL: func.func @uniform_values
+// CPU:         %[[X:.*]] = vector.transfer_read %arg0
+// CPU-NOT:     scf.for
+// CPU:         %[[OK:.*]] = arith.cmpi sle, %{{[0-9]+}}#0, %{{.*}} : index
+// CPU:         %[[F:.*]] = arith.constant 1.000000e+00 : f32
+// CPU:         %[[FV:.*]] = vector.broadcast %[[F]] : f32 to vector<8xf32>
+// CPU:         %[[S:.*]] = arith.addf %[[X]], %[[FV]] : vector<8xf32>
+// CPU:         %[[R:.*]] = arith.select %[[OK]], %[[S]], %[[X]] : vector<8xf32>
+// CPU:         vector.transfer_write %[[R]], %arg1
+#split = #xla.indexing_map<"(d0, l) -> (d0 floordiv 4, (d0 mod 4) * 8 + l), domain: d0 in [0, 127], l in [0, 7]">
+#flat = #xla.indexing_map<"(r, c) -> (r * 32 + c), domain: r in [0, 31], c in [0, 31]">
+func.func @uniform_values(%in: tensor<1024xf32>, %out: tensor<1024xf32>, %d: index) -> tensor<1024xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c15 = arith.constant 15 : index
+  %r = scf.for %l = %c0 to %c8 step %c1 iter_args(%acc = %out) -> (tensor<1024xf32>) {
+    %rc:2 = xla.apply_indexing #split(%d, %l)
+    %i = xla.apply_indexing #flat(%rc#0, %rc#1)
+    %x = tensor.extract %in[%i] : tensor<1024xf32>
+    %ok = arith.cmpi sle, %rc#0, %c15 : index
+    %one = arith.constant 1.0 : f32
+    %s = arith.addf %x, %one : f32
+    %y = arith.select %ok, %s, %x : f32
+    %t = tensor.insert %y into %acc[%i] : tensor<1024xf32>
+    scf.yield %t : tensor<1024xf32>
+  }
+  return %r : tensor<1024xf32>
+}
+
+// -----
+
+// On the CPU a body with an op that has no vector form here (`math.sin`
+// calls the C library) is left to LLVM; the GPU still vectorizes its
+// loads and stores.
+// CHECK-LABEL: func.func @scalar_body
+// CHECK:         vector.transfer_read
+// CHECK:         math.sin %{{.*}} : f32
+// CHECK:         vector.transfer_write
+// CPU-LABEL: func.func @scalar_body
+// CPU-NOT:     vector.
+#sin = #xla.indexing_map<"(d0, l) -> (d0 * 4 + l), domain: d0 in [0, 255], l in [0, 3]">
+func.func @scalar_body(%in: tensor<1024xf32>, %out: tensor<1024xf32>, %d: index) -> tensor<1024xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = scf.for %l = %c0 to %c4 step %c1 iter_args(%acc = %out) -> (tensor<1024xf32>) {
+    %i = xla.apply_indexing #sin(%d, %l)
+    %x = tensor.extract %in[%i] : tensor<1024xf32>
+    %y = math.sin %x : f32
+    %t = tensor.insert %y into %acc[%i] : tensor<1024xf32>
+    scf.yield %t : tensor<1024xf32>
+  }
+  return %r : tensor<1024xf32>
+}
