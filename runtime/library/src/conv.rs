@@ -19,6 +19,10 @@
 //! blocks and groups run in parallel. A block whose output rows are
 //! equally spaced (NHWC outputs, NCHW within one image) is written by the
 //! product directly, others through a small scatter.
+//!
+//! Depthwise convolutions (every group one input and one output feature)
+//! skip im2col, whose products would have one output column: each output
+//! position accumulates its taps over all channels at once.
 
 use crate::array::{checked_dims, row_major_strides, write_typed, ArrayMut, ArrayRef, Element, ElementType};
 use crate::convert::{self, Compute};
@@ -116,6 +120,11 @@ struct Params {
 }
 
 impl Params {
+    /// Every group one input and one output feature, and no batch groups.
+    fn is_depthwise(&self) -> bool {
+        self.bgc == 1 && self.fgc > 1 && self.ci == 1 && self.og == 1 && !self.kernel_sp.is_empty()
+    }
+
     fn groups(&self) -> usize {
         self.fgc * self.bgc
     }
@@ -432,13 +441,116 @@ fn run_into<T: Scalar + Element>(
     direct: bool,
     store: impl FnOnce(&[T], &mut [u8]),
 ) {
+    run_with(p, lhs, rhs, out, direct, store, conv_core)
+}
+
+/// [`run_into`] for real types: depthwise convolutions take their own path.
+fn run_real<T: Scalar + Element + std::ops::Add<Output = T> + std::ops::Mul<Output = T>>(
+    p: &Params,
+    lhs: Cow<[T]>,
+    rhs: Cow<[T]>,
+    out: &mut ArrayMut,
+    direct: bool,
+    store: impl FnOnce(&[T], &mut [u8]),
+) {
+    if p.is_depthwise() {
+        run_with(p, lhs, rhs, out, direct, store, depthwise)
+    } else {
+        run_with(p, lhs, rhs, out, direct, store, conv_core)
+    }
+}
+
+fn run_with<T: Scalar + Element>(
+    p: &Params,
+    lhs: Cow<[T]>,
+    rhs: Cow<[T]>,
+    out: &mut ArrayMut,
+    direct: bool,
+    store: impl FnOnce(&[T], &mut [u8]),
+    core: fn(&[T], &[T], &mut [T], &Params),
+) {
     if direct && (out.data.as_ptr() as usize).is_multiple_of(std::mem::align_of::<T>()) {
-        conv_core(&lhs, &rhs, crate::array::cast_mut(out.data), p);
+        core(&lhs, &rhs, crate::array::cast_mut(out.data), p);
     } else {
         let mut tmp = vec![T::ZERO; out.elements()];
-        conv_core(&lhs, &rhs, &mut tmp, p);
+        core(&lhs, &rhs, &mut tmp, p);
         store(&tmp, out.data);
     }
+}
+
+/// A depthwise convolution (every group one input and one output feature,
+/// as in MobileNet and EfficientNet): im2col would make one matrix product
+/// per channel with a single output column. Instead every output position
+/// sums its taps' input rows times the kernel's rows, all channels at once;
+/// in NHWC buffers the channels are contiguous and the inner loop is a
+/// vector loop. Taps add up in kernel-position order, as in im2col.
+fn depthwise<T: Scalar + std::ops::Add<Output = T> + std::ops::Mul<Output = T>>(
+    lhs: &[T],
+    rhs: &[T],
+    out: &mut [T],
+    p: &Params,
+) {
+    let channels = p.fgc;
+    let rows = p.rows();
+    if rows == 0 || channels == 0 {
+        return;
+    }
+    let kpos = kernel_positions(&p.kernel_sp);
+    let spatial = p.kernel_sp.len();
+    let (lf, kf, of) = (p.ls[p.dims.input_feature], p.rs[p.dims.kernel_output_feature], p.os[p.dims.output_feature]);
+    let contiguous = lf == 1 && kf == 1 && of == 1;
+    let positions: usize = p.out_sp.iter().product();
+    let dst = SendPtr(out.as_mut_ptr());
+    let out_len = out.len();
+    // Rows in chunks: enough tasks for every thread, each a few rows.
+    let chunk = rows.div_ceil(rayon::current_num_threads() * 8).clamp(1, 64);
+    (0..rows.div_ceil(chunk)).into_par_iter().for_each_init(
+        || (vec![T::ZERO; channels], vec![0usize; spatial]),
+        |(acc, o), task| {
+            for row in task * chunk..rows.min((task + 1) * chunk) {
+                let (n, mut pos) = (row / positions, row % positions);
+                for s in (0..spatial).rev() {
+                    o[s] = pos % p.out_sp[s];
+                    pos /= p.out_sp[s];
+                }
+                acc.iter_mut().for_each(|a| *a = T::ZERO);
+                'taps: for k in kpos.chunks(spatial.max(1)).take(p.taps_total()) {
+                    let mut in_off = n * p.ls[p.dims.input_batch];
+                    let mut k_off = 0;
+                    for s in 0..spatial {
+                        let ks = p.kernel_sp[s];
+                        let i = p.taps[s][o[s] * ks + k[s]];
+                        if i < 0 {
+                            continue 'taps;
+                        }
+                        in_off += i as usize * p.ls[p.dims.input_spatial[s]];
+                        let kk = if p.reversal[s] { ks - 1 - k[s] } else { k[s] };
+                        k_off += kk * p.rs[p.dims.kernel_spatial[s]];
+                    }
+                    if contiguous {
+                        let (x, w) = (&lhs[in_off..in_off + channels], &rhs[k_off..k_off + channels]);
+                        for ((a, x), w) in acc.iter_mut().zip(x).zip(w) {
+                            *a = *a + *x * *w;
+                        }
+                    } else {
+                        for (c, a) in acc.iter_mut().enumerate() {
+                            *a = *a + lhs[in_off + c * lf] * rhs[k_off + c * kf];
+                        }
+                    }
+                }
+                let o_off = n * p.os[p.dims.output_batch]
+                    + o.iter().zip(&p.dims.output_spatial).map(|(o, d)| o * p.os[*d]).sum::<usize>();
+                debug_assert!(o_off + (channels - 1) * of < out_len);
+                // SAFETY: each output position (row) is written by one task;
+                // its offsets come from the checked output shape.
+                unsafe {
+                    for (c, a) in acc.iter().enumerate() {
+                        *dst.get().add(o_off + c * of) = *a;
+                    }
+                }
+            }
+        },
+    );
 }
 
 /// `out = convolution(lhs, rhs)` (input, kernel) with the given dimension
@@ -461,11 +573,11 @@ pub fn convolution(
     use ElementType as E;
     match compute {
         Compute::F32 => {
-            run_into(&p, convert::load_f32(lhs, t), convert::load_f32(rhs, t), &mut out, t == E::F32, |v, o| {
+            run_real(&p, convert::load_f32(lhs, t), convert::load_f32(rhs, t), &mut out, t == E::F32, |v, o| {
                 convert::store_f32(t, v, o)
             })
         }
-        Compute::F64 => run_into(&p, convert::load_f64(lhs), convert::load_f64(rhs), &mut out, true, write_typed),
+        Compute::F64 => run_real(&p, convert::load_f64(lhs), convert::load_f64(rhs), &mut out, true, write_typed),
         Compute::C32 => run_into(&p, convert::load_c32(lhs), convert::load_c32(rhs), &mut out, true, write_typed),
         Compute::C64 => run_into(&p, convert::load_c64(lhs), convert::load_c64(rhs), &mut out, true, write_typed),
         Compute::I32 => run_into(
@@ -491,6 +603,70 @@ pub fn convolution(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Depthwise convolutions (their own path) agree with im2col + products
+    /// (the general path) on strides, padding, dilations, reversal and a
+    /// layout whose channels are not contiguous.
+    #[test]
+    fn depthwise_matches_the_general_path() {
+        let mut rng = 1u64;
+        let mut next = || {
+            rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((rng >> 40) as f32 / (1u64 << 24) as f32) - 0.5
+        };
+        let nhwc = ConvDims {
+            input_batch: 0,
+            input_feature: 3,
+            input_spatial: vec![1, 2],
+            kernel_input_feature: 2,
+            kernel_output_feature: 3,
+            kernel_spatial: vec![0, 1],
+            output_batch: 0,
+            output_feature: 3,
+            output_spatial: vec![1, 2],
+        };
+        let nchw = ConvDims {
+            input_batch: 0,
+            input_feature: 1,
+            input_spatial: vec![2, 3],
+            kernel_input_feature: 2,
+            kernel_output_feature: 3,
+            kernel_spatial: vec![0, 1],
+            output_batch: 0,
+            output_feature: 1,
+            output_spatial: vec![2, 3],
+        };
+        let (n, h, w, c) = (2usize, 9usize, 7usize, 5usize);
+        let window = [
+            WindowDim { stride: 2, pad_low: 1, pad_high: 1, rhs_dilation: 1, reversal: true, ..WindowDim::new(3) },
+            WindowDim { stride: 1, pad_low: 2, pad_high: 2, rhs_dilation: 2, ..WindowDim::new(3) },
+        ];
+        let (oh, ow) = (5usize, 7usize);
+        for (dims, lshape, oshape) in
+            [(&nhwc, vec![n, h, w, c], vec![n, oh, ow, c]), (&nchw, vec![n, c, h, w], vec![n, c, oh, ow])]
+        {
+            let x: Vec<f32> = (0..n * h * w * c).map(|_| next()).collect();
+            let k: Vec<f32> = (0..9 * c).map(|_| next()).collect();
+            let xb: Vec<u8> = x.iter().flat_map(|v| v.to_le_bytes()).collect();
+            let kb: Vec<u8> = k.iter().flat_map(|v| v.to_le_bytes()).collect();
+            let mut ob = vec![0u8; n * oh * ow * c * 4];
+            let dims64 = |v: &[usize]| v.iter().map(|&d| d as i64).collect::<Vec<i64>>();
+            let (lshape, oshape, kshape) = (dims64(&lshape), dims64(&oshape), dims64(&[3, 3, 1, c]));
+            let lhs = ArrayRef::new(ElementType::F32, &lshape, &xb);
+            let rhs = ArrayRef::new(ElementType::F32, &kshape, &kb);
+            let out = ArrayMut::new(ElementType::F32, &oshape, &mut ob);
+            let p = check(&lhs, &rhs, &out, dims, &window, c, 1).unwrap();
+            assert!(p.is_depthwise());
+            let mut general = vec![0f32; n * oh * ow * c];
+            conv_core(&x, &k, &mut general, &p);
+            convolution(lhs, rhs, out, dims, &window, c, 1).unwrap();
+            let got: Vec<f32> = ob.chunks(4).map(|b| f32::from_le_bytes(b.try_into().unwrap())).collect();
+            for (i, (a, b)) in got.iter().zip(&general).enumerate() {
+                assert!((a - b).abs() <= 1e-5 * (1.0 + b.abs()), "element {i}: depthwise {a}, general {b}");
+            }
+            assert!(general.iter().any(|v| *v != 0.0));
+        }
+    }
 
     #[test]
     fn kernel_positions_are_row_major() {
