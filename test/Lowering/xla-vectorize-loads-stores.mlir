@@ -225,3 +225,88 @@ func.func @scalar_body(%in: tensor<1024xf32>, %out: tensor<1024xf32>, %d: index)
   }
   return %r : tensor<1024xf32>
 }
+
+// -----
+
+// Straight-line code (accesses the emitters unrolled themselves): four
+// reads of base + 0..3 (base a multiple of 4) become one transfer_read
+// before the first and constant-lane extracts; a chain of inserts writing
+// base + 0..3 becomes one from_elements and one transfer_write after the
+// chain, in any order of the lanes.
+// CHECK-LABEL: func.func @straight_line
+// CHECK:         %[[V:.*]] = vector.transfer_read %arg0[%{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<64xf32>, vector<4xf32>
+// CHECK-DAG:     %[[X0:.*]] = vector.extract %[[V]][0] : f32 from vector<4xf32>
+// CHECK-DAG:     %[[X1:.*]] = vector.extract %[[V]][1] : f32 from vector<4xf32>
+// CHECK-DAG:     %[[X2:.*]] = vector.extract %[[V]][2] : f32 from vector<4xf32>
+// CHECK-DAG:     %[[X3:.*]] = vector.extract %[[V]][3] : f32 from vector<4xf32>
+// CHECK-NOT:     tensor.insert
+// CHECK:         %[[E:.*]] = vector.from_elements %[[X0]], %[[X1]], %[[X2]], %[[X3]] : vector<4xf32>
+// CHECK:         %[[W:.*]] = vector.transfer_write %[[E]], %arg1[%{{.*}}] {in_bounds = [true]} : vector<4xf32>, tensor<64xf32>
+// CHECK:         return %[[W]]
+// CPU-LABEL: func.func @straight_line
+// CPU:         vector.transfer_read %arg0[%{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<64xf32>, vector<4xf32>
+// CPU:         vector.transfer_write %{{.*}}, %arg1[%{{.*}}] {in_bounds = [true]} : vector<4xf32>, tensor<64xf32>
+#row4 = #xla.indexing_map<"(d0) -> (d0 * 4), domain: d0 in [0, 15]">
+#plus = #xla.indexing_map<"(i)[k] -> (i + k), domain: i in [0, 60], k in [0, 3]">
+func.func @straight_line(%in: tensor<64xf32>, %out: tensor<64xf32>, %d: index) -> tensor<64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %b = xla.apply_indexing #row4(%d)
+  %i0 = xla.apply_indexing #plus(%b)[%c0]
+  %i1 = xla.apply_indexing #plus(%b)[%c1]
+  %i2 = xla.apply_indexing #plus(%b)[%c2]
+  %i3 = xla.apply_indexing #plus(%b)[%c3]
+  %x0 = tensor.extract %in[%i0] : tensor<64xf32>
+  %x1 = tensor.extract %in[%i1] : tensor<64xf32>
+  %x2 = tensor.extract %in[%i2] : tensor<64xf32>
+  %x3 = tensor.extract %in[%i3] : tensor<64xf32>
+  %t0 = tensor.insert %x2 into %out[%i2] : tensor<64xf32>
+  %t1 = tensor.insert %x0 into %t0[%i0] : tensor<64xf32>
+  %t2 = tensor.insert %x3 into %t1[%i3] : tensor<64xf32>
+  %t3 = tensor.insert %x1 into %t2[%i1] : tensor<64xf32>
+  return %t3 : tensor<64xf32>
+}
+
+// -----
+
+// What stays scalar: reads of a tensor the function also writes (the
+// writes could reach the reads), a base that is not a multiple of the
+// vector (d0 * 2 + 1), a chain that writes one address twice (the later
+// write wins), and an in-place kernel (its buffers may alias).
+// CHECK-LABEL: func.func @straight_line_scalar
+// CHECK-NOT:     vector.
+// CHECK-LABEL: func.func @in_place
+// CHECK-NOT:     vector.
+// CPU-LABEL: func.func @straight_line_scalar
+// CPU-NOT:     vector.
+// CPU-LABEL: func.func @in_place
+// CPU-NOT:     vector.
+#plus2 = #xla.indexing_map<"(i)[k] -> (i + k), domain: i in [0, 60], k in [0, 3]">
+#row2 = #xla.indexing_map<"(d0) -> (d0 * 2 + 1), domain: d0 in [0, 29]">
+func.func @straight_line_scalar(%io: tensor<64xf32>, %in: tensor<64xf32>, %d: index) -> tensor<64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %b = xla.apply_indexing #row2(%d)
+  %i0 = xla.apply_indexing #plus2(%b)[%c0]
+  %i1 = xla.apply_indexing #plus2(%b)[%c1]
+  %x0 = tensor.extract %io[%c0] : tensor<64xf32>
+  %x1 = tensor.extract %io[%c1] : tensor<64xf32>
+  %y0 = tensor.extract %in[%i0] : tensor<64xf32>
+  %y1 = tensor.extract %in[%i1] : tensor<64xf32>
+  %t0 = tensor.insert %x0 into %io[%c0] : tensor<64xf32>
+  %t1 = tensor.insert %y0 into %t0[%c1] : tensor<64xf32>
+  %t2 = tensor.insert %y1 into %t1[%c0] : tensor<64xf32>
+  %t3 = tensor.insert %x1 into %t2[%c1] : tensor<64xf32>
+  return %t3 : tensor<64xf32>
+}
+func.func @in_place(%in: tensor<64xf32>, %out: tensor<64xf32>) -> tensor<64xf32> attributes {xla.in_place} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x0 = tensor.extract %in[%c0] : tensor<64xf32>
+  %x1 = tensor.extract %in[%c1] : tensor<64xf32>
+  %t0 = tensor.insert %x0 into %out[%c0] : tensor<64xf32>
+  %t1 = tensor.insert %x1 into %t0[%c1] : tensor<64xf32>
+  return %t1 : tensor<64xf32>
+}

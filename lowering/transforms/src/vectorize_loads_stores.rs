@@ -49,7 +49,7 @@ pub struct VectorizeLoadsStores {
 impl HloPass for VectorizeLoadsStores {
     const NAME: &'static str = "xla-vectorize-loads-stores";
     const DESCRIPTION: &'static str =
-        "Turn contiguous tensor accesses of constant-trip lane loops into vector transfers (target=cpu also unrolls the loop)";
+        "Turn contiguous accesses of lane loops and unrolled consecutive accesses into vector transfers (target=cpu: elementwise lane loops become straight-line vector code)";
 
     fn dependent_dialects() -> Vec<melior::dialect::DialectHandle> {
         use melior::dialect::DialectHandle;
@@ -72,7 +72,9 @@ impl HloPass for VectorizeLoadsStores {
         for op in ops_named(root, "scf.for").into_iter().rev() {
             vectorize_loop(op, self.target)?;
         }
-        Ok(())
+        // Then what the emitters unrolled themselves.
+        crate::vectorize_straight_line::vectorize(root, self.target)
+            .map_err(|e| PassError(format!("{}: {}", Self::NAME, e.0)))
     }
 }
 
@@ -83,7 +85,7 @@ fn constant_index(v: Value) -> Option<i64> {
 }
 
 /// True if `v` is defined outside `loop` (so it is the same in every lane).
-fn defined_outside(v: Value, lp: Op) -> bool {
+pub(crate) fn defined_outside(v: Value, lp: Op) -> bool {
     let owner = match v.op() {
         Some(op) => op,
         None => match v.owner_op() {
@@ -106,7 +108,7 @@ fn defined_outside(v: Value, lp: Op) -> bool {
 }
 
 /// The element types whose memory format is the value itself.
-fn vectorizable_element(ty: MlirType) -> bool {
+pub(crate) fn vectorizable_element(ty: MlirType) -> bool {
     let bits = bit_width(ty);
     if is_integer(ty) {
         return matches!(bits, 8 | 16 | 32 | 64);
@@ -130,36 +132,54 @@ fn vector_type(tensor: MlirType, lanes: i64, max_bits: i64) -> Option<MlirType> 
     Some(unsafe { mlirVectorTypeGet(1, [lanes].as_ptr(), elem) })
 }
 
-/// An index as an expression of the loop's induction variable (symbol 0)
-/// and of values defined outside the loop (symbols 1..), through the
-/// `xla.apply_indexing` ops that compute it in the loop.
-struct Composer {
-    lp: Op,
-    iv: Value,
-    roots: Vec<Value>,
-    /// The `xla.apply_indexing` ops inside the loop that the index uses.
-    chain: Vec<Op>,
+/// An index as an expression of a loop's induction variable (symbol 0)
+/// and of root values (symbols 1..), through the `xla.apply_indexing` ops
+/// that compute it. With a loop, the roots are the values defined outside
+/// it (an index computed inside it otherwise is not understood); without
+/// one, every value that is not an `xla.apply_indexing` result.
+pub(crate) struct Composer {
+    pub lp: Option<Op>,
+    pub iv: Option<Value>,
+    pub roots: Vec<Value>,
+    /// The `xla.apply_indexing` ops the index uses (inside the loop), in
+    /// post-order: every op after the ops it uses.
+    pub chain: Vec<Op>,
 }
 
 impl Composer {
-    fn expr(&mut self, v: Value) -> Option<Expr> {
-        if v == self.iv {
+    pub fn in_loop(lp: Op, iv: Value) -> Composer {
+        Composer { lp: Some(lp), iv: Some(iv), roots: Vec::new(), chain: Vec::new() }
+    }
+
+    pub fn free() -> Composer {
+        Composer { lp: None, iv: None, roots: Vec::new(), chain: Vec::new() }
+    }
+
+    fn root(&mut self, v: Value) -> Expr {
+        let k = match self.roots.iter().position(|r| *r == v) {
+            Some(k) => k,
+            None => {
+                self.roots.push(v);
+                self.roots.len() - 1
+            }
+        };
+        Expr::sym(k + 1)
+    }
+
+    pub fn expr(&mut self, v: Value) -> Option<Expr> {
+        if Some(v) == self.iv {
             return Some(Expr::sym(0));
         }
-        if defined_outside(v, self.lp) {
-            let k = match self.roots.iter().position(|r| *r == v) {
-                Some(k) => k,
-                None => {
-                    self.roots.push(v);
-                    self.roots.len() - 1
-                }
-            };
-            return Some(Expr::sym(k + 1));
+        if let Some(c) = constant_index(v) {
+            return Some(Expr::constant(c));
         }
-        let op = v.op()?;
-        if !op.is_named("xla.apply_indexing") {
-            return None;
+        let index_op = v.op().filter(|op| op.is_named("xla.apply_indexing"));
+        match self.lp {
+            Some(lp) if defined_outside(v, lp) => return Some(self.root(v)),
+            None if index_op.is_none() => return Some(self.root(v)),
+            _ => {}
         }
+        let op = index_op?;
         let map = IndexingMap::parse(&op.indexing_map_text("indexing_map_attr")?).ok()?;
         let operands: Vec<Expr> = op.operands().into_iter().map(|o| self.expr(o)).collect::<Option<_>>()?;
         let (dims, syms) = operands.split_at(map.num_dims());
@@ -188,7 +208,7 @@ fn stride(e: &Expr) -> Option<i64> {
 
 /// A number every value of `e` without its symbol-0 term is a multiple of
 /// (XLA's `GetAlignmentOfRemainder`).
-fn alignment(e: &Expr) -> i64 {
+pub(crate) fn alignment(e: &Expr) -> i64 {
     fn gcd(a: i64, b: i64) -> i64 {
         if b == 0 {
             a.abs()
@@ -223,7 +243,7 @@ struct Access {
 
 /// `op`'s index, if it is `base + iv` with `base` a multiple of `lanes`.
 fn contiguous(op: Op, index: Value, lp: Op, iv: Value, lanes: i64, vector: MlirType) -> Option<Access> {
-    let mut c = Composer { lp, iv, roots: Vec::new(), chain: Vec::new() };
+    let mut c = Composer::in_loop(lp, iv);
     let e = c.expr(index)?;
     if stride(&e) != Some(1) {
         return None;
@@ -235,11 +255,14 @@ fn contiguous(op: Op, index: Value, lp: Op, iv: Value, lanes: i64, vector: MlirT
     Some(Access { op, vector, chain: c.chain, index })
 }
 
-/// Copies `chain` (index ops, post-order) at `b` with the induction
-/// variable `iv` at 0; returns the map from each original result to its copy.
-fn copy_chain(b: &B, chain: &[Op], iv: Value) -> Vec<(Value, Value)> {
-    let zero = b.const_index(0);
-    let mut mapped: Vec<(Value, Value)> = vec![(iv, zero)];
+/// Copies `chain` (index ops, post-order) at `b`, with the induction
+/// variable `iv` (if any) at 0; returns the map from each original result
+/// (and `iv`) to its copy.
+pub(crate) fn copy_chain(b: &B, chain: &[Op], iv: Option<Value>) -> Vec<(Value, Value)> {
+    let mut mapped: Vec<(Value, Value)> = Vec::new();
+    if let Some(iv) = iv {
+        mapped.push((iv, b.const_index(0)));
+    }
     for op in chain {
         let copy = op.clone_detached();
         for (i, operand) in op.operands().into_iter().enumerate() {
@@ -261,11 +284,11 @@ fn base_index(b: &B, access: &Access, iv: Value) -> Value {
     if access.index == iv {
         return b.const_index(0);
     }
-    let mapped = copy_chain(b, &access.chain, iv);
+    let mapped = copy_chain(b, &access.chain, Some(iv));
     mapped.iter().find(|(from, _)| *from == access.index).map(|(_, to)| *to).expect("the chain computes the index")
 }
 
-fn zero_attr(ty: MlirType) -> MlirAttribute {
+pub(crate) fn zero_attr(ty: MlirType) -> MlirAttribute {
     unsafe {
         let ctx = mlirTypeGetContext(ty);
         if is_float(ty) {
@@ -290,14 +313,14 @@ fn transfer_attrs(b: &B, segments: &[i32]) -> Vec<(&'static str, MlirAttribute)>
 }
 
 /// `vector.transfer_read %tensor[%index]` of `vector` (in bounds).
-fn transfer_read(b: &B, tensor: Value, index: Value, vector: MlirType) -> Value {
+pub(crate) fn transfer_read(b: &B, tensor: Value, index: Value, vector: MlirType) -> Value {
     let elem = unsafe { mlirShapedTypeGetElementType(vector) };
     let pad = b.val("arith.constant", &[], elem, &[("value", zero_attr(elem))]);
     b.val("vector.transfer_read", &[tensor, index, pad], vector, &transfer_attrs(b, &[1, 1, 1, 0]))
 }
 
 /// `vector.transfer_write %vector, %tensor[%index]` (in bounds).
-fn transfer_write(b: &B, vector: Value, tensor: Value, index: Value) -> Value {
+pub(crate) fn transfer_write(b: &B, vector: Value, tensor: Value, index: Value) -> Value {
     let ty = tensor.raw_type();
     b.val("vector.transfer_write", &[vector, tensor, index], ty, &transfer_attrs(b, &[1, 1, 1, 0]))
 }
@@ -568,7 +591,7 @@ fn lane_roles(lp: Op, load: &dyn Fn(Op) -> bool, store: &dyn Fn(Op) -> bool) -> 
         {
             // Results that do not depend on the lane are uniform; the others
             // may only feed the accesses (checked below).
-            let mut c = Composer { lp, iv, roots: Vec::new(), chain: Vec::new() };
+            let mut c = Composer::in_loop(lp, iv);
             for r in op.results() {
                 if r.has_uses() && c.expr(r).is_none_or(|e| e.uses_sym(0)) {
                     lane_index.push(r);
@@ -644,7 +667,7 @@ fn vectorize_body(lp: Op, lanes: i64) -> Result<bool> {
                 if uniform.is_empty() {
                     continue;
                 }
-                let copies = copy_chain(&b, &index_chain(op, lp, iv), iv);
+                let copies = copy_chain(&b, &index_chain(op, lp, iv), Some(iv));
                 for r in uniform {
                     if let Some((_, c)) = copies.iter().find(|(from, _)| *from == r) {
                         r.replace_all_uses_with(*c);
@@ -696,7 +719,7 @@ fn vectorize_body(lp: Op, lanes: i64) -> Result<bool> {
 /// The `xla.apply_indexing` ops in `lp` that `op` (one of them) is
 /// computed from, in post-order.
 fn index_chain(op: Op, lp: Op, iv: Value) -> Vec<Op> {
-    let mut c = Composer { lp, iv, roots: Vec::new(), chain: Vec::new() };
+    let mut c = Composer::in_loop(lp, iv);
     for r in op.results() {
         let _ = c.expr(r);
     }
