@@ -24,6 +24,7 @@ pub mod pipeline;
 pub mod registry;
 pub mod simplify_indexing;
 pub mod vectorize_loads_stores;
+pub mod vectorize_reductions;
 pub mod vectorize_straight_line;
 
 pub use registry::{lookup, registry};

@@ -44,12 +44,30 @@ use rxla_ir::pass::{HloPass, PassError, PassOptions};
 #[derive(Clone, Debug)]
 pub struct VectorizeLoadsStores {
     pub target: Target,
+    /// The CPU's vector register width in bits (`vector-bits=`; the host's
+    /// by default): how wide a reduction's accumulators are.
+    pub vector_bits: i64,
+}
+
+/// The widest vector registers of the machine this process runs on, which
+/// is the machine the CPU backend compiles for.
+pub fn host_vector_bits() -> i64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            return 512;
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            return 256;
+        }
+    }
+    128
 }
 
 impl HloPass for VectorizeLoadsStores {
     const NAME: &'static str = "xla-vectorize-loads-stores";
     const DESCRIPTION: &'static str =
-        "Turn contiguous accesses of lane loops and unrolled consecutive accesses into vector transfers (target=cpu: elementwise lane loops become straight-line vector code)";
+        "Turn contiguous accesses of lane loops and unrolled consecutive accesses into vector transfers (target=cpu: elementwise lane loops become straight-line vector code, reduction loops use vector accumulators)";
 
     fn dependent_dialects() -> Vec<melior::dialect::DialectHandle> {
         use melior::dialect::DialectHandle;
@@ -60,8 +78,15 @@ impl HloPass for VectorizeLoadsStores {
     }
 
     fn from_options(options: &PassOptions) -> std::result::Result<Self, PassError> {
-        options.expect_only(Self::NAME, &["target"])?;
-        Ok(VectorizeLoadsStores { target: Target::from_options(Self::NAME, options)? })
+        options.expect_only(Self::NAME, &["target", "vector-bits"])?;
+        let vector_bits = options.int("vector-bits", host_vector_bits())?;
+        if ![128, 256, 512].contains(&vector_bits) {
+            return Err(PassError(format!(
+                "pass '{}': vector-bits must be 128, 256 or 512, got {vector_bits}",
+                Self::NAME
+            )));
+        }
+        Ok(VectorizeLoadsStores { target: Target::from_options(Self::NAME, options)?, vector_bits })
     }
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> std::result::Result<(), PassError> {
@@ -70,7 +95,9 @@ impl HloPass for VectorizeLoadsStores {
         // CPU unrolling destroys it with the loops nested in it), so every
         // loop is visited before the loops around it.
         for op in ops_named(root, "scf.for").into_iter().rev() {
-            vectorize_loop(op, self.target)?;
+            if !vectorize_loop(op, self.target)? && self.target == Target::Cpu {
+                crate::vectorize_reductions::vectorize(op, self.vector_bits)?;
+            }
         }
         // Then what the emitters unrolled themselves.
         crate::vectorize_straight_line::vectorize(root, self.target)
@@ -79,7 +106,7 @@ impl HloPass for VectorizeLoadsStores {
 }
 
 /// The constant value of an index operand.
-fn constant_index(v: Value) -> Option<i64> {
+pub(crate) fn constant_index(v: Value) -> Option<i64> {
     let op = v.op()?;
     op.is_named("arith.constant").then(|| op.int_attr("value")).flatten()
 }
@@ -191,7 +218,7 @@ impl Composer {
 }
 
 /// The stride of symbol 0 in `e`, where XLA's analysis knows it (0 or 1).
-fn stride(e: &Expr) -> Option<i64> {
+pub(crate) fn stride(e: &Expr) -> Option<i64> {
     match e.kind() {
         ExprKind::Sym(0) => Some(1),
         ExprKind::Const(_) | ExprKind::Dim(_) | ExprKind::Sym(_) => Some(0),
@@ -256,12 +283,12 @@ fn contiguous(op: Op, index: Value, lp: Op, iv: Value, lanes: i64, vector: MlirT
 }
 
 /// Copies `chain` (index ops, post-order) at `b`, with the induction
-/// variable `iv` (if any) at 0; returns the map from each original result
-/// (and `iv`) to its copy.
-pub(crate) fn copy_chain(b: &B, chain: &[Op], iv: Option<Value>) -> Vec<(Value, Value)> {
+/// variable (if any) replaced: `iv` is `(variable, value)`; returns the map
+/// from each original result (and the variable) to its copy.
+pub(crate) fn copy_chain(b: &B, chain: &[Op], iv: Option<(Value, Value)>) -> Vec<(Value, Value)> {
     let mut mapped: Vec<(Value, Value)> = Vec::new();
-    if let Some(iv) = iv {
-        mapped.push((iv, b.const_index(0)));
+    if let Some(pair) = iv {
+        mapped.push(pair);
     }
     for op in chain {
         let copy = op.clone_detached();
@@ -284,7 +311,7 @@ fn base_index(b: &B, access: &Access, iv: Value) -> Value {
     if access.index == iv {
         return b.const_index(0);
     }
-    let mapped = copy_chain(b, &access.chain, Some(iv));
+    let mapped = copy_chain(b, &access.chain, Some((iv, b.const_index(0))));
     mapped.iter().find(|(from, _)| *from == access.index).map(|(_, to)| *to).expect("the chain computes the index")
 }
 
@@ -388,7 +415,7 @@ fn vectorize_loop(lp: Op, target: Target) -> Result<bool> {
     if target == Target::Cpu {
         let is_load = |op: Op| loads.iter().any(|a| a.op == op);
         let is_store = |op: Op| stores.iter().any(|(a, _)| a.op == op);
-        if lane_roles(lp, &is_load, &is_store).is_none() {
+        if lane_roles(lp, &is_load, &is_store, &|_| false).is_none() {
             return Ok(false);
         }
     }
@@ -484,7 +511,7 @@ fn carry_vectors(lp: Op, stores: &[(Access, usize)]) -> Result<Op> {
 }
 
 /// Elementwise ops whose vector form is the same op on vectors.
-fn elementwise(op: Op) -> bool {
+pub(crate) fn elementwise(op: Op) -> bool {
     let name = op.name();
     if let Some(math) = name.strip_prefix("math.") {
         let f32 = op.num_operands() > 0 && type_to_string(op.operand(0).raw_type()) == "f32";
@@ -538,7 +565,7 @@ fn elementwise(op: Op) -> bool {
 
 /// How each op of a lane loop's body relates to the lane.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Role {
+pub(crate) enum Role {
     /// Depends on nothing the lane changes: moves before the loop.
     Uniform,
     /// An `xla.apply_indexing` of lane-dependent operands: its results
@@ -552,6 +579,8 @@ enum Role {
     Store,
     /// An elementwise op on lane values: the same op on vectors.
     Elementwise,
+    /// A reduction's combiner: `acc = op(acc, x)` for a carried `acc`.
+    Combine,
 }
 
 /// The role of every op of `lp`'s body (its terminator excluded), if the
@@ -560,7 +589,12 @@ enum Role {
 /// vector, and every op that depends on the lane is a load, a store, an
 /// elementwise op or an index computation for them. `load` and `store`
 /// recognize the vectorized accesses.
-fn lane_roles(lp: Op, load: &dyn Fn(Op) -> bool, store: &dyn Fn(Op) -> bool) -> Option<Vec<(Op, Role)>> {
+pub(crate) fn lane_roles(
+    lp: Op,
+    load: &dyn Fn(Op) -> bool,
+    store: &dyn Fn(Op) -> bool,
+    combine: &dyn Fn(Op) -> bool,
+) -> Option<Vec<(Op, Role)>> {
     let body = lp.region_block(0)?;
     let args = block_args(body);
     let iv = args[0];
@@ -570,7 +604,11 @@ fn lane_roles(lp: Op, load: &dyn Fn(Op) -> bool, store: &dyn Fn(Op) -> bool) -> 
         let users = a.users();
         let passed = yield_op.operand(k) == *a && users.len() == 1;
         let stored = users.len() == 1 && store(users[0]) && yield_op.operand(k) == users[0].result(0);
-        if !passed && !stored {
+        let combined = users.len() == 1
+            && combine(users[0])
+            && yield_op.operand(k) == users[0].result(0)
+            && users[0].result(0).uses().len() == 1;
+        if !passed && !stored && !combined {
             return None;
         }
     }
@@ -586,6 +624,11 @@ fn lane_roles(lp: Op, load: &dyn Fn(Op) -> bool, store: &dyn Fn(Op) -> bool) -> 
             Role::Load
         } else if store(op) {
             Role::Store
+        } else if combine(op) {
+            if operands.contains(&iv) || operands.iter().any(|v| lane_index.contains(v)) {
+                return None;
+            }
+            Role::Combine
         } else if op.is_named("xla.apply_indexing")
             && operands.iter().any(|v| varying.contains(v) || lane_index.contains(v))
         {
@@ -651,11 +694,10 @@ fn vectorize_body(lp: Op, lanes: i64) -> Result<bool> {
             && op.operand(2) == iv
             && args[1..].contains(&op.operand(1))
     };
-    let Some(roles) = lane_roles(lp, &lane_load, &lane_store) else { return Ok(false) };
+    let Some(roles) = lane_roles(lp, &lane_load, &lane_store, &|_| false) else { return Ok(false) };
     let b = B::before(lp);
     let mut mapped: Vec<(Value, Value)> = Vec::new();
     let lookup = |mapped: &Vec<(Value, Value)>, v: Value| mapped.iter().find(|(from, _)| *from == v).map(|(_, to)| *to);
-    let vector_of = |ty: MlirType| unsafe { mlirVectorTypeGet(1, [lanes].as_ptr(), ty) };
     let mut results: Vec<Value> = lp.operands()[3..].to_vec();
     for (op, role) in roles {
         match role {
@@ -667,7 +709,7 @@ fn vectorize_body(lp: Op, lanes: i64) -> Result<bool> {
                 if uniform.is_empty() {
                     continue;
                 }
-                let copies = copy_chain(&b, &index_chain(op, lp, iv), Some(iv));
+                let copies = copy_chain(&b, &index_chain(op, lp, iv), Some((iv, b.const_index(0))));
                 for r in uniform {
                     if let Some((_, c)) = copies.iter().find(|(from, _)| *from == r) {
                         r.replace_all_uses_with(*c);
@@ -685,22 +727,10 @@ fn vectorize_body(lp: Op, lanes: i64) -> Result<bool> {
                 results[k] = vector;
             }
             Role::Elementwise => {
-                let copy = op.clone_detached();
-                for (i, v) in op.operands().into_iter().enumerate() {
-                    let operand = match lookup(&mapped, v) {
-                        Some(m) => m,
-                        // `select` takes one condition for all lanes.
-                        None if i == 0 && op.is_named("arith.select") => v,
-                        None => b.val("vector.broadcast", &[v], vector_of(v.raw_type()), &[]),
-                    };
-                    copy.set_operand(i, operand);
-                }
-                b.insert(copy.raw());
-                for (r, c) in op.results().into_iter().zip(copy.results()) {
-                    set_type(c, vector_of(r.raw_type()));
-                    mapped.push((r, c));
-                }
+                let copy = vector_copy(&b, op, &mapped, lanes);
+                mapped.extend(op.results().into_iter().zip(copy.results()));
             }
+            Role::Combine => return Err(bug("a lane loop with a reduction combiner")),
         }
     }
     let inits = lp.operands();
@@ -716,9 +746,30 @@ fn vectorize_body(lp: Op, lanes: i64) -> Result<bool> {
     Ok(true)
 }
 
+/// A copy of the elementwise op `op` at `b` on `vector<lanes x T>`: its
+/// operands the vectors `mapped` gives them, or broadcast (a `select`
+/// keeps a scalar condition: one for all lanes).
+pub(crate) fn vector_copy(b: &B, op: Op, mapped: &[(Value, Value)], lanes: i64) -> Op {
+    let vector_of = |ty: MlirType| unsafe { mlirVectorTypeGet(1, [lanes].as_ptr(), ty) };
+    let copy = op.clone_detached();
+    for (i, v) in op.operands().into_iter().enumerate() {
+        let operand = match mapped.iter().find(|(from, _)| *from == v) {
+            Some((_, m)) => *m,
+            None if i == 0 && op.is_named("arith.select") => v,
+            None => b.val("vector.broadcast", &[v], vector_of(v.raw_type()), &[]),
+        };
+        copy.set_operand(i, operand);
+    }
+    b.insert(copy.raw());
+    for (r, c) in op.results().into_iter().zip(copy.results()) {
+        set_type(c, vector_of(r.raw_type()));
+    }
+    copy
+}
+
 /// The `xla.apply_indexing` ops in `lp` that `op` (one of them) is
 /// computed from, in post-order.
-fn index_chain(op: Op, lp: Op, iv: Value) -> Vec<Op> {
+pub(crate) fn index_chain(op: Op, lp: Op, iv: Value) -> Vec<Op> {
     let mut c = Composer::in_loop(lp, iv);
     for r in op.results() {
         let _ = c.expr(r);

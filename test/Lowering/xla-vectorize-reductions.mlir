@@ -1,0 +1,101 @@
+// RUN: hlo-opt %s --split-input-file --passes='xla-vectorize-loads-stores{vector-bits=256}' | FileCheck %s
+// RUN: hlo-opt %s --split-input-file --passes='xla-vectorize-loads-stores{target=gpu}' | FileCheck %s --check-prefix=GPU
+
+// A CPU row reduction's row loop: 1024 contiguous elements summed with a
+// reassociable add. It steps 32 elements (four 256-bit registers of f32)
+// at a time with a vector<32xf32> accumulator starting at -0.0 (the
+// identity of addf), then reduces it horizontally and adds the loop's
+// initial value. The body's elementwise ops (the fused exp) run on
+// vectors. The GPU reduces with threads: its loops stay.
+// CHECK-LABEL: func.func @row_sum
+// CHECK:         %[[ID:.*]] = arith.constant dense<-0.000000e+00> : vector<32xf32>
+// CHECK:         %[[V:.*]] = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[ID]]) -> (vector<32xf32>)
+// CHECK:           %[[IDX:.*]] = xla.apply_indexing #{{.*}}(%arg2, %[[I]])
+// CHECK:           %[[X:.*]] = vector.transfer_read %arg0[%[[IDX]]], %{{.*}} {in_bounds = [true]} : tensor<8192xf32>, vector<32xf32>
+// CHECK:           %[[E:.*]] = math.exp %[[X]] : vector<32xf32>
+// CHECK:           %[[S:.*]] = arith.addf %[[ACC]], %[[E]] fastmath<reassoc> : vector<32xf32>
+// CHECK:           scf.yield %[[S]]
+// CHECK:         %[[R:.*]] = vector.reduction <add>, %[[V]] fastmath<reassoc> : vector<32xf32> into f32
+// CHECK:         %[[F:.*]] = arith.addf %arg1, %[[R]] fastmath<reassoc> : f32
+// CHECK-NOT:     scf.for
+// CHECK:         return %[[F]]
+// GPU-LABEL: func.func @row_sum
+// GPU-NOT:     vector.
+#row = #xla.indexing_map<"(r, k) -> (r * 1024 + k), domain: r in [0, 7], k in [0, 1023]">
+func.func @row_sum(%in: tensor<8192xf32>, %init: f32, %r: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c1024 = arith.constant 1024 : index
+  %s = scf.for %k = %c0 to %c1024 step %c1 iter_args(%acc = %init) -> (f32) {
+    %i = xla.apply_indexing #row(%r, %k)
+    %x = tensor.extract %in[%i] : tensor<8192xf32>
+    %e = math.exp %x : f32
+    %n = arith.addf %acc, %e fastmath<reassoc> : f32
+    scf.yield %n : f32
+  }
+  return %s : f32
+}
+
+// -----
+
+// A trip count that is not a multiple of the step: the vector loop covers
+// the first 32 elements, the original loop the last 8, starting from the
+// vector loop's result. Max starts at -inf; two accumulators reduce
+// together.
+// CHECK-LABEL: func.func @remainder
+// CHECK-DAG:     arith.constant dense<0xFF800000> : vector<32xf32>
+// CHECK-DAG:     arith.constant dense<0> : vector<32xi32>
+// CHECK:         %[[V:.*]]:2 = scf.for %{{.*}} -> (vector<32xf32>, vector<32xi32>)
+// CHECK:           arith.maximumf %{{.*}}, %{{.*}} fastmath<reassoc> : vector<32xf32>
+// CHECK:           arith.addi %{{.*}}, %{{.*}} : vector<32xi32>
+// CHECK:         %[[M:.*]] = vector.reduction <maximumf>, %[[V]]#0 fastmath<reassoc> : vector<32xf32> into f32
+// CHECK:         %[[FM:.*]] = arith.maximumf %arg2, %[[M]] fastmath<reassoc> : f32
+// CHECK:         %[[N:.*]] = vector.reduction <add>, %[[V]]#1 : vector<32xi32> into i32
+// CHECK:         %[[FN:.*]] = arith.addi %arg3, %[[N]] : i32
+// CHECK:         %[[C32:.*]] = arith.constant 32 : index
+// CHECK:         scf.for %{{.*}} = %[[C32]] to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[FM]], %{{.*}} = %[[FN]]) -> (f32, i32)
+// CHECK:           tensor.extract
+func.func @remainder(%in: tensor<40xf32>, %ints: tensor<40xi32>, %m0: f32, %n0: i32) -> (f32, i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c40 = arith.constant 40 : index
+  %r:2 = scf.for %k = %c0 to %c40 step %c1 iter_args(%m = %m0, %n = %n0) -> (f32, i32) {
+    %x = tensor.extract %in[%k] : tensor<40xf32>
+    %y = tensor.extract %ints[%k] : tensor<40xi32>
+    %m1 = arith.maximumf %m, %x fastmath<reassoc> : f32
+    %n1 = arith.addi %n, %y : i32
+    scf.yield %m1, %n1 : f32, i32
+  }
+  return %r#0, %r#1 : f32, i32
+}
+
+// -----
+
+// Left to LLVM: a float combiner without reassoc (the order is the
+// result), a strided read, and a carried value used by something else.
+// CHECK-LABEL: func.func @ordered
+// CHECK-NOT:     vector.
+#strided = #xla.indexing_map<"(k) -> (k * 2), domain: k in [0, 511]">
+func.func @ordered(%in: tensor<1024xf32>, %init: f32) -> (f32, f32, f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c512 = arith.constant 512 : index
+  %a = scf.for %k = %c0 to %c512 step %c1 iter_args(%acc = %init) -> (f32) {
+    %x = tensor.extract %in[%k] : tensor<1024xf32>
+    %n = arith.addf %acc, %x : f32
+    scf.yield %n : f32
+  }
+  %b = scf.for %k = %c0 to %c512 step %c1 iter_args(%acc = %init) -> (f32) {
+    %i = xla.apply_indexing #strided(%k)
+    %x = tensor.extract %in[%i] : tensor<1024xf32>
+    %n = arith.addf %acc, %x fastmath<reassoc> : f32
+    scf.yield %n : f32
+  }
+  %c = scf.for %k = %c0 to %c512 step %c1 iter_args(%acc = %init) -> (f32) {
+    %x = tensor.extract %in[%k] : tensor<1024xf32>
+    %t = arith.mulf %acc, %x : f32
+    %n = arith.addf %acc, %t fastmath<reassoc> : f32
+    scf.yield %n : f32
+  }
+  return %a, %b, %c : f32, f32, f32
+}
