@@ -471,6 +471,68 @@ def t5_encoder_decoder_step(batch=2, src=128, tgt=64, layers=6, d=512, heads=8, 
         batch=batch, src=src, tgt=tgt, layers=layers, d=d, heads=heads, ffn=ffn, vocab=vocab)
 
 
+# ---------------------------------------------------------------------------------------------
+# EfficientNet-B0 inference: MBConv blocks with depthwise convolutions
+
+def efficientnet_b0(batch=8, image=224, classes=1000):
+    """EfficientNet-B0 (Tan & Le 2019) inference: stem, 16 MBConv blocks (1x1 expand, depthwise 3x3/5x5
+    with feature_group_count=channels, squeeze-and-excite, 1x1 project, residual), 1x1 head, mean pool,
+    classifier; batch norm folded into scale and bias, SiLU."""
+    # (expand ratio, output channels, repeats, stride, kernel) per stage
+    stages = ((1, 16, 1, 1, 3), (6, 24, 2, 2, 3), (6, 40, 2, 2, 5), (6, 80, 3, 2, 3), (6, 112, 3, 1, 5),
+              (6, 192, 4, 2, 5), (6, 320, 1, 1, 3))
+    stem, head = 32, 1280
+
+    def bn(c):
+        return {"scale": sds((c,)), "bias": sds((c,))}
+
+    blocks = []
+    cin = stem
+    for expand, cout, repeats, stride, k in stages:
+        for r in range(repeats):
+            blocks.append((cin, cout, expand, stride if r == 0 else 1, k))
+            cin = cout
+    params = {"stem": {"w": sds((3, 3, 3, stem)), "bn": bn(stem)}, "blocks": []}
+    for cin, cout, expand, _stride, k in blocks:
+        ce = cin * expand
+        se = max(1, cin // 4)
+        blk = {"dw": sds((k, k, 1, ce)), "bn1": bn(ce), "se1": {"w": sds((ce, se)), "b": sds((se,))},
+               "se2": {"w": sds((se, ce)), "b": sds((ce,))}, "project": sds((1, 1, ce, cout)), "bn2": bn(cout)}
+        if expand != 1:
+            blk.update({"expand": sds((1, 1, cin, ce)), "bn0": bn(ce)})
+        params["blocks"].append(blk)
+    params["head"] = {"w": sds((1, 1, blocks[-1][1], head)), "bn": bn(head)}
+    params["fc"] = {"w": sds((head, classes)), "b": sds((classes,))}
+
+    def conv(x, w, stride=1, groups=1):
+        k = w.shape[0]
+        pad = [((k - 1) // 2, k // 2)] * 2
+        return lax.conv_general_dilated(x, w, (stride, stride), pad, dimension_numbers=("NHWC", "HWIO", "NHWC"),
+                                        feature_group_count=groups)
+
+    def apply_bn(x, p):
+        return x * p["scale"] + p["bias"]
+
+    def f(params, img):
+        x = jax.nn.silu(apply_bn(conv(img, params["stem"]["w"], 2), params["stem"]["bn"]))
+        for (cin, cout, expand, stride, _k), p in zip(blocks, params["blocks"]):
+            y = x
+            if expand != 1:
+                y = jax.nn.silu(apply_bn(conv(y, p["expand"]), p["bn0"]))
+            y = jax.nn.silu(apply_bn(conv(y, p["dw"], stride, groups=y.shape[-1]), p["bn1"]))
+            s = jnp.mean(y, axis=(1, 2))
+            s = jax.nn.sigmoid(dense(jax.nn.silu(dense(s, p["se1"])), p["se2"]))
+            y = apply_bn(conv(y * s[:, None, None, :], p["project"]), p["bn2"])
+            x = x + y if (stride == 1 and cin == cout) else y
+        x = jax.nn.silu(apply_bn(conv(x, params["head"]["w"]), params["head"]["bn"]))
+        return dense(jnp.mean(x, axis=(1, 2)), params["fc"])
+
+    desc = (f"EfficientNet-B0 inference: {len(blocks)} MBConv blocks (depthwise 3x3/5x5 convolutions, "
+            f"squeeze-and-excite), folded batch norm, SiLU; {image}x{image} NHWC, batch {batch}, {classes} classes")
+    return f, (params, sds((batch, image, image, 3))), ("params", "images"), desc, dict(
+        batch=batch, image=image, classes=classes, blocks=[list(b) for b in blocks])
+
+
 MODELS = {
     "llama_prefill": llama_prefill,
     "llama_decode": llama_decode,
@@ -479,6 +541,7 @@ MODELS = {
     "resnet50_train_step": resnet50_train_step,
     "mlp_mixer": mlp_mixer,
     "t5_encoder_decoder_step": t5_encoder_decoder_step,
+    "efficientnet_b0": efficientnet_b0,
 }
 
 
