@@ -16,7 +16,11 @@ use melior::{
 };
 use rxla_interpreter::{compare, Interpreter, Literal};
 use rxla_passes::pipeline::Step;
-use std::{collections::HashSet, path::PathBuf};
+use std::{
+    collections::HashSet,
+    path::PathBuf,
+    time::{Duration, Instant},
+};
 
 /// A step the driver runs.
 #[derive(Clone, Debug)]
@@ -89,6 +93,13 @@ pub struct Options<'a> {
     pub disabled: &'a HashSet<String>,
     pub ir_printing: Option<PassIrPrintingOptions>,
     pub checker: Option<Checker>,
+    /// Passes after (before) which the module is printed to stderr
+    /// (`--mlir-print-ir-after=NAME`, `--mlir-print-ir-before=NAME`).
+    pub print_after: &'a [String],
+    pub print_before: &'a [String],
+    /// Print the wall time of every pass to stderr at the end
+    /// (`--mlir-timing`).
+    pub timing: bool,
 }
 
 /// Why the driver stopped.
@@ -107,12 +118,41 @@ struct State<'a, 'o> {
     options: &'o Options<'o>,
     /// Passes run so far (for reports).
     step: usize,
+    /// Wall time per pass name, in the order the passes first ran.
+    times: Vec<(String, Duration)>,
 }
 
 /// Runs `items` over `module`.
 pub fn run(context: &Context, module: &mut Module, items: &[Item], options: &Options) -> Result<(), Stop> {
-    let mut state = State { context, options, step: 0 };
-    state.items(module, items)
+    let mut state = State { context, options, step: 0, times: Vec::new() };
+    let result = state.items(module, items);
+    if options.timing {
+        eprint!("{}", timing_report(&state.times));
+    }
+    result
+}
+
+/// The times in the layout of MLIR's `--mlir-timing --mlir-timing-display=list`.
+fn timing_report(times: &[(String, Duration)]) -> String {
+    let total: f64 = times.iter().map(|(_, d)| d.as_secs_f64()).sum();
+    let rule = "===-------------------------------------------------------------------------===";
+    let mut out = format!("{rule}\n                         ... Execution time report ...\n{rule}\n");
+    out.push_str(&format!("  Total Execution Time: {total:.4} seconds\n\n  ----Wall Time----  ----Name----\n"));
+    let percent = |t: f64| if total > 0.0 { 100.0 * t / total } else { 0.0 };
+    for (name, d) in times {
+        let t = d.as_secs_f64();
+        out.push_str(&format!("  {t:8.4} ({:5.1}%)  {name}\n", percent(t)));
+    }
+    out.push_str(&format!("  {total:8.4} ({:5.1}%)  Total\n", percent(total)));
+    out
+}
+
+/// True if `element` is, or holds, a pass named in `names`.
+fn names_any(element: &Element, names: &[String]) -> bool {
+    match element {
+        Element::Pass { name, .. } => names.iter().any(|n| n == name),
+        Element::Nested { elements, .. } => elements.iter().any(|e| names_any(e, names)),
+    }
 }
 
 impl State<'_, '_> {
@@ -156,9 +196,22 @@ impl State<'_, '_> {
         }
         pipeline::build(&manager, std::slice::from_ref(element)).map_err(Stop::Tool)?;
         let before = self.options.checker.as_ref().map(|_| module.as_operation().to_string());
-        manager.run(module).map_err(|_| Stop::Failed)?;
+        let name = element_name(element);
+        if names_any(element, self.options.print_before) {
+            eprintln!("// -----// IR Dump Before {name} //----- //\n{}", module.as_operation());
+        }
+        let start = Instant::now();
+        let ran = manager.run(module);
+        let elapsed = start.elapsed();
+        match self.times.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, total)) => *total += elapsed,
+            None => self.times.push((name.clone(), elapsed)),
+        }
+        ran.map_err(|_| Stop::Failed)?;
+        if names_any(element, self.options.print_after) {
+            eprintln!("// -----// IR Dump After {name} //----- //\n{}", module.as_operation());
+        }
         if let (Some(checker), Some(before)) = (&self.options.checker, before) {
-            let name = element_name(element);
             let after = Checker::evaluate(module, &checker.arguments);
             let problem = match &after {
                 Ok(result) => compare::first_mismatch(result, &checker.reference, checker.atol, checker.rtol)

@@ -7,6 +7,7 @@
 //! `--disable-passes` skips passes in any pipeline and
 //! `--run-after-each-pass` finds the first pass that changes the result.
 
+mod cli;
 mod diagnostics;
 mod driver;
 mod emitter_stage;
@@ -22,6 +23,7 @@ use melior::{
     Context,
 };
 use std::{
+    collections::HashSet,
     io::{Read, Write},
     path::PathBuf,
     process::ExitCode,
@@ -127,6 +129,20 @@ struct Args {
     #[arg(long = "mlir-print-ir-after-change")]
     print_ir_after_change: bool,
 
+    /// Print the IR after each run of the named passes (to stderr;
+    /// comma-separated or repeated).
+    #[arg(long = "mlir-print-ir-after", value_name = "PASSES", value_delimiter = ',')]
+    print_ir_after: Vec<String>,
+
+    /// Print the IR before each run of the named passes (to stderr).
+    #[arg(long = "mlir-print-ir-before", value_name = "PASSES", value_delimiter = ',')]
+    print_ir_before: Vec<String>,
+
+    /// Print the wall time of every pass (summed over its runs) to stderr,
+    /// in the layout of mlir-opt's `--mlir-timing --mlir-timing-display=list`.
+    #[arg(long = "mlir-timing")]
+    timing: bool,
+
     /// Print operations in MLIR's generic form.
     #[arg(long = "mlir-print-op-generic")]
     print_op_generic: bool,
@@ -222,7 +238,8 @@ enum Format {
 }
 
 fn main() -> ExitCode {
-    let args = Args::parse();
+    use clap::CommandFactory;
+    let args = Args::parse_from(cli::double_dash_long_options(&Args::command(), std::env::args_os()));
     match run(&args) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
@@ -290,6 +307,23 @@ fn list_stages() -> String {
     let _ = writeln!(out, "  ptx  (gpu) PTX for --gpu-target and --ptx-version");
     let _ = writeln!(out, "  thunks  (gpu) the thunk sequence: launches (blocks, threads), cuBLAS gemms, copies, host steps, control flow, buffer slices");
     out
+}
+
+/// The driver's options from the command line (no interpreter check).
+fn driver_options<'a>(
+    args: &'a Args,
+    disabled: &'a HashSet<String>,
+    ir_printing: Option<PassIrPrintingOptions>,
+) -> driver::Options<'a> {
+    driver::Options {
+        verify_each: args.verify_each,
+        disabled,
+        ir_printing,
+        checker: None,
+        print_after: &args.print_ir_after,
+        print_before: &args.print_ir_before,
+        timing: args.timing,
+    }
 }
 
 fn printing_flags(args: &Args) -> OperationPrintingFlags {
@@ -471,8 +505,7 @@ fn process_chunk(
             None => None,
         };
         let disabled = args.disable_passes.iter().cloned().collect();
-        let driver_options =
-            driver::Options { verify_each: args.verify_each, disabled: &disabled, ir_printing, checker };
+        let driver_options = driver::Options { checker, ..driver_options(args, &disabled, ir_printing) };
         driver::run(context, &mut module, items, &driver_options).map_err(|stop| match stop {
             driver::Stop::Failed => ChunkError::Diagnosed,
             driver::Stop::Tool(e) => ChunkError::Tool(e),
@@ -559,8 +592,7 @@ fn lower_kernels(
             tree_printing_path: PathBuf::new(),
         }
     });
-    let driver_options =
-        driver::Options { verify_each: args.verify_each, disabled: &disabled, ir_printing, checker: None };
+    let driver_options = driver_options(args, &disabled, ir_printing);
     driver::run(context, &mut module, &items, &driver_options).map_err(|stop| match stop {
         driver::Stop::Failed => ChunkError::Diagnosed,
         driver::Stop::Tool(e) => ChunkError::Tool(e),

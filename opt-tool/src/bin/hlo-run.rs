@@ -20,6 +20,9 @@
 //! runs the module there too and compares the outputs within
 //! `--atol`/`--rtol`, reporting the first and the worst differing element.
 
+#[path = "../cli.rs"]
+mod cli;
+// Shared with hlo-opt, which also uses its diagnostic-verification half.
 #[allow(dead_code)]
 #[path = "../diagnostics.rs"]
 mod diagnostics;
@@ -97,15 +100,15 @@ struct Args {
 
     /// Also run on this platform and compare the outputs (exit status 1 if
     /// they differ beyond --atol/--rtol).
-    #[arg(long = "reference-platform", value_parser = Platform::from_str)]
+    #[arg(long = "reference-platform", visible_alias = "reference_platform", value_parser = Platform::from_str)]
     reference_platform: Option<Platform>,
 
     /// Absolute error bound of the comparison with --reference-platform.
-    #[arg(long, default_value_t = 1e-3)]
+    #[arg(long, visible_alias = "abs_error_bound", default_value_t = 1e-3)]
     atol: f64,
 
     /// Relative error bound of the comparison with --reference-platform.
-    #[arg(long, default_value_t = 1e-3)]
+    #[arg(long, visible_alias = "rel_error_bound", default_value_t = 1e-3)]
     rtol: f64,
 
     /// Untimed runs before the timed --iterations (and compiles before the
@@ -154,7 +157,7 @@ struct Args {
     disable_passes: Vec<String>,
 
     /// How to read the module file.
-    #[arg(long = "input-format", value_enum, default_value_t = InputFormat::Auto)]
+    #[arg(long = "input-format", visible_alias = "input_format", value_enum, default_value_t = InputFormat::Auto)]
     input_format: InputFormat,
 
     /// Arguments as an `.npz` with keys arg0, arg1, ... (extra keys are ignored).
@@ -185,7 +188,7 @@ struct Args {
 
     /// Print each output in XLA's literal text format (the default when
     /// --output is not given).
-    #[arg(long = "print-literals")]
+    #[arg(long = "print-literals", visible_alias = "print_literals")]
     print_literals: bool,
 
     /// Run N times and print the minimum and median run time.
@@ -207,7 +210,8 @@ impl<T: std::fmt::Display> From<T> for Failure {
 }
 
 fn main() -> ExitCode {
-    let args = Args::parse();
+    use clap::CommandFactory;
+    let args = Args::parse_from(cli::double_dash_long_options(&Args::command(), std::env::args_os()));
     match run(&args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure(message)) => {
