@@ -100,6 +100,44 @@ pub struct Options<'a> {
     /// Print the wall time of every pass to stderr at the end
     /// (`--mlir-timing`).
     pub timing: bool,
+    /// Where to write a reproducer when a pass fails
+    /// (`--mlir-pass-pipeline-crash-reproducer`).
+    pub reproducer: Option<&'a std::path::Path>,
+    /// Print per-pass statistics to stderr at the end
+    /// (`--mlir-pass-statistics`).
+    pub statistics: bool,
+}
+
+/// What `--mlir-pass-statistics` counts for every pass: rxla's passes keep
+/// no counters of their own, so these are the ones any pass has.
+#[derive(Clone, Copy, Default)]
+struct Statistics {
+    runs: usize,
+    changed: usize,
+    ops_before: usize,
+    ops_after: usize,
+}
+
+fn count_ops(module: &Module) -> usize {
+    rxla_ir::op::Op::of(&module.as_operation()).walk_preorder().len()
+}
+
+/// The statistics in the layout of mlir-opt's `--mlir-pass-statistics
+/// --mlir-pass-statistics-display=list`.
+fn statistics_report(stats: &[(String, Statistics)]) -> String {
+    let rule = "===-------------------------------------------------------------------------===";
+    let mut out = format!("{rule}\n                         ... Pass statistics report ...\n{rule}\n");
+    for (name, s) in stats {
+        out.push_str(&format!("{name}\n"));
+        out.push_str(&format!("  (S) {} runs - Number of times the pass ran\n", s.runs));
+        out.push_str(&format!("  (S) {} runs-changed - Runs after which the module was different\n", s.changed));
+        out.push_str(&format!(
+            "  (S) {} ops-before - Operations in the module before each run, summed\n",
+            s.ops_before
+        ));
+        out.push_str(&format!("  (S) {} ops-after - Operations in the module after each run, summed\n", s.ops_after));
+    }
+    out
 }
 
 /// Why the driver stopped.
@@ -120,14 +158,19 @@ struct State<'a, 'o> {
     step: usize,
     /// Wall time per pass name, in the order the passes first ran.
     times: Vec<(String, Duration)>,
+    /// `--mlir-pass-statistics` per pass name, in the same order.
+    stats: Vec<(String, Statistics)>,
 }
 
 /// Runs `items` over `module`.
 pub fn run(context: &Context, module: &mut Module, items: &[Item], options: &Options) -> Result<(), Stop> {
-    let mut state = State { context, options, step: 0, times: Vec::new() };
+    let mut state = State { context, options, step: 0, times: Vec::new(), stats: Vec::new() };
     let result = state.items(module, items);
     if options.timing {
         eprint!("{}", timing_report(&state.times));
+    }
+    if options.statistics {
+        eprint!("{}", statistics_report(&state.stats));
     }
     result
 }
@@ -200,14 +243,44 @@ impl State<'_, '_> {
         if names_any(element, self.options.print_before) {
             eprintln!("// -----// IR Dump Before {name} //----- //\n{}", module.as_operation());
         }
+        let snapshot = self.options.reproducer.map(|_| module.as_operation().to_string());
+        let counted = self.options.statistics.then(|| (rxla_ir::pipeline::Snapshot::of(module), count_ops(module)));
         let start = Instant::now();
         let ran = manager.run(module);
         let elapsed = start.elapsed();
+        if let Some((shape, ops)) = counted {
+            let after = if ran.is_ok() { count_ops(module) } else { ops };
+            let changed = ran.is_ok() && rxla_ir::pipeline::Snapshot::of(module) != shape;
+            let entry = match self.stats.iter().position(|(n, _)| *n == name) {
+                Some(i) => &mut self.stats[i].1,
+                None => {
+                    self.stats.push((name.clone(), Statistics::default()));
+                    &mut self.stats.last_mut().expect("just pushed").1
+                }
+            };
+            entry.runs += 1;
+            entry.changed += changed as usize;
+            entry.ops_before += ops;
+            entry.ops_after += after;
+        }
         match self.times.iter_mut().find(|(n, _)| *n == name) {
             Some((_, total)) => *total += elapsed,
             None => self.times.push((name.clone(), elapsed)),
         }
-        ran.map_err(|_| Stop::Failed)?;
+        if ran.is_err() {
+            if let (Some(path), Some(snapshot)) = (self.options.reproducer, snapshot) {
+                let text = crate::reproducer::render(&snapshot, element, self.options.verify_each);
+                match std::fs::write(path, text) {
+                    Ok(()) => eprintln!(
+                        "hlo-opt: note: wrote a reproducer of the failing pass '{name}' to {} (run it with: hlo-opt {} --run-reproducer)",
+                        path.display(),
+                        path.display()
+                    ),
+                    Err(e) => eprintln!("hlo-opt: error: could not write the reproducer to {}: {e}", path.display()),
+                }
+            }
+            return Err(Stop::Failed);
+        }
         if names_any(element, self.options.print_after) {
             eprintln!("// -----// IR Dump After {name} //----- //\n{}", module.as_operation());
         }

@@ -13,6 +13,7 @@ mod driver;
 mod emitter_stage;
 mod input;
 mod pipeline;
+mod reproducer;
 
 use anyhow::{bail, Context as _, Result};
 use clap::Parser;
@@ -137,6 +138,21 @@ struct Args {
     /// Print the IR before each run of the named passes (to stderr).
     #[arg(long = "mlir-print-ir-before", value_name = "PASSES", value_delimiter = ',')]
     print_ir_before: Vec<String>,
+
+    /// Print, for every pass when the pipeline ends, how often it ran, how
+    /// often it changed the module and the operation counts before and
+    /// after (to stderr; mlir-opt's list layout).
+    #[arg(long = "mlir-pass-statistics")]
+    statistics: bool,
+
+    /// When a pass fails, write the module as it was before the pass and
+    /// the pass to FILE, in mlir-opt's reproducer format.
+    #[arg(long = "mlir-pass-pipeline-crash-reproducer", value_name = "FILE")]
+    crash_reproducer: Option<PathBuf>,
+
+    /// The input is a reproducer: run the pipeline it names on its module.
+    #[arg(long = "run-reproducer", conflicts_with_all = ["passes", "pass_pipeline", "stage"])]
+    run_reproducer: bool,
 
     /// Print the wall time of every pass (summed over its runs) to stderr,
     /// in the layout of mlir-opt's `--mlir-timing --mlir-timing-display=list`.
@@ -323,6 +339,8 @@ fn driver_options<'a>(
         print_after: &args.print_ir_after,
         print_before: &args.print_ir_before,
         timing: args.timing,
+        reproducer: args.crash_reproducer.as_deref(),
+        statistics: args.statistics,
     }
 }
 
@@ -350,7 +368,22 @@ fn run(args: &Args) -> Result<bool> {
         print_ignoring_closed_pipe(&list_stages());
         return Ok(true);
     }
-    let items: Vec<driver::Item> = match (&args.passes, &args.pass_pipeline, args.stage) {
+    let (text, display_name) = if args.input == "-" {
+        let mut text = String::new();
+        std::io::stdin().read_to_string(&mut text).context("reading standard input")?;
+        (text, "<stdin>".to_string())
+    } else {
+        let text = std::fs::read_to_string(&args.input).with_context(|| format!("cannot read '{}'", args.input))?;
+        (text, args.input.clone())
+    };
+    let (text, reproduced) = if args.run_reproducer {
+        let (pipeline, module) = reproducer::split(&text).with_context(|| display_name.clone())?;
+        (module, Some(pipeline))
+    } else {
+        (text, None)
+    };
+    let pass_pipeline = reproduced.as_ref().or(args.pass_pipeline.as_ref());
+    let items: Vec<driver::Item> = match (&args.passes, pass_pipeline, args.stage) {
         (Some(_), Some(_), _) => bail!("use either --passes or --pass-pipeline, not both"),
         (Some(passes), None, None) => {
             pipeline::parse_elements(passes)?.into_iter().map(driver::Item::Element).collect()
@@ -373,15 +406,6 @@ fn run(args: &Args) -> Result<bool> {
     if args.run_after_each_pass.is_some() && items.is_empty() {
         bail!("--run-after-each-pass needs a pipeline (--stage, --passes or --pass-pipeline)");
     }
-
-    let (text, display_name) = if args.input == "-" {
-        let mut text = String::new();
-        std::io::stdin().read_to_string(&mut text).context("reading standard input")?;
-        (text, "<stdin>".to_string())
-    } else {
-        let text = std::fs::read_to_string(&args.input).with_context(|| format!("cannot read '{}'", args.input))?;
-        (text, args.input.clone())
-    };
 
     melior::utility::register_all_passes();
     let context = rxla_dialects::create_context();
