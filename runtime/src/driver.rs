@@ -44,6 +44,47 @@ pub struct Options {
     /// GPU backend always emits them; on the CPU the library is faster, and
     /// this tests the emitted path).
     pub emitted_convolutions: bool,
+    /// Write every stage of the compilation to this directory, as XLA's
+    /// `--xla_dump_to` does (`hlo-run --dump-dir`): [`dump`] lists the files.
+    pub dump_dir: Option<std::path::PathBuf>,
+}
+
+/// Writes stage `file` of a compilation to `options.dump_dir`, if set.
+/// The files, in compilation order: `module.before_optimizations.mlir`,
+/// `module.after_optimizations.mlir` and `.hlo` (after the HLO pipeline),
+/// `kernels.emitter.mlir`, `kernels.llvm-mlir.mlir` (lowered), then on the
+/// CPU `kernels.ll`, `kernels.opt.ll` and `kernels.s`, on the GPU
+/// `kernels.ptx`.
+pub(crate) fn dump(options: &Options, file: &str, text: impl FnOnce() -> String) -> Result<(), CompileError> {
+    let Some(dir) = &options.dump_dir else { return Ok(()) };
+    std::fs::create_dir_all(dir)
+        .and_then(|_| std::fs::write(dir.join(file), text()))
+        .map_err(|e| CompileError(format!("--dump-dir: cannot write {}: {e}", dir.join(file).display())))
+}
+
+/// The HLO pipeline's result as MLIR and, where it exports, HLO text.
+pub(crate) fn dump_optimized(options: &Options, module: &Module) -> Result<(), CompileError> {
+    if options.dump_dir.is_none() {
+        return Ok(());
+    }
+    dump(options, "module.after_optimizations.mlir", || module.as_operation().to_string())?;
+    match rxla_translate::export::export_hlo_text(module) {
+        Ok(text) => dump(options, "module.after_optimizations.hlo", || text),
+        Err(e) => dump(options, "module.after_optimizations.hlo", || format!("// not exportable as HLO text: {e}\n")),
+    }
+}
+
+/// The emitted kernels, as `lower_kernels` parses them.
+pub(crate) fn dump_kernels(options: &Options, kernels: &[&rxla_emitters::EmittedKernel]) -> Result<(), CompileError> {
+    dump(options, "kernels.emitter.mlir", || {
+        let mut text = String::from("module {\n");
+        for k in kernels {
+            text.push_str(&k.text);
+            text.push('\n');
+        }
+        text.push_str("}\n");
+        text
+    })
 }
 
 /// Time spent in each phase of a compilation.

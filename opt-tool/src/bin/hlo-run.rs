@@ -34,6 +34,7 @@ use rxla_hlo_text::ast::{self, Shape};
 use rxla_interpreter::{literal::Literal, npy, text, Interpreter};
 use std::{
     io::{Read, Write},
+    path::PathBuf,
     process::ExitCode,
     str::FromStr,
     time::{Duration, Instant},
@@ -151,6 +152,14 @@ struct Args {
     /// conventions): checks the GPU runtime where there is no GPU.
     #[arg(long = "emulate-gpu")]
     emulate_gpu: bool,
+
+    /// Write every stage of the compilation (`cpu`, `gpu`) to DIR, as XLA's
+    /// `--xla_dump_to` does: the module before and after the HLO pipeline
+    /// (MLIR, and HLO text), the emitted kernels, the lowered kernels, and
+    /// the LLVM IR before and after optimization and the assembly (cpu) or
+    /// the PTX (gpu).
+    #[arg(long = "dump-dir", visible_alias = "xla_dump_to", value_name = "DIR")]
+    dump_dir: Option<PathBuf>,
 
     /// Comma-separated passes the compiler skips (HLO or lowering passes).
     #[arg(long = "disable-passes", value_name = "PASSES", value_delimiter = ',')]
@@ -369,7 +378,12 @@ fn common_options(args: &Args) -> rxla_runtime::Options {
         EntryLayoutsArg::Module => rxla_runtime::EntryLayouts::Module,
         EntryLayoutsArg::Default => rxla_runtime::EntryLayouts::Default,
     };
-    rxla_runtime::Options { disabled_passes: args.disable_passes.clone(), entry_layouts, ..Default::default() }
+    rxla_runtime::Options {
+        disabled_passes: args.disable_passes.clone(),
+        entry_layouts,
+        dump_dir: args.dump_dir.clone(),
+        ..Default::default()
+    }
 }
 
 /// Compiles `--warmup + --iterations` times when timing (once otherwise);

@@ -49,6 +49,7 @@ fn compile_module_inner(context: &Context, mut module: Module, options: &Options
     if options.entry_layouts == EntryLayouts::Default {
         default_entry_layouts(Op::of(&module.as_operation()));
     }
+    crate::driver::dump(options, "module.before_optimizations.mlir", || module.as_operation().to_string())?;
     let mut run_options = RunOptions { disabled: &disabled, verify_each: options.verify_each, timings: None };
     rxla_passes::pipeline::run(context, &mut module, &hlo_pipeline(Platform::Cpu), &mut run_options)
         .map_err(|e| CompileError(format!("HLO pipeline: {e}")))?;
@@ -56,6 +57,7 @@ fn compile_module_inner(context: &Context, mut module: Module, options: &Options
         return Err(CompileError("the module does not verify after the HLO pipeline".into()));
     }
     times.hlo_pipeline = start.elapsed();
+    crate::driver::dump_optimized(options, &module)?;
 
     let t = Instant::now();
     let root = Op::of(&module.as_operation());
@@ -70,10 +72,24 @@ fn compile_module_inner(context: &Context, mut module: Module, options: &Options
         None
     } else {
         let kernels: Vec<&rxla_emitters::EmittedKernel> = emitted.kernels.iter().map(|(_, k)| k).collect();
+        crate::driver::dump_kernels(options, &kernels)?;
         let lowered = lower_kernels(context, &kernels, Platform::Cpu, &disabled, options.verify_each)?;
         times.lower = t.elapsed();
+        crate::driver::dump(options, "kernels.llvm-mlir.mlir", || lowered.as_operation().to_string())?;
         let t = Instant::now();
         rxla_codegen::translate::register_translations(context);
+        if options.dump_dir.is_some() {
+            // The LLVM stages once more, on a copy merged into one module
+            // (the JIT takes the kernel modules apart); only when dumping.
+            let copy = Module::from_operation((*lowered.as_operation()).clone())
+                .ok_or_else(|| CompileError("internal error: the lowered module does not copy".into()))?;
+            rxla_codegen::translate::merge_kernel_modules(&copy);
+            let (before, after, asm) = rxla_codegen::cpu::stages(&copy, &host()?)
+                .map_err(|e| CompileError(format!("--dump-dir: LLVM: {e}")))?;
+            crate::driver::dump(options, "kernels.ll", || before)?;
+            crate::driver::dump(options, "kernels.opt.ll", || after)?;
+            crate::driver::dump(options, "kernels.s", || asm)?;
+        }
         let jit = Jit::compile_kernels(&lowered, &host()?, &names, compile_threads())
             .map_err(|e| CompileError(format!("LLVM: {e}")))?;
         times.llvm = t.elapsed();

@@ -82,6 +82,7 @@ fn compile_inner(context: &Context, mut module: Module, options: &GpuOptions) ->
     if common.entry_layouts == EntryLayouts::Default {
         default_entry_layouts(Op::of(&module.as_operation()));
     }
+    crate::driver::dump(common, "module.before_optimizations.mlir", || module.as_operation().to_string())?;
     let mut run_options = RunOptions { disabled: &disabled, verify_each: common.verify_each, timings: None };
     rxla_passes::pipeline::run(context, &mut module, &hlo_pipeline(Platform::Gpu), &mut run_options)
         .map_err(|e| CompileError(format!("HLO pipeline: {e}")))?;
@@ -89,6 +90,7 @@ fn compile_inner(context: &Context, mut module: Module, options: &GpuOptions) ->
         return Err(CompileError("the module does not verify after the HLO pipeline".into()));
     }
     times.hlo_pipeline = start.elapsed();
+    crate::driver::dump_optimized(common, &module)?;
 
     let t = Instant::now();
     let root = Op::of(&module.as_operation());
@@ -109,14 +111,17 @@ fn compile_inner(context: &Context, mut module: Module, options: &GpuOptions) ->
     let mut ptx = String::new();
     if !device_kernels.is_empty() {
         let kernels: Vec<_> = device_kernels.iter().map(|(_, k)| k).collect();
+        crate::driver::dump_kernels(common, &kernels)?;
         let lowered = lower_kernels(context, &kernels, Platform::Gpu, &disabled, common.verify_each)?;
         times.lower = t.elapsed();
+        crate::driver::dump(common, "kernels.llvm-mlir.mlir", || lowered.as_operation().to_string())?;
         let t = Instant::now();
         rxla_codegen::translate::merge_kernel_modules(&lowered);
         rxla_codegen::translate::register_translations(context);
         let nvptx = NvptxTarget::new(options.ptx.clone(), rxla_codegen::gpu::libdevice_path()).map_err(CompileError)?;
         ptx = rxla_codegen::gpu::compile(&lowered, &nvptx).map_err(|e| CompileError(format!("LLVM (NVPTX): {e}")))?;
         times.llvm = t.elapsed();
+        crate::driver::dump(common, "kernels.ptx", || ptx.clone())?;
     }
     let host_names: Vec<String> = host_kernels.iter().map(|(k, _)| k.name.clone()).collect();
     let jit = host_jit(
