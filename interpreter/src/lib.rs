@@ -14,6 +14,7 @@ pub mod compare;
 pub mod error;
 pub mod eval;
 pub mod literal;
+pub mod literal_file;
 pub mod npy;
 pub mod ops;
 pub mod random;

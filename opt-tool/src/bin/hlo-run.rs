@@ -120,7 +120,7 @@ struct Args {
     /// Only compile (`--warmup` untimed, then `--iterations` timed
     /// compiles), print the compile times and the last compile's phases,
     /// and run nothing: no inputs are read (`--platform=cpu|gpu`).
-    #[arg(long = "compile-only", conflicts_with_all = ["inputs", "input_npy", "random_inputs", "reference_platform", "output", "print_literals", "profile"])]
+    #[arg(long = "compile-only", conflicts_with_all = ["inputs", "input_npy", "input_literals", "random_inputs", "reference_platform", "output", "print_literals", "profile"])]
     compile_only: bool,
 
     /// Write the compile and run times (seconds) as JSON to this file.
@@ -174,6 +174,13 @@ struct Args {
     inputs: Option<String>,
 
     /// One `.npy` per parameter, in parameter order (repeat the option).
+    /// The parameters as literal text, one per parameter in order, as
+    /// --print-literals prints them (`f32[2] {1, 2}`, `s32[] 7`, optional
+    /// `name:` labels); run_hlo_module's `--input_literals_file`.
+    #[arg(long = "input-literals", visible_alias = "input_literals_file", value_name = "FILE",
+          conflicts_with_all = ["inputs", "input_npy", "random_inputs"])]
+    input_literals: Option<String>,
+
     #[arg(long = "input", value_name = "FILE.npy", conflicts_with = "random_inputs")]
     input_npy: Vec<String>,
 
@@ -676,6 +683,11 @@ fn read_arguments(args: &Args, params: &[Shape]) -> Result<Vec<Literal>, Failure
     if let Some(path) = &args.inputs {
         return Ok(npy::read_args(path, params)?);
     }
+    if let Some(path) = &args.input_literals {
+        let text = std::fs::read_to_string(path).map_err(|e| Failure(format!("{path}: {e}")))?;
+        return rxla_interpreter::literal_file::read_literals(&text, params)
+            .map_err(|e| Failure(format!("{path}: {e}")));
+    }
     if !args.input_npy.is_empty() {
         let arrays = params.iter().filter(|p| !matches!(p, Shape::Token)).count();
         if args.input_npy.len() != arrays {
@@ -709,7 +721,7 @@ fn read_arguments(args: &Args, params: &[Shape]) -> Result<Vec<Literal>, Failure
         return Ok(params.iter().map(|_| Literal::Token).collect());
     }
     Err(Failure(format!(
-        "the entry computation takes {} parameter{}: give --inputs FILE.npz, one --input FILE.npy per parameter, \
+        "the entry computation takes {} parameter{}: give --inputs FILE.npz, one --input FILE.npy per parameter, --input-literals FILE, \
          or --random-inputs",
         params.len(),
         if params.len() == 1 { "" } else { "s" }
