@@ -208,6 +208,10 @@ enum Stage {
     Llvm,
     /// Assembly for the host CPU (--platform=cpu).
     Asm,
+    /// An ELF object file of the kernels for the host CPU (--platform=cpu;
+    /// binary, so it needs -o FILE): the CPU kernel ABI, for linking ahead
+    /// of time.
+    Obj,
     /// PTX for the GPU (--platform=gpu).
     Ptx,
     /// The GPU thunk sequence (--platform=gpu): kernel launches with their
@@ -320,6 +324,7 @@ fn list_stages() -> String {
         "  llvm  LLVM IR after LLVM's default<O3> (cpu: for the host CPU; gpu: libdevice linked, for the SM)"
     );
     let _ = writeln!(out, "  asm  (cpu) the host CPU's assembly");
+    let _ = writeln!(out, "  obj  (cpu) an ELF object file of the kernels (-o FILE)");
     let _ = writeln!(out, "  ptx  (gpu) PTX for --gpu-target and --ptx-version");
     let _ = writeln!(out, "  thunks  (gpu) the thunk sequence: launches (blocks, threads), cuBLAS gemms, copies, host steps, control flow, buffer slices");
     out
@@ -455,7 +460,9 @@ fn run(args: &Args) -> Result<bool> {
     }
 
     let joined = outputs.join("// -----\n");
-    if args.output == "-" {
+    if args.stage == Some(Stage::Obj) {
+        // The object file is written already.
+    } else if args.output == "-" {
         let mut stdout = std::io::stdout().lock();
         // A closed pipe (`| head`) is not an error worth a panic.
         let _ = stdout.write_all(joined.as_bytes()).and_then(|_| stdout.flush());
@@ -581,6 +588,16 @@ fn lower_kernels(
     let platform = args.platform.expect("clap requires --platform with --stage").platform();
     let gpu = platform == rxla_passes::pipeline::Platform::Gpu;
     match stage {
+        Stage::Obj if gpu => {
+            return Err(ChunkError::Tool(anyhow::anyhow!(
+                "--stage=obj is for --platform=cpu (the GPU's is --stage=ptx)"
+            )))
+        }
+        Stage::Obj if args.output == "-" || args.split_input_file => {
+            return Err(ChunkError::Tool(anyhow::anyhow!(
+                "--stage=obj writes a binary object file: give -o FILE (and no --split-input-file)"
+            )))
+        }
         Stage::Asm if gpu => {
             return Err(ChunkError::Tool(anyhow::anyhow!(
                 "--stage=asm is for --platform=cpu (the GPU's is --stage=ptx)"
@@ -640,6 +657,13 @@ fn lower_kernels(
         eprintln!("{file}: error: {e}");
         ChunkError::Reported
     };
+    if stage == Stage::Obj {
+        let target = rxla_codegen::cpu::HostTarget::new().map_err(|e| ChunkError::Tool(anyhow::anyhow!(e)))?;
+        let object = rxla_codegen::cpu::object_file(&module, &target).map_err(report)?;
+        std::fs::write(&args.output, object)
+            .map_err(|e| ChunkError::Tool(anyhow::anyhow!("cannot write '{}': {e}", args.output)))?;
+        return Ok(String::new());
+    }
     let (before, after, asm) = if gpu {
         let target = emitter_stage::ptx_target(&args.gpu_target, args.ptx_version.as_deref())
             .map_err(|e| ChunkError::Tool(anyhow::anyhow!(e)))?;

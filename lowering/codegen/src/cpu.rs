@@ -242,6 +242,19 @@ impl Jit {
 
 /// LLVM IR text of `module` before and after optimization, and the
 /// assembly: the `llvm-before-optimizations`, `llvm` and `asm` stages.
+/// An ELF object file of the kernels of `module` (one flat module of
+/// `llvm` dialect kernels), optimized for `target`: what the JIT would
+/// load, for linking ahead of time (`hlo-opt --stage=obj`).
+pub fn object_file(module: &melior::ir::Module, target: &HostTarget) -> Result<Vec<u8>, String> {
+    let context = Context::create();
+    let llvm = crate::translate::to_llvm_ir(module, &context)?;
+    target.prepare(&llvm);
+    llvm.verify().map_err(|e| format!("LLVM IR does not verify: {e}"))?;
+    target.optimize(&llvm)?;
+    let buffer = target.machine.write_to_memory_buffer(&llvm, FileType::Object).map_err(|e| e.to_string())?;
+    Ok(buffer.as_slice().to_vec())
+}
+
 pub fn stages(module: &melior::ir::Module, target: &HostTarget) -> Result<(String, String, String), String> {
     let context = Context::create();
     let llvm = crate::translate::to_llvm_ir(module, &context)?;
