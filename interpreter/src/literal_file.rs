@@ -118,10 +118,8 @@ pub fn read_literals(text: &str, params: &[Shape]) -> Result<Vec<Literal>, Strin
     let shapes: Vec<&str> = entries.iter().map(|e| e.shape.as_str()).collect();
     module.push_str(&format!("  ROOT t = ({}) tuple({})\n}}\n", shapes.join(", "), names.join(", ")));
     let ast = rxla_hlo_text::parse_module(&module).map_err(|e| {
-        // Name the literal the parser stopped in.
-        let k =
-            e.to_string().split(':').next().and_then(|l| l.trim().parse::<usize>().ok()).map(|l| l.saturating_sub(4));
-        match k.and_then(|k| entries.get(k)) {
+        // Name the literal the parser stopped in: constant k is on line k + 4.
+        match (e.pos.line as usize).checked_sub(4).and_then(|k| entries.get(k)) {
             Some(entry) => format!("line {}: the value of {} does not parse: {e}", entry.line, entry.shape),
             None => format!("the literals do not parse: {e}"),
         }

@@ -372,6 +372,11 @@ pub fn is_index(ty: MlirType) -> bool {
     unsafe { mlirTypeIsAIndex(ty) }
 }
 
+/// `vector<lanes x elem>`.
+pub fn vector_type_of(elem: MlirType, lanes: i64) -> MlirType {
+    unsafe { mlirVectorTypeGet(1, [lanes].as_ptr(), elem) }
+}
+
 pub fn is_vector(ty: MlirType) -> bool {
     unsafe { mlirTypeIsAVector(ty) }
 }

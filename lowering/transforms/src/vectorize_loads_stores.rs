@@ -156,7 +156,7 @@ fn vector_type(tensor: MlirType, lanes: i64, max_bits: i64) -> Option<MlirType> 
     if bit_width(elem) as i64 * lanes > max_bits {
         return None;
     }
-    Some(unsafe { mlirVectorTypeGet(1, [lanes].as_ptr(), elem) })
+    Some(vector_type_of(elem, lanes))
 }
 
 /// An index as an expression of a loop's induction variable (symbol 0)
@@ -315,7 +315,7 @@ fn base_index(b: &B, access: &Access, iv: Value) -> Value {
     mapped.iter().find(|(from, _)| *from == access.index).map(|(_, to)| *to).expect("the chain computes the index")
 }
 
-pub(crate) fn zero_attr(ty: MlirType) -> MlirAttribute {
+fn zero_attr(ty: MlirType) -> MlirAttribute {
     unsafe {
         let ctx = mlirTypeGetContext(ty);
         if is_float(ty) {
@@ -750,7 +750,7 @@ fn vectorize_body(lp: Op, lanes: i64) -> Result<bool> {
 /// operands the vectors `mapped` gives them, or broadcast (a `select`
 /// keeps a scalar condition: one for all lanes).
 pub(crate) fn vector_copy(b: &B, op: Op, mapped: &[(Value, Value)], lanes: i64) -> Op {
-    let vector_of = |ty: MlirType| unsafe { mlirVectorTypeGet(1, [lanes].as_ptr(), ty) };
+    let vector_of = |ty: MlirType| vector_type_of(ty, lanes);
     let copy = op.clone_detached();
     for (i, v) in op.operands().into_iter().enumerate() {
         let operand = match mapped.iter().find(|(from, _)| *from == v) {

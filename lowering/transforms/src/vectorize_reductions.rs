@@ -134,8 +134,7 @@ pub fn vectorize(lp: Op, vector_bits: i64) -> Result<bool> {
         return Ok(false);
     }
     let split = lo + steps * lanes;
-    let vector_of = |ty: MlirType| unsafe { mlirVectorTypeGet(1, [lanes].as_ptr(), ty) };
-    let yield_op = terminator(body).ok_or_else(|| bug("scf.for body without a yield"))?;
+    let vector_of = |ty: MlirType| vector_type_of(ty, lanes);
     let combiners: Vec<Op> = carried.iter().map(|a| a.users()[0]).collect();
 
     let b = B::before(lp);
@@ -182,14 +181,13 @@ pub fn vectorize(lp: Op, vector_bits: i64) -> Result<bool> {
                 }
             }
             Role::Load => {
+                // Contiguous in the induction variable: the variable itself,
+                // or an index op (an `Index` role, copied above).
                 let index = op.operand(1);
                 let at_step = match mapped.iter().find(|(from, _)| *from == index) {
                     Some((_, c)) => *c,
                     None if index == iv => new_args[0],
-                    None => {
-                        let copies = copy_chain(&at, &index_chain_of(index, lp, iv), Some((iv, new_args[0])));
-                        copies.iter().find(|(from, _)| *from == index).map(|(_, to)| *to).unwrap_or(index)
-                    }
+                    None => return Err(bug("a contiguous load whose index is not computed in the loop")),
                 };
                 let v = transfer_read(&at, op.operand(0), at_step, vector_of(op.result(0).raw_type()));
                 mapped.push((op.result(0), v));
@@ -224,7 +222,6 @@ pub fn vectorize(lp: Op, vector_bits: i64) -> Result<bool> {
         b.insert(fold.raw());
         finals.push(fold.result(0));
     }
-    let _ = yield_op;
     if split == hi {
         replace_op(lp, &finals);
     } else {
@@ -235,11 +232,4 @@ pub fn vectorize(lp: Op, vector_bits: i64) -> Result<bool> {
         }
     }
     Ok(true)
-}
-
-/// The index ops computing `index` in `lp`.
-fn index_chain_of(index: Value, lp: Op, iv: Value) -> Vec<Op> {
-    let mut c = Composer::in_loop(lp, iv);
-    let _ = c.expr(index);
-    c.chain
 }

@@ -121,10 +121,6 @@ fn lanes_for(tensor: MlirType, max_bits: i64) -> Option<(MlirType, i64)> {
     Some((elem, max_bits / bit_width(elem) as i64))
 }
 
-fn vector_of(elem: MlirType, n: i64) -> MlirType {
-    unsafe { mlirVectorTypeGet(1, [n].as_ptr(), elem) }
-}
-
 fn static_position(ctx: MlirContext, k: i64) -> MlirAttribute {
     unsafe { mlirDenseI64ArrayGet(ctx, 1, [k].as_ptr()) }
 }
@@ -179,7 +175,7 @@ fn group_loads(block: MlirBlock, max_bits: i64) {
             let b = B::before(ops[first]);
             let copies = copy_chain(&b, &head.chain, None);
             let index = copies.iter().find(|(from, _)| *from == head.index).map(|(_, to)| *to).unwrap_or(head.index);
-            let vector = transfer_read(&b, tensor, index, vector_of(elem, n));
+            let vector = transfer_read(&b, tensor, index, vector_type_of(elem, n));
             for m in run {
                 let lb = B::before(m.op);
                 let lane = lb.val(
@@ -290,7 +286,7 @@ fn vectorize_chain(chain: &[Op], max_bits: i64) {
     let users = current.uses();
     let b = B::before(after);
     for w in planned {
-        let vector = b.val("vector.from_elements", &w.values, vector_of(elem, w.lanes), &[]);
+        let vector = b.val("vector.from_elements", &w.values, vector_type_of(elem, w.lanes), &[]);
         let copies = copy_chain(&b, &w.chain, None);
         let index = copies.iter().find(|(from, _)| *from == w.index).map(|(_, to)| *to).unwrap_or(w.index);
         current = transfer_write(&b, vector, current, index);
