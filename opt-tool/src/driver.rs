@@ -108,10 +108,12 @@ pub struct Options<'a> {
     pub statistics: bool,
 }
 
-/// What `--mlir-pass-statistics` counts for every pass: rxla's passes keep
-/// no counters of their own, so these are the ones any pass has.
+/// What is recorded per pass name: its wall time (`--mlir-timing`) and
+/// what `--mlir-pass-statistics` counts (rxla's passes keep no counters of
+/// their own, so these are the ones any pass has).
 #[derive(Clone, Copy, Default)]
-struct Statistics {
+struct PassRecord {
+    time: Duration,
     runs: usize,
     changed: usize,
     ops_before: usize,
@@ -124,7 +126,7 @@ fn count_ops(module: &Module) -> usize {
 
 /// The statistics in the layout of mlir-opt's `--mlir-pass-statistics
 /// --mlir-pass-statistics-display=list`.
-fn statistics_report(stats: &[(String, Statistics)]) -> String {
+fn statistics_report(stats: &[(String, PassRecord)]) -> String {
     let rule = "===-------------------------------------------------------------------------===";
     let mut out = format!("{rule}\n                         ... Pass statistics report ...\n{rule}\n");
     for (name, s) in stats {
@@ -156,34 +158,32 @@ struct State<'a, 'o> {
     options: &'o Options<'o>,
     /// Passes run so far (for reports).
     step: usize,
-    /// Wall time per pass name, in the order the passes first ran.
-    times: Vec<(String, Duration)>,
-    /// `--mlir-pass-statistics` per pass name, in the same order.
-    stats: Vec<(String, Statistics)>,
+    /// Per pass name, in the order the passes first ran.
+    records: Vec<(String, PassRecord)>,
 }
 
 /// Runs `items` over `module`.
 pub fn run(context: &Context, module: &mut Module, items: &[Item], options: &Options) -> Result<(), Stop> {
-    let mut state = State { context, options, step: 0, times: Vec::new(), stats: Vec::new() };
+    let mut state = State { context, options, step: 0, records: Vec::new() };
     let result = state.items(module, items);
     if options.timing {
-        eprint!("{}", timing_report(&state.times));
+        eprint!("{}", timing_report(&state.records));
     }
     if options.statistics {
-        eprint!("{}", statistics_report(&state.stats));
+        eprint!("{}", statistics_report(&state.records));
     }
     result
 }
 
 /// The times in the layout of MLIR's `--mlir-timing --mlir-timing-display=list`.
-fn timing_report(times: &[(String, Duration)]) -> String {
-    let total: f64 = times.iter().map(|(_, d)| d.as_secs_f64()).sum();
+fn timing_report(records: &[(String, PassRecord)]) -> String {
+    let total: f64 = records.iter().map(|(_, r)| r.time.as_secs_f64()).sum();
     let rule = "===-------------------------------------------------------------------------===";
     let mut out = format!("{rule}\n                         ... Execution time report ...\n{rule}\n");
     out.push_str(&format!("  Total Execution Time: {total:.4} seconds\n\n  ----Wall Time----  ----Name----\n"));
     let percent = |t: f64| if total > 0.0 { 100.0 * t / total } else { 0.0 };
-    for (name, d) in times {
-        let t = d.as_secs_f64();
+    for (name, r) in records {
+        let t = r.time.as_secs_f64();
         out.push_str(&format!("  {t:8.4} ({:5.1}%)  {name}\n", percent(t)));
     }
     out.push_str(&format!("  {total:8.4} ({:5.1}%)  Total\n", percent(total)));
@@ -238,38 +238,35 @@ impl State<'_, '_> {
             manager.enable_ir_printing(printing);
         }
         pipeline::build(&manager, std::slice::from_ref(element)).map_err(Stop::Tool)?;
-        let before = self.options.checker.as_ref().map(|_| module.as_operation().to_string());
+        // The module before the pass, for the checker's report and the
+        // reproducer.
+        let before = (self.options.checker.is_some() || self.options.reproducer.is_some())
+            .then(|| module.as_operation().to_string());
         let name = element_name(element);
         if names_any(element, self.options.print_before) {
             eprintln!("// -----// IR Dump Before {name} //----- //\n{}", module.as_operation());
         }
-        let snapshot = self.options.reproducer.map(|_| module.as_operation().to_string());
         let counted = self.options.statistics.then(|| (rxla_ir::pipeline::Snapshot::of(module), count_ops(module)));
         let start = Instant::now();
         let ran = manager.run(module);
         let elapsed = start.elapsed();
+        let record = match self.records.iter().position(|(n, _)| *n == name) {
+            Some(i) => &mut self.records[i].1,
+            None => {
+                self.records.push((name.clone(), PassRecord::default()));
+                &mut self.records.last_mut().expect("just pushed").1
+            }
+        };
+        record.time += elapsed;
         if let Some((shape, ops)) = counted {
-            let after = if ran.is_ok() { count_ops(module) } else { ops };
-            let changed = ran.is_ok() && rxla_ir::pipeline::Snapshot::of(module) != shape;
-            let entry = match self.stats.iter().position(|(n, _)| *n == name) {
-                Some(i) => &mut self.stats[i].1,
-                None => {
-                    self.stats.push((name.clone(), Statistics::default()));
-                    &mut self.stats.last_mut().expect("just pushed").1
-                }
-            };
-            entry.runs += 1;
-            entry.changed += changed as usize;
-            entry.ops_before += ops;
-            entry.ops_after += after;
-        }
-        match self.times.iter_mut().find(|(n, _)| *n == name) {
-            Some((_, total)) => *total += elapsed,
-            None => self.times.push((name.clone(), elapsed)),
+            record.runs += 1;
+            record.changed += (ran.is_ok() && rxla_ir::pipeline::Snapshot::of(module) != shape) as usize;
+            record.ops_before += ops;
+            record.ops_after += if ran.is_ok() { count_ops(module) } else { ops };
         }
         if ran.is_err() {
-            if let (Some(path), Some(snapshot)) = (self.options.reproducer, snapshot) {
-                let text = crate::reproducer::render(&snapshot, element, self.options.verify_each);
+            if let (Some(path), Some(before)) = (self.options.reproducer, &before) {
+                let text = crate::reproducer::render(before, element, self.options.verify_each);
                 match std::fs::write(path, text) {
                     Ok(()) => eprintln!(
                         "hlo-opt: note: wrote a reproducer of the failing pass '{name}' to {} (run it with: hlo-opt {} --run-reproducer)",
