@@ -190,7 +190,8 @@ enum Compiled {
 struct Executable {
     compiled: Compiled,
     params: Vec<Param>,
-    /// The parameter shapes (interpreter: tuples are built from leaves).
+    /// The parameter shapes, to build tuple and token arguments from the
+    /// leaves (empty: the leaves are the arguments).
     shapes: Vec<Shape>,
     platform: &'static str,
     file_name: String,
@@ -288,8 +289,9 @@ fn compile_inner(source: &str, a: &CompileArgs) -> Result<Executable, String> {
                 rxla_runtime::compile_hlo_text(source, file, &a.options)
             }
             .map_err(with_file)?;
-            let params = exe.parameters().iter().map(leaf).collect();
-            (Compiled::Cpu(exe), params, Vec::new(), "cpu")
+            let params: Vec<Param> = exe.parameters().iter().map(leaf).collect();
+            let shapes = if a.is_mlir { Vec::new() } else { hlo_parameter_shapes(source, &params) };
+            (Compiled::Cpu(exe), params, shapes, "cpu")
         }
         "gpu" => {
             let options = gpu_options(a)?;
@@ -302,8 +304,9 @@ fn compile_inner(source: &str, a: &CompileArgs) -> Result<Executable, String> {
                 rxla_runtime::gpu::compile_hlo_text(source, file, &options)
             }
             .map_err(with_file)?;
-            let params = exe.parameters().iter().map(leaf).collect();
-            (Compiled::Gpu(exe), params, Vec::new(), "gpu")
+            let params: Vec<Param> = exe.parameters().iter().map(leaf).collect();
+            let shapes = if a.is_mlir { Vec::new() } else { hlo_parameter_shapes(source, &params) };
+            (Compiled::Gpu(exe), params, shapes, "gpu")
         }
         "interpreter" => {
             let module = load_ast(source, file, a.is_mlir)?;
@@ -313,21 +316,40 @@ fn compile_inner(source: &str, a: &CompileArgs) -> Result<Executable, String> {
                 .ok_or_else(|| format!("{file}: error: the module has no entry computation"))?;
             let shapes = npy::parameter_shapes(entry);
             let mut params = Vec::new();
-            fn leaves(s: &Shape, out: &mut Vec<Param>) {
-                match s {
-                    Shape::Array { element, dims, .. } => {
-                        out.push(Param { ty: *element, dims: rxla_interpreter::literal::static_dims(dims) })
-                    }
-                    Shape::Tuple(e) => e.iter().for_each(|s| leaves(s, out)),
-                    Shape::Token | Shape::Opaque => {}
-                }
-            }
             shapes.iter().for_each(|s| leaves(s, &mut params));
             (Compiled::Interpreter(module), params, shapes, "interpreter")
         }
         other => return Err(format!("unknown platform '{other}' (available: cpu, gpu, interpreter)")),
     };
     Ok(Executable { compiled, params, shapes, platform, file_name: a.file_name.clone() })
+}
+
+/// The array leaves of a parameter shape, depth-first.
+fn leaves(s: &Shape, out: &mut Vec<Param>) {
+    match s {
+        Shape::Array { element, dims, .. } => {
+            out.push(Param { ty: *element, dims: rxla_interpreter::literal::static_dims(dims) })
+        }
+        Shape::Tuple(e) => e.iter().for_each(|s| leaves(s, out)),
+        Shape::Token | Shape::Opaque => {}
+    }
+}
+
+/// The entry computation's parameter shapes of HLO text (tuples, tokens),
+/// if they agree with the compiled parameter leaves; empty otherwise (the
+/// leaves are then the arguments as they are).
+fn hlo_parameter_shapes(source: &str, params: &[Param]) -> Vec<Shape> {
+    let Ok(module) = rxla_hlo_text::parse_module(source) else { return Vec::new() };
+    let Some(entry) = module.computations.get(module.entry) else { return Vec::new() };
+    let shapes = npy::parameter_shapes(entry);
+    let mut flat = Vec::new();
+    shapes.iter().for_each(|s| leaves(s, &mut flat));
+    let same = flat.len() == params.len() && flat.iter().zip(params).all(|(a, b)| a.ty == b.ty && a.dims == b.dims);
+    if same {
+        shapes
+    } else {
+        Vec::new()
+    }
 }
 
 /// Builds the interpreter's arguments (tuples, tokens) from leaves.
@@ -377,14 +399,14 @@ impl Executable {
         }
         let result = py.detach(|| -> PyResult<Vec<ArrayOut>> {
             let leaves = literals(args, &self.params)?;
+            // One literal per parameter (tuples, tokens) where the shapes are known.
+            let leaves = if self.shapes.is_empty() { leaves } else { assemble(&self.shapes, leaves) };
             let file = &self.file_name;
             let run_error = |e: String| RunError::new_err(format!("{file}: {e}"));
             let result = match &self.compiled {
                 Compiled::Cpu(exe) => exe.run(&leaves).map_err(|e| run_error(e.to_string()))?,
                 Compiled::Gpu(exe) => exe.run(&leaves).map_err(|e| run_error(e.to_string()))?,
-                Compiled::Interpreter(module) => {
-                    interpret(module, &assemble(&self.shapes, leaves)).map_err(run_error)?
-                }
+                Compiled::Interpreter(module) => interpret(module, &leaves).map_err(run_error)?,
             };
             outputs(&result).map_err(run_error)
         })?;

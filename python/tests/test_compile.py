@@ -191,6 +191,24 @@ ENTRY e {
     np.testing.assert_array_equal(outs[2], x)
 
 
+@pytest.mark.parametrize("platform", ["cpu", "interpreter"])
+def test_tuple_parameter_takes_its_leaves(platform):
+    exe = rxla.compile(
+        """HloModule m
+ENTRY e {
+  p = (f32[2], (s32[], f32[2])) parameter(0)
+  a = f32[2] get-tuple-element(p), index=0
+  q = (s32[], f32[2]) get-tuple-element(p), index=1
+  b = f32[2] get-tuple-element(q), index=1
+  ROOT r = f32[2] add(a, b)
+}""",
+        platform,
+    )
+    assert exe.parameter_shapes == ["f32[2]", "s32[]", "f32[2]"]
+    (out,) = exe(np.float32([1, 2]), np.int32(0), np.float32([10, 20]))
+    np.testing.assert_array_equal(out, [11, 22])
+
+
 def test_zero_size_and_rank0():
     exe = rxla.compile(
         """HloModule m
