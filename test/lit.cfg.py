@@ -4,7 +4,7 @@
 #   cargo build                             # builds target/debug/hlo-opt
 #   /usr/lib/llvm-22/bin/lit -sv test/      # from the repository root
 #
-# The same tests also run under `cargo test -p rxla-opt-tool --test lit`
+# The same tests also run under `cargo test -p rxla-opt --test lit`
 # (opt-tool/tests/lit.rs). Keep the tool table and the feature names below in
 # sync with `tools()` / `available_features()` there. See test/README.md.
 

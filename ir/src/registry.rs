@@ -9,6 +9,7 @@ use crate::pass::{PassError, PassOptions};
 pub use melior::pass::Pass;
 
 /// A registered pass: its name, description and constructor.
+#[derive(Clone, Copy)]
 pub struct PassInfo {
     pub name: &'static str,
     pub description: &'static str,

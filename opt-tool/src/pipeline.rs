@@ -164,9 +164,9 @@ fn add_elements(manager: &OperationPassManager, elements: &[Element], anchor: &s
     Ok(())
 }
 
-/// A Rust pass by name: rxla's HLO passes, then the lowering passes.
+/// A Rust pass of the process's registry by name.
 pub fn lookup_rust_pass(name: &str) -> Option<&'static rxla_ir::PassInfo> {
-    rxla_passes::lookup(name).or_else(|| rxla_lowering::lookup(name))
+    crate::registry::current().lookup(name)
 }
 
 /// Adds an upstream MLIR pass (`name{options}`) through MLIR's parser.

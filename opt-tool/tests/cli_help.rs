@@ -2,7 +2,7 @@
 //! tests/help/: a flag renamed, dropped or redescribed shows up here
 //! first (scripts and RUN lines depend on the spellings).
 //!
-//! `RXLA_UPDATE_SNAPSHOTS=1 cargo test -p rxla-opt-tool --test cli_help`
+//! `RXLA_UPDATE_SNAPSHOTS=1 cargo test -p rxla-opt --test cli_help`
 //! rewrites the snapshots after an intended change.
 
 use std::{path::PathBuf, process::Command};

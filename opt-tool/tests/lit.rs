@@ -5,9 +5,9 @@
 //! trial named by its path relative to `test/`, so the usual filters work:
 //!
 //! ```text
-//! cargo test -p rxla-opt-tool --test lit               # everything
-//! cargo test -p rxla-opt-tool --test lit -- ops_       # names containing "ops_"
-//! cargo test -p rxla-opt-tool --test lit -- --list     # list the trials
+//! cargo test -p rxla-opt --test lit               # everything
+//! cargo test -p rxla-opt --test lit -- ops_       # names containing "ops_"
+//! cargo test -p rxla-opt --test lit -- --list     # list the trials
 //! ```
 //!
 //! The directives follow LLVM lit (`RUN:`, `REQUIRES:`, `UNSUPPORTED:`,

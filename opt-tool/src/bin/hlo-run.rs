@@ -20,18 +20,14 @@
 //! runs the module there too and compares the outputs within
 //! `--atol`/`--rtol`, reporting the first and the worst differing element.
 
-#[path = "../cli.rs"]
-mod cli;
-// Shared with hlo-opt, which also uses its diagnostic-verification half.
-#[allow(dead_code)]
-#[path = "../diagnostics.rs"]
-mod diagnostics;
-
 use clap::Parser;
-use diagnostics::{Collector, Severity};
 use melior::ir::Module;
 use rxla_hlo_text::ast::{self, Shape};
 use rxla_interpreter::{literal::Literal, npy, text, Interpreter};
+use rxla_opt::{
+    cli,
+    diagnostics::{Collector, Severity},
+};
 use std::{
     io::{Read, Write},
     path::PathBuf,
