@@ -91,6 +91,10 @@ type ArrayIn = (String, Vec<i64>, Vec<u8>);
 /// An array for Python: dtype name, shape, element bytes.
 type ArrayOut = (String, Vec<i64>, Vec<u8>);
 
+/// An output as Python gets it: dtype name, shape, a `bytearray` of the
+/// elements.
+type PyArrayOut<'py> = (String, Vec<i64>, Bound<'py, PyByteArray>);
+
 /// One parameter leaf: element type and dims.
 #[derive(Clone, Debug)]
 struct Param {
@@ -180,8 +184,8 @@ fn outputs(result: &Literal) -> Result<Vec<ArrayOut>, String> {
 
 /// What was compiled.
 enum Compiled {
-    Cpu(rxla_runtime::Executable),
-    Gpu(rxla_runtime::gpu::GpuExecutable),
+    Cpu(Box<rxla_runtime::Executable>),
+    Gpu(Box<rxla_runtime::gpu::GpuExecutable>),
     Interpreter(ast::Module),
 }
 
@@ -291,7 +295,7 @@ fn compile_inner(source: &str, a: &CompileArgs) -> Result<Executable, String> {
             .map_err(with_file)?;
             let params: Vec<Param> = exe.parameters().iter().map(leaf).collect();
             let shapes = if a.is_mlir { Vec::new() } else { hlo_parameter_shapes(source, &params) };
-            (Compiled::Cpu(exe), params, shapes, "cpu")
+            (Compiled::Cpu(Box::new(exe)), params, shapes, "cpu")
         }
         "gpu" => {
             let options = gpu_options(a)?;
@@ -306,7 +310,7 @@ fn compile_inner(source: &str, a: &CompileArgs) -> Result<Executable, String> {
             .map_err(with_file)?;
             let params: Vec<Param> = exe.parameters().iter().map(leaf).collect();
             let shapes = if a.is_mlir { Vec::new() } else { hlo_parameter_shapes(source, &params) };
-            (Compiled::Gpu(exe), params, shapes, "gpu")
+            (Compiled::Gpu(Box::new(exe)), params, shapes, "gpu")
         }
         "interpreter" => {
             let module = load_ast(source, file, a.is_mlir)?;
@@ -389,11 +393,7 @@ fn interpret(module: &ast::Module, args: &[Literal]) -> Result<Literal, String> 
 impl Executable {
     /// Runs on `args`, a list of `(dtype, shape, bytes)`; returns the
     /// flattened outputs as `(dtype, shape, bytearray)`.
-    fn run<'py>(
-        &self,
-        py: Python<'py>,
-        args: Vec<ArrayIn>,
-    ) -> PyResult<Vec<(String, Vec<i64>, Bound<'py, PyByteArray>)>> {
+    fn run<'py>(&self, py: Python<'py>, args: Vec<ArrayIn>) -> PyResult<Vec<PyArrayOut<'py>>> {
         if let Some(e) = argument_error(&args, &self.params) {
             return Err(e);
         }
