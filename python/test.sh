@@ -46,5 +46,5 @@ step "pytest python/tests"
 status=0
 (cd "$venv" && "$venv/bin/python" -m pytest "$here/tests" -q -p no:cacheprovider "$@") || status=$?
 
-step "done, exit status $status, $(($(date +%s) - start))s in all"
+step "done, exit status $status"
 exit $status
