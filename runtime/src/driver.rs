@@ -47,6 +47,11 @@ pub struct Options {
     /// Write every stage of the compilation to this directory, as XLA's
     /// `--xla_dump_to` does (`hlo-run --dump-dir`): [`dump`] lists the files.
     pub dump_dir: Option<std::path::PathBuf>,
+    /// CPU: also keep the executable in its saved form
+    /// ([`crate::Executable::artifact`], `hlo-run --save-executable`): the
+    /// kernels are compiled to object files and linked into memory from
+    /// them, so what runs is what a later [`crate::load_executable`] runs.
+    pub save_artifact: bool,
 }
 
 /// Writes stage `file` of a compilation to `options.dump_dir`, if set.

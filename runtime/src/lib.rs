@@ -38,7 +38,10 @@ pub mod relayout;
 pub mod sort_keys;
 pub mod thunk_emitter;
 
-pub use cpu::{compile_hlo_text, compile_module, CompileCache, Executable};
+pub use cpu::{
+    compile_hlo_text, compile_module, is_executable_artifact, load_executable, saved_parameter_shapes, CompileCache,
+    Executable,
+};
 pub use driver::{CompileTimes, EntryLayouts, Options};
 pub use entry::ParameterSpec;
 pub use executor::RunError;

@@ -239,3 +239,40 @@ fn temporaries_share_memory() {
     assert!(stats.arena_bytes < stats.temp_bytes_unshared, "{stats:?}");
     let _ = Buffer::zeroed(0);
 }
+
+#[test]
+fn saved_executables_load_and_run_without_recompiling() {
+    // A while loop, a reduction, a dot (a library call) and constants: every
+    // part of an executable the saved form must rebuild.
+    let text = "HloModule saved\n\n\
+        add {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT c = f32[] add(a, b)\n}\n\n\
+        cond {\n  s = (s32[], f32[4,4]) parameter(0)\n  i = s32[] get-tuple-element(s), index=0\n  \
+        n = s32[] constant(3)\n  ROOT lt = pred[] compare(i, n), direction=LT\n}\n\n\
+        body {\n  s = (s32[], f32[4,4]) parameter(0)\n  i = s32[] get-tuple-element(s), index=0\n  \
+        x = f32[4,4] get-tuple-element(s), index=1\n  one = s32[] constant(1)\n  j = s32[] add(i, one)\n  \
+        d = f32[4,4] dot(x, x), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n  \
+        c = f32[4,4] constant({{0.5,0,0,0},{0,0.5,0,0},{0,0,0.5,0},{0,0,0,0.5}})\n  y = f32[4,4] tanh(d)\n  \
+        z = f32[4,4] add(y, c)\n  ROOT t = (s32[], f32[4,4]) tuple(j, z)\n}\n\n\
+        ENTRY e {\n  x = f32[4,4] parameter(0)\n  zero = s32[] constant(0)\n  s = (s32[], f32[4,4]) tuple(zero, x)\n  \
+        w = (s32[], f32[4,4]) while(s), condition=cond, body=body\n  r = f32[4,4] get-tuple-element(w), index=1\n  \
+        f = f32[] constant(0)\n  ROOT sum = f32[4] reduce(r, f), dimensions={0}, to_apply=add\n}\n";
+    let options = Options { save_artifact: true, ..Options::default() };
+    let exe = check_with(text, 1e-5, 1e-5, &options);
+    let saved = exe.artifact().expect("saved").to_vec();
+    assert!(rxla_runtime::is_executable_artifact(&saved));
+    assert!(compile_hlo_text(text, "t.hlo", &Options::default()).unwrap().artifact().is_none());
+
+    let params = rxla_runtime::saved_parameter_shapes(&saved).expect("shapes");
+    assert_eq!(params.len(), 1);
+    let loaded = rxla_runtime::load_executable(&saved, "t.rxla").unwrap_or_else(|e| panic!("load: {e}"));
+    assert_eq!(loaded.num_kernels(), exe.num_kernels());
+    let args = random_arguments(&params, 11).expect("random arguments");
+    let (want, got) = (exe.run(&args).unwrap(), loaded.run(&args).unwrap());
+    assert!(first_mismatch(&got, &want, 0.0, 0.0).is_none(), "the loaded executable computes something else");
+
+    // Damage is refused with a reason, never run.
+    let e = rxla_runtime::load_executable(&saved[..saved.len() - 3], "t.rxla").err().unwrap().to_string();
+    assert!(e.contains("t.rxla: truncated"), "{e}");
+    let e = rxla_runtime::load_executable(b"HloModule m", "t.rxla").err().unwrap().to_string();
+    assert!(e.contains("not a saved rxla CPU executable"), "{e}");
+}

@@ -56,6 +56,12 @@ impl HostTarget {
         Ok(HostTarget { machine, triple: triple.to_string(), cpu: cpu.to_string(), features: features.to_string() })
     }
 
+    /// What code compiled for this target needs of a machine: the triple,
+    /// the CPU and its features, as LLVM names them.
+    pub fn identity(&self) -> String {
+        format!("{} {} {}", self.triple, self.cpu, self.features)
+    }
+
     /// Sets the module's triple and data layout, and the host attributes
     /// on every function definition.
     pub fn prepare(&self, module: &Module) {
@@ -164,6 +170,16 @@ impl Unit {
         self.engine = Some(engine);
         Ok(addresses)
     }
+
+    /// Optimizes the module and writes it as an ELF object file.
+    fn object(&mut self, target: &HostTarget) -> Result<Vec<u8>, String> {
+        let llvm = self.module.as_ref().expect("a translated module");
+        target.prepare(llvm);
+        llvm.verify().map_err(|e| format!("LLVM IR does not verify: {e}"))?;
+        target.optimize(llvm)?;
+        let buffer = target.machine.write_to_memory_buffer(llvm, FileType::Object).map_err(|e| e.to_string())?;
+        Ok(buffer.as_slice().to_vec())
+    }
 }
 
 impl Drop for Unit {
@@ -193,37 +209,9 @@ impl Jit {
     }
 
     fn compile_units(modules: &[melior::ir::Module], target: &HostTarget, functions: &[String]) -> Result<Jit, String> {
-        // Translation reads the MLIR context, which is single-threaded.
-        let mut units = modules.iter().map(|m| Unit::new(m, functions)).collect::<Result<Vec<_>, _>>()?;
-        let found: usize = units.iter().map(|u| u.functions.len()).sum();
-        if found != functions.len() {
-            let missing = functions.iter().find(|f| !units.iter().any(|u| u.functions.contains(f)));
-            return Err(format!("kernel `{}`: not defined in the LLVM module", missing.map_or("?", |s| s.as_str())));
-        }
-        let results: Vec<Result<Vec<(String, usize)>, String>> = if units.len() == 1 {
-            vec![units[0].compile(target)]
-        } else {
-            let (triple, cpu, features) = (&target.triple, &target.cpu, &target.features);
-            std::thread::scope(|scope| {
-                let handles: Vec<_> = units
-                    .iter_mut()
-                    .map(|unit| {
-                        scope.spawn(move || {
-                            // A target machine per thread: LLVM's are not
-                            // shared between threads.
-                            let target = HostTarget::with(triple, cpu, features)?;
-                            unit.compile(&target)
-                        })
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().unwrap_or_else(|_| Err("internal error: an LLVM compile thread panicked".into())))
-                    .collect()
-            })
-        };
+        let mut units = translate_units(modules, functions)?;
         let mut addresses = HashMap::new();
-        for r in results {
+        for r in in_parallel(&mut units, target, Unit::compile) {
             addresses.extend(r?);
         }
         Ok(Jit { units, addresses })
@@ -240,8 +228,149 @@ impl Jit {
     }
 }
 
-/// LLVM IR text of `module` before and after optimization, and the
-/// assembly: the `llvm-before-optimizations`, `llvm` and `asm` stages.
+/// Translates each module into its own LLVM context (translation reads the
+/// MLIR context, which is single-threaded); `functions` must all be defined.
+fn translate_units(modules: &[melior::ir::Module], functions: &[String]) -> Result<Vec<Unit>, String> {
+    let units = modules.iter().map(|m| Unit::new(m, functions)).collect::<Result<Vec<_>, _>>()?;
+    let found: usize = units.iter().map(|u| u.functions.len()).sum();
+    if found != functions.len() {
+        let missing = functions.iter().find(|f| !units.iter().any(|u| u.functions.contains(f)));
+        return Err(format!("kernel `{}`: not defined in the LLVM module", missing.map_or("?", |s| s.as_str())));
+    }
+    Ok(units)
+}
+
+/// Runs `step` on every unit, one thread per unit, each with its own
+/// target machine (LLVM's are not shared between threads).
+fn in_parallel<T: Send>(
+    units: &mut [Unit],
+    target: &HostTarget,
+    step: fn(&mut Unit, &HostTarget) -> Result<T, String>,
+) -> Vec<Result<T, String>> {
+    if units.len() == 1 {
+        return vec![step(&mut units[0], target)];
+    }
+    let (triple, cpu, features) = (&target.triple, &target.cpu, &target.features);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = units
+            .iter_mut()
+            .map(|unit| scope.spawn(move || step(unit, &HostTarget::with(triple, cpu, features)?)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Err("internal error: an LLVM compile thread panicked".into())))
+            .collect()
+    })
+}
+
+/// Object files of the kernels of `module` (the lowering's output), split
+/// and optimized exactly as [`Jit::compile_kernels`] does, for saving:
+/// [`LoadedCode::load`] maps them into memory later, without LLVM's
+/// optimizer or code generator.
+pub fn kernel_objects(
+    module: &melior::ir::Module,
+    target: &HostTarget,
+    functions: &[String],
+    threads: usize,
+) -> Result<Vec<Vec<u8>>, String> {
+    let parts = crate::translate::split_kernel_modules(module, threads);
+    let mut units = translate_units(&parts, functions)?;
+    in_parallel(&mut units, target, Unit::object).into_iter().collect()
+}
+
+/// Object files linked into memory by LLVM's ORC JIT (JITLink), with
+/// symbols the objects do not define (the C library's) resolved in the
+/// process, as MCJIT resolves them.
+pub struct LoadedCode {
+    jit: orc::LLVMOrcLLJITRef,
+    addresses: HashMap<String, usize>,
+}
+
+use inkwell::llvm_sys::{
+    error::{LLVMDisposeErrorMessage, LLVMErrorRef, LLVMGetErrorMessage},
+    orc2::{self as orc_base, lljit as orc},
+};
+
+/// The message of an LLVM error (consumed), or Ok.
+fn llvm_result(error: LLVMErrorRef, what: &str) -> Result<(), String> {
+    if error.is_null() {
+        return Ok(());
+    }
+    // SAFETY: a non-null error is consumed by LLVMGetErrorMessage; the
+    // message is ours to dispose of.
+    unsafe {
+        let message = LLVMGetErrorMessage(error);
+        let text = std::ffi::CStr::from_ptr(message).to_string_lossy().into_owned();
+        LLVMDisposeErrorMessage(message);
+        Err(format!("{what}: {text}"))
+    }
+}
+
+impl LoadedCode {
+    /// Links `objects` (from [`kernel_objects`], for this host) into memory
+    /// and looks up `functions`.
+    pub fn load(objects: &[Vec<u8>], functions: &[String]) -> Result<LoadedCode, String> {
+        Target::initialize_native(&InitializationConfig::default())?;
+        let mut jit = std::ptr::null_mut();
+        // SAFETY: a null builder asks for the default LLJIT (host target).
+        llvm_result(unsafe { orc::LLVMOrcCreateLLJIT(&mut jit, std::ptr::null_mut()) }, "creating the ORC JIT")?;
+        let mut code = LoadedCode { jit, addresses: HashMap::new() };
+        // SAFETY: `jit` is live; the generator and the buffers are handed
+        // over to it (it owns them from here).
+        unsafe {
+            let dylib = orc::LLVMOrcLLJITGetMainJITDylib(jit);
+            let mut generator = std::ptr::null_mut();
+            let prefix = orc::LLVMOrcLLJITGetGlobalPrefix(jit);
+            llvm_result(
+                orc_base::LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
+                    &mut generator,
+                    prefix,
+                    None,
+                    std::ptr::null_mut(),
+                ),
+                "resolving symbols in the process",
+            )?;
+            orc_base::LLVMOrcJITDylibAddGenerator(dylib, generator);
+            for (i, object) in objects.iter().enumerate() {
+                let name = std::ffi::CString::new(format!("rxla-kernels-{i}.o")).expect("no NUL");
+                let buffer = inkwell::llvm_sys::core::LLVMCreateMemoryBufferWithMemoryRangeCopy(
+                    object.as_ptr() as *const _,
+                    object.len(),
+                    name.as_ptr(),
+                );
+                llvm_result(orc::LLVMOrcLLJITAddObjectFile(jit, dylib, buffer), &format!("object file {i}"))?;
+            }
+            for function in functions {
+                let name = std::ffi::CString::new(function.as_str()).map_err(|_| "a kernel name has a NUL byte")?;
+                let mut address = 0;
+                llvm_result(
+                    orc::LLVMOrcLLJITLookup(jit, &mut address, name.as_ptr()),
+                    &format!("kernel `{function}`"),
+                )?;
+                code.addresses.insert(function.clone(), address as usize);
+            }
+        }
+        Ok(code)
+    }
+
+    /// The address of a loaded function.
+    pub fn address(&self, name: &str) -> Option<usize> {
+        self.addresses.get(name).copied()
+    }
+}
+
+impl Drop for LoadedCode {
+    fn drop(&mut self) {
+        // SAFETY: created in `load`; nothing refers to its code any more.
+        let _ = llvm_result(unsafe { orc::LLVMOrcDisposeLLJIT(self.jit) }, "disposing of the ORC JIT");
+    }
+}
+
+// SAFETY: after `load` the JIT is only kept alive; the code it maps is
+// immutable and callable from any thread.
+unsafe impl Send for LoadedCode {}
+unsafe impl Sync for LoadedCode {}
+
 /// An ELF object file of the kernels of `module` (one flat module of
 /// `llvm` dialect kernels), optimized for `target`: what the JIT would
 /// load, for linking ahead of time (`hlo-opt --stage=obj`).
@@ -255,6 +384,8 @@ pub fn object_file(module: &melior::ir::Module, target: &HostTarget) -> Result<V
     Ok(buffer.as_slice().to_vec())
 }
 
+/// LLVM IR text of `module` before and after optimization, and the
+/// assembly: the `llvm-before-optimizations`, `llvm` and `asm` stages.
 pub fn stages(module: &melior::ir::Module, target: &HostTarget) -> Result<(String, String, String), String> {
     let context = Context::create();
     let llvm = crate::translate::to_llvm_ir(module, &context)?;

@@ -119,6 +119,12 @@ struct Args {
     #[arg(long = "compile-only", conflicts_with_all = ["inputs", "input_npy", "input_literals", "random_inputs", "reference_platform", "output", "print_literals", "profile"])]
     compile_only: bool,
 
+    /// CPU: also save the compiled executable to FILE (the optimized module
+    /// and the kernels' machine code); `hlo-run FILE --platform=cpu` runs
+    /// it later without recompiling, on a machine with the same CPU.
+    #[arg(long = "save-executable", value_name = "FILE")]
+    save_executable: Option<String>,
+
     /// Write the compile and run times (seconds) as JSON to this file.
     #[arg(long = "timings-json", value_name = "FILE.json")]
     timings_json: Option<String>,
@@ -236,25 +242,46 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &Args) -> Result<(), Failure> {
-    let (source, file) = if args.input == "-" {
-        let mut text = String::new();
-        std::io::stdin().read_to_string(&mut text).map_err(|e| format!("reading standard input: {e}"))?;
-        (text, "<stdin>".to_string())
+    let (bytes, file) = if args.input == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin().read_to_end(&mut bytes).map_err(|e| format!("reading standard input: {e}"))?;
+        (bytes, "<stdin>".to_string())
     } else {
-        let text = std::fs::read_to_string(&args.input).map_err(|e| format!("cannot read '{}': {e}", args.input))?;
-        (text, args.input.clone())
+        let bytes = std::fs::read(&args.input).map_err(|e| format!("cannot read '{}': {e}", args.input))?;
+        (bytes, args.input.clone())
     };
-    let is_mlir = match args.input_format {
-        InputFormat::Mlir => true,
-        InputFormat::Hlo => false,
-        InputFormat::Auto => args.input.ends_with(".mlir"),
+    // A saved executable (--save-executable) runs without its source.
+    let saved = rxla_runtime::is_executable_artifact(&bytes).then_some(&bytes[..]);
+    let (source, is_mlir, module, params) = match saved {
+        Some(saved) => {
+            check_saved_run(args, &file)?;
+            let params = rxla_runtime::saved_parameter_shapes(saved).map_err(|e| format!("{file}: {e}"))?;
+            ("", false, None, params)
+        }
+        None => {
+            if args.save_executable.is_some() && args.platform != Platform::Cpu {
+                return Err(Failure("--save-executable saves CPU executables: use --platform=cpu".into()));
+            }
+            let source = std::str::from_utf8(&bytes)
+                .map_err(|e| format!("{file}: neither text (HLO or MLIR: {e}) nor a saved executable"))?;
+            let is_mlir = match args.input_format {
+                InputFormat::Mlir => true,
+                InputFormat::Hlo => false,
+                InputFormat::Auto => args.input.ends_with(".mlir"),
+            };
+            let module = load_module(source, &file, is_mlir)?;
+            let entry = module
+                .computations
+                .get(module.entry)
+                .ok_or_else(|| format!("{file}: the module has no entry computation"))?;
+            let params = npy::parameter_shapes(entry);
+            (source, is_mlir, Some(module), params)
+        }
     };
-    let module = load_module(&source, &file, is_mlir)?;
-    let entry =
-        module.computations.get(module.entry).ok_or_else(|| format!("{file}: the module has no entry computation"))?;
-    let params = npy::parameter_shapes(entry);
+    let module = || module.as_ref().expect("only a module's source runs on the interpreter");
+    let source = Source { text: source, is_mlir, saved };
     if args.compile_only {
-        return compile_only(&source, &file, is_mlir, args);
+        return compile_only(&source, &file, args);
     }
 
     let arguments = read_arguments(args, &params)?;
@@ -270,22 +297,22 @@ fn run(args: &Args) -> Result<(), Failure> {
 
     let (result, times, compile_times) = match args.platform {
         Platform::Interpreter => {
-            let (r, t) = run_interpreter(&module, &arguments, args)?;
+            let (r, t) = run_interpreter(module(), &arguments, args)?;
             (r, t, Vec::new())
         }
-        Platform::Cpu => run_cpu(&source, &file, is_mlir, &arguments, args)?,
-        Platform::Gpu => run_gpu(&source, &file, is_mlir, &arguments, args)?,
+        Platform::Cpu => run_cpu(&source, &file, &arguments, args)?,
+        Platform::Gpu => run_gpu(source.text, &file, is_mlir, &arguments, args)?,
     };
     let mut mismatch = None;
     if let Some(reference) = args.reference_platform {
         let quiet = Args { iterations: 1, warmup: 0, ..args.clone() };
         let (expected, _, _) = match reference {
             Platform::Interpreter => {
-                let (r, t) = run_interpreter(&module, &arguments, &quiet)?;
+                let (r, t) = run_interpreter(module(), &arguments, &quiet)?;
                 (r, t, Vec::new())
             }
-            Platform::Cpu => run_cpu(&source, &file, is_mlir, &arguments, &quiet)?,
-            Platform::Gpu => run_gpu(&source, &file, is_mlir, &arguments, &quiet)?,
+            Platform::Cpu => run_cpu(&source, &file, &arguments, &quiet)?,
+            Platform::Gpu => run_gpu(source.text, &file, is_mlir, &arguments, &quiet)?,
         };
         mismatch = Some(rxla_interpreter::compare::first_mismatch(&result, &expected, args.atol, args.rtol));
     }
@@ -410,17 +437,17 @@ fn compile_timed<E>(args: &Args, compile: impl Fn() -> Result<E, Failure>) -> Re
 /// `--compile-only`: compiles `--warmup` + `--iterations` times, prints
 /// the timed compiles and the phases of the last one, writes them to
 /// `--timings-json`.
-fn compile_only(source: &str, file: &str, is_mlir: bool, args: &Args) -> Result<(), Failure> {
+fn compile_only(source: &Source, file: &str, args: &Args) -> Result<(), Failure> {
     let (times, phases, kernels) = match args.platform {
         Platform::Interpreter => {
             return Err(Failure("--compile-only needs a compiling platform (--platform=cpu or --platform=gpu)".into()))
         }
         Platform::Cpu => {
-            let (exe, times) = compile_cpu(source, file, is_mlir, args)?;
+            let (exe, times) = compile_cpu(source, file, args)?;
             (times, exe.compile_times.clone(), exe.num_kernels())
         }
         Platform::Gpu => {
-            let (exe, times) = compile_gpu(source, file, is_mlir, args)?;
+            let (exe, times) = compile_gpu(source.text, file, source.is_mlir, args)?;
             (times, exe.compile_times.clone(), exe.num_kernels())
         }
     };
@@ -571,36 +598,62 @@ fn gpu_device(name: &str) -> Result<rxla_emitters::GpuTarget, Failure> {
 /// Compiles for the host CPU (`--warmup` + `--iterations` times when
 /// timing, or with `--compile-only`); returns the last executable and the
 /// timed compile times.
-fn compile_cpu(
-    source: &str,
-    file: &str,
-    is_mlir: bool,
-    args: &Args,
-) -> Result<(rxla_runtime::Executable, Vec<Duration>), Failure> {
-    let options = common_options(args);
-    compile_timed(args, || {
-        let result = if is_mlir {
+fn compile_cpu(source: &Source, file: &str, args: &Args) -> Result<(rxla_runtime::Executable, Vec<Duration>), Failure> {
+    let mut options = common_options(args);
+    options.save_artifact = args.save_executable.is_some();
+    let (exe, times) = compile_timed(args, || {
+        let result = if let Some(saved) = source.saved {
+            rxla_runtime::load_executable(saved, file)
+        } else if source.is_mlir {
             let context = rxla_dialects::create_context();
             context.enable_multi_threading(false);
-            let module =
-                Module::parse(&context, source).ok_or_else(|| Failure(format!("{file}: the module does not parse")))?;
+            let module = Module::parse(&context, source.text)
+                .ok_or_else(|| Failure(format!("{file}: the module does not parse")))?;
             rxla_runtime::compile_module(&context, module, &options)
         } else {
-            rxla_runtime::compile_hlo_text(source, file, &options)
+            rxla_runtime::compile_hlo_text(source.text, file, &options)
         };
         result.map_err(|e| Failure(format!("{file}: {e}")))
-    })
-    .inspect(|(exe, _)| exe.warnings.iter().for_each(|w| print_diagnostic(w)))
+    })?;
+    exe.warnings.iter().for_each(|w| print_diagnostic(w));
+    if let Some(path) = &args.save_executable {
+        let artifact = exe.artifact().expect("compiled with save_artifact");
+        std::fs::write(path, artifact).map_err(|e| format!("--save-executable: cannot write '{path}': {e}"))?;
+    }
+    Ok((exe, times))
+}
+
+/// What the CPU compiles: a module's text, or a saved executable.
+struct Source<'a> {
+    text: &'a str,
+    is_mlir: bool,
+    saved: Option<&'a [u8]>,
+}
+
+/// A saved executable runs on the CPU it was compiled for, and has no
+/// source to run elsewhere or to save again.
+fn check_saved_run(args: &Args, file: &str) -> Result<(), Failure> {
+    if args.platform != Platform::Cpu {
+        return Err(Failure(format!("{file} is a saved CPU executable: run it with --platform=cpu")));
+    }
+    if args.reference_platform.is_some() {
+        return Err(Failure(format!(
+            "{file} is a saved executable: --reference-platform needs the module's source, which it does not keep"
+        )));
+    }
+    if args.save_executable.is_some() {
+        return Err(Failure(format!("{file} is a saved executable already (--save-executable)")));
+    }
+    Ok(())
 }
 
 fn run_cpu(
-    source: &str,
+    source: &Source,
     file: &str,
-    is_mlir: bool,
     arguments: &[Literal],
     args: &Args,
 ) -> Result<(Literal, Vec<Duration>, Vec<Duration>), Failure> {
-    let (exe, compile_times) = compile_cpu(source, file, is_mlir, args)?;
+    let (exe, compile_times) = compile_cpu(source, file, args)?;
     let buffers = exe.prepare(arguments).map_err(|e| Failure(format!("{file}: {e}")))?;
     for _ in 0..args.warmup {
         exe.execute(&buffers).map_err(|e| Failure(format!("{file}: {e}")))?;

@@ -1,7 +1,11 @@
 //! The CPU compiler (XLA's `CpuCompiler`): HLO module -> HLO pipeline ->
 //! thunk programs and kernels -> lowering -> LLVM -> JIT -> [`Executable`].
 
-use super::Executable;
+use super::{
+    artifact::{self, Artifact},
+    executable::KernelCode,
+    Executable,
+};
 use crate::{
     buffer_assignment,
     driver::{
@@ -9,13 +13,13 @@ use crate::{
         CompileTimes, EntryLayouts, Options,
     },
     executor::KernelFn,
-    thunk_emitter::{CompileError, ThunkEmitter},
+    thunk_emitter::{CompileError, Emitted, ThunkEmitter},
 };
 use melior::{
     ir::{operation::OperationLike, Module},
     Context,
 };
-use rxla_codegen::cpu::Jit;
+use rxla_codegen::cpu::{Jit, LoadedCode};
 use rxla_emitters::Target;
 use rxla_ir::op::Op;
 use rxla_passes::pipeline::{hlo_pipeline, Platform, RunOptions};
@@ -58,17 +62,21 @@ fn compile_module_inner(context: &Context, mut module: Module, options: &Options
     }
     times.hlo_pipeline = start.elapsed();
     crate::driver::dump_optimized(options, &module)?;
+    // The saved form starts from the optimized module, before the thunk
+    // emitter annotates it.
+    let optimized = match options.save_artifact {
+        true => Some((artifact::parameter_shapes(&module)?, artifact::module_bytecode(&module))),
+        false => None,
+    };
 
     let t = Instant::now();
-    let root = Op::of(&module.as_operation());
-    let mut emitter = ThunkEmitter::new(root, Target::default_cpu());
-    emitter.emitted_convolutions = options.emitted_convolutions;
-    let mut emitted = emitter.emit()?;
+    let emitted = emit_thunks(&module, options.emitted_convolutions)?;
     times.emit = t.elapsed();
 
     let t = Instant::now();
     let names: Vec<String> = emitted.kernels.iter().map(|(k, _)| k.name.clone()).collect();
-    let jit = if names.is_empty() {
+    let mut objects = Vec::new();
+    let code = if names.is_empty() {
         None
     } else {
         let kernels: Vec<&rxla_emitters::EmittedKernel> = emitted.kernels.iter().map(|(_, k)| k).collect();
@@ -90,20 +98,66 @@ fn compile_module_inner(context: &Context, mut module: Module, options: &Options
             crate::driver::dump(options, "kernels.opt.ll", || after)?;
             crate::driver::dump(options, "kernels.s", || asm)?;
         }
-        let jit = Jit::compile_kernels(&lowered, &host()?, &names, compile_threads())
-            .map_err(|e| CompileError(format!("LLVM: {e}")))?;
+        let code = if options.save_artifact {
+            objects = rxla_codegen::cpu::kernel_objects(&lowered, &host()?, &names, compile_threads())
+                .map_err(|e| CompileError(format!("LLVM: {e}")))?;
+            KernelCode::Loaded(LoadedCode::load(&objects, &names).map_err(|e| CompileError(format!("LLVM: {e}")))?)
+        } else {
+            KernelCode::Jit(
+                Jit::compile_kernels(&lowered, &host()?, &names, compile_threads())
+                    .map_err(|e| CompileError(format!("LLVM: {e}")))?,
+            )
+        };
         times.llvm = t.elapsed();
-        Some(jit)
+        Some(code)
     };
-    let functions: Vec<Option<KernelFn>> = match &jit {
-        Some(jit) => names
+    let saved = match optimized {
+        Some((parameters, module)) => Some(
+            Artifact {
+                host: host()?.identity(),
+                emitted_convolutions: options.emitted_convolutions,
+                parameters,
+                module,
+                fingerprint: artifact::fingerprint(&emitted),
+                kernels: names,
+                objects,
+            }
+            .to_bytes(),
+        ),
+        None => None,
+    };
+    let mut exe = assemble(emitted, code, times, start)?;
+    exe.artifact = saved;
+    Ok(exe)
+}
+
+/// The thunk programs and kernels of an optimized module.
+pub(crate) fn emit_thunks(module: &Module, emitted_convolutions: bool) -> Result<Emitted, CompileError> {
+    let root = Op::of(&module.as_operation());
+    let mut emitter = ThunkEmitter::new(root, Target::default_cpu());
+    emitter.emitted_convolutions = emitted_convolutions;
+    emitter.emit()
+}
+
+/// The executable from the emitter's programs and the kernels' code.
+pub(crate) fn assemble(
+    mut emitted: Emitted,
+    code: Option<KernelCode>,
+    mut times: CompileTimes,
+    start: Instant,
+) -> Result<Executable, CompileError> {
+    let functions: Vec<Option<KernelFn>> = match &code {
+        Some(code) => emitted
+            .kernels
             .iter()
-            .map(|n| {
-                let address = jit.address(n).expect("every kernel was looked up");
-                // SAFETY: the JIT compiled `n` with the CPU kernel ABI.
-                Some(unsafe { std::mem::transmute::<usize, KernelFn>(address) })
+            .map(|(k, _)| {
+                let address = code
+                    .address(&k.name)
+                    .ok_or_else(|| CompileError(format!("internal error: kernel `{}` has no code", k.name)))?;
+                // SAFETY: `address` is `k`'s code, compiled with the CPU kernel ABI.
+                Ok(Some(unsafe { std::mem::transmute::<usize, KernelFn>(address) }))
             })
-            .collect(),
+            .collect::<Result<_, CompileError>>()?,
         None => Vec::new(),
     };
 
@@ -121,9 +175,10 @@ fn compile_module_inner(context: &Context, mut module: Module, options: &Options
         functions,
         constants: emitted.constants,
         arenas,
-        jit,
+        code,
         buffer_stats: stats,
         compile_times: times,
         warnings: Vec::new(),
+        artifact: None,
     })
 }

@@ -22,14 +22,33 @@ pub struct Executable {
     pub(crate) functions: Vec<Option<KernelFn>>,
     pub(crate) constants: Vec<Buffer>,
     pub(crate) arenas: Vec<Mutex<Vec<Buffer>>>,
-    /// Keeps the kernels' code mapped.
+    /// The kernels' code, kept mapped (`functions` point into it).
     #[allow(dead_code)]
-    pub(crate) jit: Option<rxla_codegen::cpu::Jit>,
+    pub(crate) code: Option<KernelCode>,
     pub buffer_stats: Vec<buffer_assignment::Stats>,
     pub compile_times: CompileTimes,
     /// What the compiler warns about (`file:line:col: warning: ...`), such
     /// as constants a dump elided.
     pub warnings: Vec<String>,
+    /// The saved form, with `Options::save_artifact`.
+    pub(crate) artifact: Option<Vec<u8>>,
+}
+
+/// Where the kernels' machine code lives.
+pub(crate) enum KernelCode {
+    /// Compiled in memory by MCJIT.
+    Jit(rxla_codegen::cpu::Jit),
+    /// Object files linked into memory (a saved executable).
+    Loaded(rxla_codegen::cpu::LoadedCode),
+}
+
+impl KernelCode {
+    pub(crate) fn address(&self, name: &str) -> Option<usize> {
+        match self {
+            KernelCode::Jit(jit) => jit.address(name),
+            KernelCode::Loaded(code) => code.address(name),
+        }
+    }
 }
 
 impl Executable {
@@ -37,6 +56,13 @@ impl Executable {
     /// structure share one).
     pub fn num_kernels(&self) -> usize {
         self.kernels.len()
+    }
+
+    /// The executable in its saved form (compiled with
+    /// `Options::save_artifact`): write it to a file and run it later with
+    /// [`crate::load_executable`], without recompiling.
+    pub fn artifact(&self) -> Option<&[u8]> {
+        self.artifact.as_deref()
     }
 
     fn entry(&self) -> &Program {

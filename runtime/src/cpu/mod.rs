@@ -2,12 +2,16 @@
 //! pipeline, emitters, lowering, LLVM on all cores, JIT) and the
 //! [`Executable`] it produces, which runs thunk programs with the kernels
 //! over workgroups on the [`crate::pool`]; [`cache`]: an in-process
-//! cache of executables, for callers that compile the same module again.
+//! cache of executables, for callers that compile the same module again;
+//! [`artifact`]: executables saved to a file and loaded without
+//! recompiling.
 
+pub mod artifact;
 pub mod cache;
 pub mod compiler;
 mod executable;
 
+pub use artifact::{is_executable_artifact, load_executable, saved_parameter_shapes};
 pub use cache::{CacheStats, CompileCache};
 pub use compiler::{compile_hlo_text, compile_module};
 pub use executable::Executable;

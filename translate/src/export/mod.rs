@@ -49,6 +49,25 @@ pub fn export_hlo_text(module: &Module) -> Result<String> {
 }
 
 /// Exports `module` as an HLO syntax tree.
+/// The HLO shapes of the entry computation's parameters (with their
+/// layouts), without exporting the rest of the module.
+pub fn entry_parameter_shapes(module: &Module) -> Result<Vec<Shape>> {
+    let module_op = Op(module.as_operation().to_raw());
+    let funcs: Vec<Op> = module_op.body_ops().into_iter().filter(|op| op.name() == "func.func").collect();
+    let entry = funcs.iter().find(|f| f.has_attr("hlo.entry")).or(funcs.last());
+    let entry = entry.ok_or_else(|| ExportError::new("the module has no computations"))?;
+    let block = entry.entry_block().ok_or_else(|| ExportError::new("the entry computation has no body"))?;
+    let mut shapes = Vec::new();
+    for (n, (arg, attrs)) in block.arguments().into_iter().zip(entry.arg_attrs()).enumerate() {
+        let mut shape = shape_of(arg.type_text(), &format!("parameter {n}"))?;
+        if let Some((_, layout)) = attrs.iter().find(|(k, _)| k == "hlo.layout") {
+            ops::apply_layout(&mut shape, layout)?;
+        }
+        shapes.push(shape);
+    }
+    Ok(shapes)
+}
+
 pub fn export_ast(module: &Module) -> Result<ast::Module> {
     let module_op = Op(module.as_operation().to_raw());
     let name = module_op.string_attr("sym_name").unwrap_or_else(|| "module".to_string());
