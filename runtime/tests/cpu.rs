@@ -143,6 +143,23 @@ fn every_f8_code_converts_exactly() {
 }
 
 #[test]
+fn every_f8_code_negates_exactly() {
+    // Negation on the bits, read back as bits: signs of zeros and NaNs too.
+    for ty in ["f8e4m3fn", "f8e5m2", "f8e4m3", "f8e3m4", "f8e4m3fnuz", "f8e5m2fnuz", "f8e4m3b11fnuz"] {
+        let text = format!(
+            "HloModule n\n\nENTRY e {{\n  x = u8[256] parameter(0)\n  f = {ty}[256] bitcast-convert(x)\n  \
+             n = {ty}[256] negate(f)\n  ROOT b = u8[256] bitcast-convert(n)\n}}\n"
+        );
+        let exe = compile_hlo_text(&text, "n.hlo", &Options::default()).unwrap_or_else(|e| panic!("{ty}: {e}"));
+        let ast = rxla_hlo_text::parse_module(&text).unwrap();
+        let codes = Literal::array(vec![256], Data::U8((0..=255).collect()));
+        let want = Interpreter::new(&ast).run(std::slice::from_ref(&codes)).unwrap();
+        let got = exe.run(&[codes]).unwrap();
+        assert!(first_mismatch(&got, &want, 0.0, 0.0).is_none(), "{ty}: {:?}", first_mismatch(&got, &want, 0.0, 0.0));
+    }
+}
+
+#[test]
 fn donated_buffers_are_updated_in_place() {
     let text = "HloModule d, input_output_alias={ {0}: (0, {}, may-alias) }\n\n\
                 ENTRY e {\n  p = f32[4096] parameter(0)\n  u = f32[8] parameter(1)\n  i = s32[] parameter(2)\n  \

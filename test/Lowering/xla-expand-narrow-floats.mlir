@@ -34,6 +34,38 @@ func.func @truncate(%x: f32) -> f8E5M2 {
 
 // -----
 
+// Negation flips the sign bit; in an IEEE-like format a NaN (magnitude above
+// infinity, 0x7C) becomes the canonical NaN (0x7E) of the new sign.
+// CHECK-LABEL: func.func @negate_ieee
+// CHECK:         %[[B:.*]] = arith.bitcast %arg0 : f8E5M2 to i8
+// CHECK:         %[[F:.*]] = arith.xori %[[B]], %{{.*}} : i8
+// CHECK:         %[[NAN:.*]] = arith.cmpi ugt, %{{.*}}, %c124_i8 : i8
+// CHECK:         %[[Q:.*]] = arith.ori %{{.*}}, %c126_i8 : i8
+// CHECK:         %[[S:.*]] = arith.select %[[NAN]], %[[Q]], %[[F]] : i8
+// CHECK:         %[[R:.*]] = arith.bitcast %[[S]] : i8 to f8E5M2
+// CHECK:         return %[[R]]
+func.func @negate_ieee(%x: f8E5M2) -> f8E5M2 {
+  %y = arith.negf %x : f8E5M2
+  return %y : f8E5M2
+}
+
+// -----
+
+// fnuz formats have one zero and one NaN (the sign bit alone): both negate
+// to themselves. Vectors (CPU lane bodies) work lane by lane.
+// CHECK-LABEL: func.func @negate_fnuz
+// CHECK:         %[[B:.*]] = arith.bitcast %arg0 : vector<4xf8E4M3FNUZ> to vector<4xi8>
+// CHECK:         %[[F:.*]] = arith.xori %[[B]], %{{.*}} : vector<4xi8>
+// CHECK:         %[[Z:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : vector<4xi8>
+// CHECK:         %[[S:.*]] = arith.select %[[Z]], %[[B]], %[[F]] : vector<4xi1>, vector<4xi8>
+// CHECK:         arith.bitcast %[[S]] : vector<4xi8> to vector<4xf8E4M3FNUZ>
+func.func @negate_fnuz(%x: vector<4xf8E4M3FNUZ>) -> vector<4xf8E4M3FNUZ> {
+  %y = arith.negf %x : vector<4xf8E4M3FNUZ>
+  return %y : vector<4xf8E4M3FNUZ>
+}
+
+// -----
+
 // Arithmetic in a narrow format is an error at the op.
 // ERR: xla-expand-narrow-floats.mlir:[[@LINE+2]]:{{[0-9]+}}: error: `arith.addf` on f8E5M2 has no CPU lowering (convert to f32 first)
 func.func @arith(%x: f8E5M2) -> f8E5M2 {

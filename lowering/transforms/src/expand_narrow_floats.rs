@@ -13,6 +13,11 @@
 //!   interpreter uses) and looked up by a branchless binary search over the
 //!   step boundaries.
 //!
+//! - `arith.negf` on a narrow format: the sign bit flipped, with NaN made
+//!   the format's canonical NaN of the new sign as the interpreter does
+//!   (`fnuz` formats have no negative zero: zero and NaN stay as they
+//!   are); [`negated_bits`] is the rule, tested against the definition.
+//!
 //! Run before `xla-lower-tensors` (the tables are tensor constants).
 
 use crate::ir::*;
@@ -20,7 +25,7 @@ use melior::ir::OperationRef;
 use mlir_sys::*;
 use rxla_hlo_text::{
     ast::PrimitiveType,
-    floats::{float_format, FloatFormat},
+    floats::{float_format, FloatFormat, SpecialValues},
 };
 use rxla_ir::pass::{HloPass, PassError, PassOptions};
 
@@ -53,6 +58,10 @@ impl HloPass for ExpandNarrowFloats {
                 } else if let Some(f) = narrow(to) {
                     expand_trunc(op, f, from, to)?;
                 }
+            } else if let Some(f) =
+                (name == "arith.negf").then(|| narrow(scalar_type(op.result(0).raw_type()))).flatten()
+            {
+                expand_neg(op, f)?;
             } else if name.starts_with("arith.")
                 && op.operands().iter().chain(op.results().iter()).any(|v| narrow(v.raw_type()).is_some())
                 && !matches!(name.as_str(), "arith.bitcast" | "arith.constant" | "arith.select")
@@ -81,6 +90,29 @@ fn narrow(ty: MlirType) -> Option<(PrimitiveType, FloatFormat)> {
     }
     let t = PrimitiveType::from_name(&name)?;
     Some((t, float_format(t)?))
+}
+
+/// What [`expand_neg`] computes, on one code.
+#[cfg(test)]
+fn negated_bits(format: &FloatFormat, bits: u64) -> u64 {
+    let sign = 1u64 << (format.width() - 1);
+    let (flipped, magnitude) = (bits ^ sign, bits & (sign - 1));
+    match format.kind {
+        SpecialValues::FiniteNegZeroNan if magnitude == 0 => bits,
+        SpecialValues::Ieee if magnitude > format.infinity(false).unwrap() => {
+            (flipped & sign) | format.nan(false, 0).unwrap()
+        }
+        _ => flipped,
+    }
+}
+
+/// The element type of a vector, else the type itself.
+fn scalar_type(ty: MlirType) -> MlirType {
+    if is_vector(ty) {
+        element_type(ty)
+    } else {
+        ty
+    }
 }
 
 /// A dense 1-D constant of `values` with element type `elem`.
@@ -119,6 +151,53 @@ fn expand_ext(op: Op, (_, format): (PrimitiveType, FloatFormat), from: MlirType,
             return expand_trunc(inner, (PrimitiveType::F32, f), f32t, to);
         }
     };
+    replace_op(op, &[result]);
+    Ok(())
+}
+
+/// `-x` on the bits: the sign bit flipped, exact for every value.
+fn expand_neg(op: Op, (t, format): (PrimitiveType, FloatFormat)) -> Result<()> {
+    if !format.has_sign {
+        return Err(op_error(op, format!("`arith.negf` on {}: the format has no sign", t.name())));
+    }
+    let b = B::before(op);
+    let width = format.width();
+    let ty = op.result(0).raw_type();
+    // Scalars, or the vectors of the CPU's vectorized lane bodies.
+    let lanes = is_vector(ty).then(|| shape_of(ty)[0]);
+    let shaped = |elem: MlirType| lanes.map_or(elem, |n| vector_type_of(elem, n));
+    let int = shaped(b.int(width));
+    let constant = |v: i64| match lanes {
+        None => b.const_int(int, v),
+        Some(n) => b.const_text(int, &format!("dense<{v}> : vector<{n}xi{width}>")),
+    };
+    let bits = b.val("arith.bitcast", &[op.operand(0)], int, &[]);
+    let mut flipped = b.val("arith.xori", &[bits, constant(1 << (width - 1))], int, &[]);
+    debug_assert!(format.has_sign);
+    let sign = 1i64 << (width - 1);
+    let magnitude = b.val("arith.andi", &[bits, constant(sign - 1)], int, &[]);
+    match format.kind {
+        SpecialValues::FiniteNegZeroNan => {
+            // 0 is the only zero and the sign bit alone is NaN: both negate
+            // to themselves.
+            let pred = b.attr("0 : i64"); // eq
+            let zero_or_nan = b.val("arith.cmpi", &[magnitude, constant(0)], shaped(b.int(1)), &[("predicate", pred)]);
+            flipped = b.val("arith.select", &[zero_or_nan, bits, flipped], int, &[]);
+        }
+        SpecialValues::Ieee => {
+            // NaN (above infinity) becomes the canonical NaN, sign flipped.
+            let infinity = format.infinity(false).expect("IEEE formats have infinities") as i64;
+            let quiet = format.nan(false, 0).expect("IEEE formats have NaN") as i64;
+            let pred = b.attr("8 : i64"); // ugt
+            let nan = b.val("arith.cmpi", &[magnitude, constant(infinity)], shaped(b.int(1)), &[("predicate", pred)]);
+            let new_sign = b.val("arith.andi", &[flipped, constant(sign)], int, &[]);
+            let canonical = b.val("arith.ori", &[new_sign, constant(quiet)], int, &[]);
+            flipped = b.val("arith.select", &[nan, canonical, flipped], int, &[]);
+        }
+        // The NaN (all ones) and the finite-only formats: the flip is exact.
+        SpecialValues::FiniteAllOnesNan | SpecialValues::FiniteOnly => {}
+    }
+    let result = b.val("arith.bitcast", &[flipped], ty, &[]);
     replace_op(op, &[result]);
     Ok(())
 }
@@ -227,4 +306,33 @@ fn expand_trunc(op: Op, (_, target): (PrimitiveType, FloatFormat), from: MlirTyp
     replace_op(op, &[result]);
     let _ = unsafe { mlirTypeIsAFloat(to) };
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn negation_on_the_bits_is_the_negated_value_rounded_back() {
+        use PrimitiveType as T;
+        let types = [
+            T::F8e4m3fn,
+            T::F8e5m2,
+            T::F8e4m3,
+            T::F8e3m4,
+            T::F8e4m3fnuz,
+            T::F8e5m2fnuz,
+            T::F8e4m3b11fnuz,
+            T::F6e2m3fn,
+            T::F6e3m2fn,
+            T::F4e2m1fn,
+        ];
+        for t in types {
+            let f = float_format(t).unwrap();
+            for bits in 0..1u64 << f.width() {
+                let want = f.round_from_f64(-f.decode(bits));
+                assert_eq!(negated_bits(&f, bits), want, "{t:?} code {bits:#x}");
+            }
+        }
+    }
 }
