@@ -23,6 +23,7 @@ pub mod conv;
 mod convert;
 pub mod dot;
 pub mod fft;
+mod gemv;
 pub mod key_sort;
 mod matmul;
 pub mod rng;

@@ -96,6 +96,13 @@ macro_rules! gemm_scalar {
                 rhs_cs: usize,
                 parallel: bool,
             ) {
+                if (m == 1 || n == 1)
+                    && <$t as Gemv>::gemv(
+                        m, n, k, dst, dst_rs, dst_cs, lhs, lhs_rs, lhs_cs, rhs, rhs_rs, rhs_cs, parallel,
+                    )
+                {
+                    return;
+                }
                 let par = if parallel {
                     gemm::Parallelism::Rayon(rayon::current_num_threads())
                 } else {
@@ -127,6 +134,71 @@ macro_rules! gemm_scalar {
         }
     };
 }
+
+/// The matrix-vector path ([`crate::gemv`]) where the element type has one.
+trait Gemv {
+    /// A product with `m == 1` or `n == 1`; false when it is left to gemm.
+    ///
+    /// # Safety
+    /// As [`Scalar::product`].
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn gemv(
+        _m: usize,
+        _n: usize,
+        _k: usize,
+        _dst: *mut Self,
+        _dst_rs: usize,
+        _dst_cs: usize,
+        _lhs: *const Self,
+        _lhs_rs: usize,
+        _lhs_cs: usize,
+        _rhs: *const Self,
+        _rhs_rs: usize,
+        _rhs_cs: usize,
+        _parallel: bool,
+    ) -> bool {
+        false
+    }
+}
+
+impl Gemv for Complex32 {}
+impl Gemv for Complex64 {}
+
+macro_rules! real_gemv {
+    ($t:ty) => {
+        impl Gemv for $t {
+            unsafe fn gemv(
+                m: usize,
+                n: usize,
+                k: usize,
+                dst: *mut Self,
+                dst_rs: usize,
+                dst_cs: usize,
+                lhs: *const Self,
+                lhs_rs: usize,
+                lhs_cs: usize,
+                rhs: *const Self,
+                rhs_rs: usize,
+                rhs_cs: usize,
+                parallel: bool,
+            ) -> bool {
+                use crate::gemv::{product, Strided};
+                if m == 1 {
+                    // y[j] = sum_k lhs[0, k] * rhs[k, j]
+                    let v = Strided { ptr: lhs, k: lhs_cs, j: 0 };
+                    product(n, k, dst, dst_cs, v, Strided { ptr: rhs, k: rhs_rs, j: rhs_cs }, parallel)
+                } else {
+                    // y[i] = sum_k rhs[k, 0] * lhs[i, k]
+                    let v = Strided { ptr: rhs, k: rhs_rs, j: 0 };
+                    product(m, k, dst, dst_rs, v, Strided { ptr: lhs, k: lhs_cs, j: lhs_rs }, parallel)
+                }
+            }
+        }
+    };
+}
+
+real_gemv!(f32);
+real_gemv!(f64);
 
 gemm_scalar!(f32, 0.0, 1.0);
 gemm_scalar!(f64, 0.0, 1.0);
