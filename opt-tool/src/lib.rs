@@ -468,6 +468,20 @@ fn driver_options<'a>(
     }
 }
 
+/// MLIR's IR printing for `--mlir-print-ir-{before,after}-all` and
+/// `--mlir-print-ir-after-change`, if any is given.
+fn ir_printing(args: &Args) -> Option<PassIrPrintingOptions> {
+    (args.print_ir_after_all || args.print_ir_before_all || args.print_ir_after_change).then(|| PassIrPrintingOptions {
+        before_all: args.print_ir_before_all,
+        after_all: args.print_ir_after_all || args.print_ir_after_change,
+        module_scope: true,
+        on_change: args.print_ir_after_change,
+        on_failure: false,
+        flags: printing_flags(args),
+        tree_printing_path: PathBuf::new(),
+    })
+}
+
 fn printing_flags(args: &Args) -> OperationPrintingFlags {
     let mut flags = OperationPrintingFlags::new();
     if args.print_op_generic {
@@ -585,6 +599,16 @@ enum ChunkError {
     Miscompile(String),
 }
 
+impl From<driver::Stop> for ChunkError {
+    fn from(stop: driver::Stop) -> ChunkError {
+        match stop {
+            driver::Stop::Failed => ChunkError::Diagnosed,
+            driver::Stop::Tool(e) => ChunkError::Tool(e),
+            driver::Stop::Miscompile(report) => ChunkError::Miscompile(report),
+        }
+    }
+}
+
 struct Options<'a> {
     input: Format,
     emit: Format,
@@ -618,18 +642,7 @@ fn process_chunk(
     let emitter = args.stage.is_some_and(|s| s != Stage::Hlo);
     let headerless = emitter && options.input == Format::Hlo && emitter_stage::is_headerless(&chunk.text);
     if !items.is_empty() && !headerless {
-        let ir_printing =
-            (args.print_ir_after_all || args.print_ir_before_all || args.print_ir_after_change).then(|| {
-                PassIrPrintingOptions {
-                    before_all: args.print_ir_before_all,
-                    after_all: args.print_ir_after_all || args.print_ir_after_change,
-                    module_scope: true,
-                    on_change: args.print_ir_after_change,
-                    on_failure: false,
-                    flags: printing_flags(args),
-                    tree_printing_path: PathBuf::new(),
-                }
-            });
+        let ir_printing = ir_printing(args);
         let checker = match &args.run_after_each_pass {
             Some(inputs) => Some(checker(args, inputs, &module).map_err(|e| {
                 reporter.emit(format_args!("{}: {}: --run-after-each-pass: {e}", reporter.tool, options.file));
@@ -639,11 +652,7 @@ fn process_chunk(
         };
         let disabled = args.disable_passes.iter().cloned().collect();
         let driver_options = driver::Options { checker, ..driver_options(args, &disabled, ir_printing) };
-        driver::run(context, &mut module, items, &driver_options).map_err(|stop| match stop {
-            driver::Stop::Failed => ChunkError::Diagnosed,
-            driver::Stop::Tool(e) => ChunkError::Tool(e),
-            driver::Stop::Miscompile(report) => ChunkError::Miscompile(report),
-        })?;
+        driver::run(context, &mut module, items, &driver_options).map_err(ChunkError::from)?;
     }
     if emitter {
         let gpu = args.platform == Some(PlatformArg::Gpu);
@@ -725,23 +734,8 @@ fn lower_kernels(
     };
     let items = driver::Item::from_steps(&steps);
     let disabled = args.disable_passes.iter().cloned().collect();
-    let ir_printing = (args.print_ir_after_all || args.print_ir_before_all || args.print_ir_after_change).then(|| {
-        PassIrPrintingOptions {
-            before_all: args.print_ir_before_all,
-            after_all: args.print_ir_after_all || args.print_ir_after_change,
-            module_scope: true,
-            on_change: args.print_ir_after_change,
-            on_failure: false,
-            flags: printing_flags(args),
-            tree_printing_path: PathBuf::new(),
-        }
-    });
-    let driver_options = driver_options(args, &disabled, ir_printing);
-    driver::run(context, &mut module, &items, &driver_options).map_err(|stop| match stop {
-        driver::Stop::Failed => ChunkError::Diagnosed,
-        driver::Stop::Tool(e) => ChunkError::Tool(e),
-        driver::Stop::Miscompile(report) => ChunkError::Miscompile(report),
-    })?;
+    let driver_options = driver_options(args, &disabled, ir_printing(args));
+    driver::run(context, &mut module, &items, &driver_options).map_err(ChunkError::from)?;
     if matches!(stage, Stage::Scf | Stage::Vector | Stage::LlvmMlir) {
         return module
             .as_operation()
