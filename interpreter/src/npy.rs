@@ -399,7 +399,10 @@ pub fn parameter_shapes(computation: &Computation) -> Vec<Shape> {
 /// has <f4 (3, 2)`, or a missing key. Extra keys are ignored.
 pub fn read_args(path: impl AsRef<Path>, params: &[Shape]) -> Result<Vec<Literal>> {
     let path = path.as_ref();
-    let arrays = read_npz_raw(path)?;
+    // Each array is dropped once converted: the file's bytes and the
+    // literals are not both held in full (a training step's are gigabytes).
+    let mut arrays: Vec<(String, Option<RawArray>)> =
+        read_npz_raw(path)?.into_iter().map(|(n, raw)| (n, Some(raw))).collect();
     let mut args = Vec::with_capacity(params.len());
     for (i, shape) in params.iter().enumerate() {
         let key = format!("arg{i}");
@@ -408,7 +411,7 @@ pub fn read_args(path: impl AsRef<Path>, params: &[Shape]) -> Result<Vec<Literal
             args.push(Literal::Token);
             continue;
         }
-        let Some((_, raw)) = arrays.iter().find(|(n, _)| *n == key) else {
+        let Some((_, slot)) = arrays.iter_mut().find(|(n, _)| *n == key) else {
             let have: Vec<&str> = arrays.iter().map(|(n, _)| n.as_str()).collect();
             return Err(file_error(
                 path,
@@ -418,7 +421,8 @@ pub fn read_args(path: impl AsRef<Path>, params: &[Shape]) -> Result<Vec<Literal
                 ),
             ));
         };
-        args.push(conform(raw, shape, &what).map_err(|e| file_error(path, e))?);
+        let raw = slot.take().expect("each parameter reads its own array");
+        args.push(conform(&raw, shape, &what).map_err(|e| file_error(path, e))?);
     }
     Ok(args)
 }
@@ -439,7 +443,7 @@ pub fn read_npy_natural(path: impl AsRef<Path>) -> Result<Literal> {
 
 /// Flattens a result into named arrays: `out0, out1, ...` over the leaves
 /// of a tuple (depth-first), or `out0` for an array. Tokens are skipped.
-pub fn output_arrays(result: &Literal) -> Vec<(String, Literal)> {
+pub fn output_arrays(result: &Literal) -> Vec<(String, &Literal)> {
     fn leaves<'a>(l: &'a Literal, out: &mut Vec<&'a Literal>) {
         match l {
             Literal::Tuple(e) => e.iter().for_each(|x| leaves(x, out)),
@@ -449,7 +453,7 @@ pub fn output_arrays(result: &Literal) -> Vec<(String, Literal)> {
     }
     let mut flat = Vec::new();
     leaves(result, &mut flat);
-    flat.into_iter().enumerate().map(|(i, l)| (format!("out{i}"), l.clone())).collect()
+    flat.into_iter().enumerate().map(|(i, l)| (format!("out{i}"), l)).collect()
 }
 
 /// Whether values of `t` are stored as raw bits in an unsigned integer
@@ -532,27 +536,37 @@ pub fn write_npy(path: impl AsRef<Path>, literal: &Literal) -> Result<()> {
 
 /// Writes named arrays as an uncompressed `.npz` (as `np.savez` does), in
 /// the given order. Tuples must be flattened first ([`output_arrays`]).
-pub fn write_npz(path: impl AsRef<Path>, arrays: &[(String, Literal)]) -> Result<()> {
+/// One array is encoded at a time (a training step's outputs are
+/// gigabytes); a file left half-written by an error is removed.
+pub fn write_npz<L: std::borrow::Borrow<Literal>>(path: impl AsRef<Path>, arrays: &[(String, L)]) -> Result<()> {
     let path = path.as_ref();
-    let mut encoded = Vec::with_capacity(arrays.len());
+    // What can fail before writing, checked before the file exists.
     for (name, literal) in arrays {
-        encoded.push((name, encode(literal).map_err(|e| file_error(path, format!("{name}: {e}")))?));
+        if !matches!(literal.borrow(), Literal::Array { .. }) {
+            let _ = encode(literal.borrow()).map_err(|e| file_error(path, format!("{name}: {e}")))?;
+        }
     }
-    let write = || -> io::Result<()> {
-        let mut npz = npyz::npz::NpzWriter::create(path)?;
-        for (name, (descr, shape, bytes)) in &encoded {
+    let write = || -> Result<()> {
+        let io = |e: io::Error| file_error(path, e);
+        let mut npz = npyz::npz::NpzWriter::create(path).map_err(io)?;
+        for (name, literal) in arrays {
+            let (descr, shape, bytes) =
+                encode(literal.borrow()).map_err(|e| file_error(path, format!("{name}: {e}")))?;
             let options = npyz::zip::write::FileOptions::default()
                 .compression_method(npyz::zip::CompressionMethod::Stored)
                 // A fixed time stamp: the same arrays give the same file.
                 .last_modified_time(npyz::zip::DateTime::default())
                 .large_file(bytes.len() as u64 >= (1u64 << 32) - 1024);
-            let w = npz.array::<u8>(name, options)?.dtype(dtype_of(descr)).shape(shape).write_header_only()?;
-            w.write_all(bytes)?;
+            let w =
+                npz.array::<u8>(name, options).map_err(io)?.dtype(dtype_of(descr)).shape(&shape).write_header_only().map_err(io)?;
+            w.write_all(&bytes).map_err(io)?;
         }
-        npz.zip_writer().finish()?;
+        npz.zip_writer().finish().map_err(|e| file_error(path, e))?;
         Ok(())
     };
-    write().map_err(|e| file_error(path, e))
+    write().inspect_err(|_| {
+        let _ = std::fs::remove_file(path);
+    })
 }
 
 #[cfg(test)]

@@ -58,9 +58,12 @@ pub(crate) fn argument_buffers(p: &Program, args: &[Literal]) -> Result<Vec<Buff
     Ok(out)
 }
 
-/// The result literal (logical layouts) of a program's output bytes.
-pub(crate) fn result_literal(p: &Program, outputs: &[&[u8]]) -> Literal {
+/// The result literal (logical layouts) of a program's output bytes. Each
+/// output is dropped once its literal is made, so that owned buffers passed
+/// in are freed one by one (a training step's outputs are gigabytes).
+pub(crate) fn result_literal<B: AsRef<[u8]>>(p: &Program, outputs: impl IntoIterator<Item = B>) -> Literal {
     let mut leaves = p.outputs.iter().zip(outputs).map(|(&s, b)| {
+        let b = b.as_ref();
         let info = &p.slots[s];
         match &info.layout {
             None => literal_of(&info.shape, b),

@@ -284,7 +284,7 @@ fn run(args: &Args) -> Result<(), Failure> {
         return compile_only(&source, &file, args);
     }
 
-    let arguments = read_arguments(args, &params)?;
+    let mut arguments = read_arguments(args, &params)?;
     if let Some(path) = &args.save_inputs {
         let named: Vec<(String, Literal)> = arguments
             .iter()
@@ -300,8 +300,8 @@ fn run(args: &Args) -> Result<(), Failure> {
             let (r, t) = run_interpreter(module(), &arguments, args)?;
             (r, t, Vec::new())
         }
-        Platform::Cpu => run_cpu(&source, &file, &arguments, args)?,
-        Platform::Gpu => run_gpu(source.text, &file, is_mlir, &arguments, args)?,
+        Platform::Cpu => run_cpu(&source, &file, &mut arguments, args)?,
+        Platform::Gpu => run_gpu(source.text, &file, is_mlir, &mut arguments, args)?,
     };
     let mut mismatch = None;
     if let Some(reference) = args.reference_platform {
@@ -311,8 +311,8 @@ fn run(args: &Args) -> Result<(), Failure> {
                 let (r, t) = run_interpreter(module(), &arguments, &quiet)?;
                 (r, t, Vec::new())
             }
-            Platform::Cpu => run_cpu(&source, &file, &arguments, &quiet)?,
-            Platform::Gpu => run_gpu(source.text, &file, is_mlir, &arguments, &quiet)?,
+            Platform::Cpu => run_cpu(&source, &file, &mut arguments, &quiet)?,
+            Platform::Gpu => run_gpu(source.text, &file, is_mlir, &mut arguments, &quiet)?,
         };
         mismatch = Some(rxla_interpreter::compare::first_mismatch(&result, &expected, args.atol, args.rtol));
     }
@@ -438,17 +438,17 @@ fn compile_timed<E>(args: &Args, compile: impl Fn() -> Result<E, Failure>) -> Re
 /// the timed compiles and the phases of the last one, writes them to
 /// `--timings-json`.
 fn compile_only(source: &Source, file: &str, args: &Args) -> Result<(), Failure> {
-    let (times, phases, kernels) = match args.platform {
+    let (times, phases, kernels, memory) = match args.platform {
         Platform::Interpreter => {
             return Err(Failure("--compile-only needs a compiling platform (--platform=cpu or --platform=gpu)".into()))
         }
         Platform::Cpu => {
             let (exe, times) = compile_cpu(source, file, args)?;
-            (times, exe.compile_times.clone(), exe.num_kernels())
+            (times, exe.compile_times.clone(), exe.num_kernels(), Some(exe.memory()))
         }
         Platform::Gpu => {
             let (exe, times) = compile_gpu(source.text, file, source.is_mlir, args)?;
-            (times, exe.compile_times.clone(), exe.num_kernels())
+            (times, exe.compile_times.clone(), exe.num_kernels(), None)
         }
     };
     let phases = [
@@ -469,6 +469,9 @@ fn compile_only(source: &Source, file: &str, args: &Args) -> Result<(), Failure>
     );
     for (name, d) in &phases {
         out += &format!(" {name} {}", ms(*d));
+    }
+    if let Some(m) = memory {
+        out += &format!("\n{}", memory_line(m));
     }
     println!("{out}");
     if let Some(path) = &args.timings_json {
@@ -559,18 +562,21 @@ fn run_gpu(
     source: &str,
     file: &str,
     is_mlir: bool,
-    arguments: &[Literal],
+    arguments: &mut Vec<Literal>,
     args: &Args,
 ) -> Result<(Literal, Vec<Duration>, Vec<Duration>), Failure> {
     let (exe, compile_times) = compile_gpu(source, file, is_mlir, args)?;
     let fail = |e: rxla_runtime::RunError| Failure(format!("{file}: {e}"));
     let device_args = exe.prepare(arguments).map_err(fail)?;
+    release_arguments(arguments, args);
     for _ in 0..args.warmup {
         exe.execute(&device_args).map_err(fail)?;
     }
     let mut times = Vec::with_capacity(args.iterations as usize);
     let mut outputs = None;
     for _ in 0..args.iterations {
+        // The last run's outputs are freed before this one allocates its own.
+        drop(outputs.take());
         let start = Instant::now();
         let out = exe.execute(&device_args).map_err(fail)?;
         times.push(start.elapsed());
@@ -650,27 +656,77 @@ fn check_saved_run(args: &Args, file: &str) -> Result<(), Failure> {
 fn run_cpu(
     source: &Source,
     file: &str,
-    arguments: &[Literal],
+    arguments: &mut Vec<Literal>,
     args: &Args,
 ) -> Result<(Literal, Vec<Duration>, Vec<Duration>), Failure> {
     let (exe, compile_times) = compile_cpu(source, file, args)?;
-    let buffers = exe.prepare(arguments).map_err(|e| Failure(format!("{file}: {e}")))?;
+    let fail = |e: rxla_runtime::RunError| Failure(format!("{file}: {e}"));
+    let buffers = exe.prepare(arguments).map_err(fail)?;
+    release_arguments(arguments, args);
     for _ in 0..args.warmup {
-        exe.execute(&buffers).map_err(|e| Failure(format!("{file}: {e}")))?;
+        exe.execute(&buffers).map_err(fail)?;
     }
     let mut times = Vec::with_capacity(args.iterations as usize);
     let mut outputs = None;
     for _ in 0..args.iterations {
+        // The last run's outputs go back to the pool of freed buffers, from
+        // which this run takes its own.
+        drop(outputs.take());
         let start = Instant::now();
-        let out = exe.execute(&buffers).map_err(|e| Failure(format!("{file}: {e}")))?;
+        let out = exe.execute(&buffers).map_err(fail)?;
         times.push(start.elapsed());
         outputs = Some(out);
     }
-    let result = exe.result(&outputs.expect("at least one iteration"));
     if args.profile {
-        print_profile(exe.profile(&buffers).map_err(|e| Failure(format!("{file}: {e}")))?);
+        print_profile(exe.profile(&buffers).map_err(fail)?);
+        eprintln!("{}", memory_line(exe.memory()));
     }
+    // No more runs: the memory the runs kept for the next one is released
+    // before the result literal (as big as the outputs) is made.
+    drop(buffers);
+    rxla_runtime::cpu::release_pooled_buffers();
+    let result = exe.into_result(outputs.expect("at least one iteration"));
+    drop(exe);
+    rxla_runtime::cpu::release_pooled_buffers();
     Ok((result, times, compile_times))
+}
+
+/// Frees the argument literals once the executable holds its own copies,
+/// unless a reference run (`--reference-platform`) still reads them: a
+/// training step's arguments are gigabytes.
+fn release_arguments(arguments: &mut Vec<Literal>, args: &Args) {
+    if args.reference_platform.is_none() {
+        *arguments = Vec::new();
+    }
+}
+
+/// The memory of one run on the CPU, by kind (`--compile-only`,
+/// `--profile`).
+fn memory_line(m: rxla_runtime::cpu::MemoryStats) -> String {
+        format!(
+        "memory: parameters {}, outputs {}, temporaries {} (entry arena; {} unshared), nested arenas {}, constants {}",
+        bytes(m.parameters),
+        bytes(m.outputs),
+        bytes(m.entry_arena),
+        bytes(m.temporaries_unshared),
+        bytes(m.nested_arenas),
+        bytes(m.constants)
+    )
+}
+
+/// `n` bytes in the largest binary unit that keeps a whole part.
+fn bytes(n: usize) -> String {
+    const UNITS: [&str; 3] = ["KiB", "MiB", "GiB"];
+    if n < 1024 {
+        return format!("{n} B");
+    }
+    let mut value = n as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
 }
 
 fn ms(d: Duration) -> String {

@@ -248,6 +248,30 @@ impl Buffer {
         // SAFETY: as above, uniquely borrowed.
         unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len) }
     }
+
+    /// Frees the memory now, bypassing the pool of freed maps that a plain
+    /// drop may keep it in: for buffers no later run will want back, when
+    /// the memory is needed for something else.
+    pub fn free(self) {
+        if self.mapped && self.len > 0 {
+            // SAFETY: mapped in `map_zeroed` with this length; `forget`
+            // below keeps Drop from touching it again.
+            unsafe { libc::munmap(self.ptr as *mut libc::c_void, self.len) };
+            std::mem::forget(self);
+        }
+    }
+}
+
+impl AsRef<[u8]> for Buffer {
+    fn as_ref(&self) -> &[u8] {
+        self.as_slice()
+    }
+}
+
+/// Unmaps every map the pool keeps (see [`Buffer::for_output`]): what a
+/// caller does when no more runs follow or memory is needed elsewhere.
+pub fn release_pooled_buffers() {
+    pool::release();
 }
 
 /// Freed large maps kept for [`Buffer::for_output`], by length, up to
@@ -285,6 +309,27 @@ mod pool {
         let ptr = maps.by_len.get_mut(&len)?.pop()?;
         maps.total -= len;
         Some(ptr as *mut u8)
+    }
+
+    /// How many maps of `len` bytes are kept.
+    #[cfg(test)]
+    pub fn kept(len: usize) -> usize {
+        let pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
+        pool.as_ref().and_then(|m| m.by_len.get(&len)).map_or(0, Vec::len)
+    }
+
+    /// Unmaps every kept map.
+    pub fn release() {
+        let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(maps) = pool.as_mut() {
+            for (len, ptrs) in maps.by_len.drain() {
+                for ptr in ptrs {
+                    // SAFETY: each was mapped in `map_zeroed` with this length.
+                    unsafe { libc::munmap(ptr as *mut libc::c_void, len) };
+                }
+            }
+            maps.total = 0;
+        }
     }
 
     /// Keeps a map; false if the pool is full (the caller unmaps it).
@@ -521,5 +566,16 @@ mod tests {
         let reused = again.iter().filter(|x| ptrs.contains(&(x.as_ptr() as usize))).count();
         assert_eq!(reused, 40);
         assert!(again.iter().all(|x| x.len() == a || x.len() == b));
+        // Freed buffers skip the pool; released pools keep nothing. (Here,
+        // not in a test of its own: a release in parallel would empty the
+        // pool this test reads.)
+        let mut again = again.into_iter();
+        again.next().expect("40 buffers").free();
+        assert_eq!(pool::kept(a), 0);
+        drop(again);
+        assert_eq!(pool::kept(a), 19);
+        assert_eq!(pool::kept(b), 20);
+        release_pooled_buffers();
+        assert_eq!((pool::kept(a), pool::kept(b)), (0, 0));
     }
 }

@@ -34,6 +34,24 @@ pub struct Executable {
     pub(crate) artifact: Option<Vec<u8>>,
 }
 
+/// Bytes of memory of one run, by kind ([`Executable::memory`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MemoryStats {
+    /// The entry's parameter buffers (the caller's).
+    pub parameters: usize,
+    /// The entry's output buffers (outputs in donated parameters excluded).
+    pub outputs: usize,
+    /// The entry's temporaries, sharing memory by live range.
+    pub entry_arena: usize,
+    /// The other programs' arenas, summed (an upper bound of what they
+    /// add: not all of them are live at once).
+    pub nested_arenas: usize,
+    /// All temporaries as if none shared memory (what sharing saves).
+    pub temporaries_unshared: usize,
+    /// The module's constants.
+    pub constants: usize,
+}
+
 /// Where the kernels' machine code lives.
 pub(crate) enum KernelCode {
     /// Compiled in memory by MCJIT.
@@ -91,6 +109,24 @@ impl Executable {
         let params: Vec<*mut u8> = args.iter().map(|b| b.as_ptr() as *mut u8).collect();
         Machine { profile: Some(&sink), ..self.machine() }.run(self.entry, &params)?;
         Ok(sink.into_inner().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// The memory one run needs, by kind (what XLA's buffer assignment
+    /// reports): parameters and outputs of the entry, the entry's arena,
+    /// the arenas of the programs it runs (loop bodies, branches, calls;
+    /// each may be live while the entry's is), and the constants.
+    pub fn memory(&self) -> MemoryStats {
+        let p = self.entry();
+        let bytes = |s: &usize| p.slots[*s].shape.bytes();
+        let fresh_outputs = p.outputs.iter().zip(&p.output_params).filter(|(_, d)| d.is_none()).map(|(s, _)| bytes(s));
+        MemoryStats {
+            parameters: p.param_leaves.iter().map(bytes).sum(),
+            outputs: fresh_outputs.sum(),
+            entry_arena: p.arena_size,
+            nested_arenas: self.programs.iter().enumerate().filter(|(i, _)| *i != self.entry).map(|(_, q)| q.arena_size).sum(),
+            temporaries_unshared: self.buffer_stats.iter().map(|s| s.temp_bytes_unshared).sum(),
+            constants: self.constants.iter().map(|c| c.len()).sum(),
+        }
     }
 
     /// The flattened parameter leaves.
@@ -164,7 +200,27 @@ impl Executable {
     /// The result literal (logical layouts) of output buffers.
     pub fn result(&self, outputs: &[Buffer]) -> Literal {
         let bytes: Vec<&[u8]> = outputs.iter().map(|b| b.as_slice()).collect();
-        result_literal(self.entry(), &bytes)
+        result_literal(self.entry(), bytes)
+    }
+
+    /// The result literal of output buffers, freeing each buffer (not to
+    /// the pool of freed maps) as soon as its literal is made: the last
+    /// result of a run whose outputs are large, so that the literal and
+    /// the buffers are not both held.
+    pub fn into_result(&self, outputs: Vec<Buffer>) -> Literal {
+        /// Frees its buffer when the literal has been made of it.
+        struct Consumed(Option<Buffer>);
+        impl AsRef<[u8]> for Consumed {
+            fn as_ref(&self) -> &[u8] {
+                self.0.as_ref().map_or(&[], Buffer::as_slice)
+            }
+        }
+        impl Drop for Consumed {
+            fn drop(&mut self) {
+                self.0.take().map(Buffer::free);
+            }
+        }
+        result_literal(self.entry(), outputs.into_iter().map(|b| Consumed(Some(b))))
     }
 
     /// Prepares, executes and converts the result.

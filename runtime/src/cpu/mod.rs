@@ -14,4 +14,7 @@ mod executable;
 pub use artifact::{is_executable_artifact, load_executable, saved_parameter_shapes};
 pub use cache::{CacheStats, CompileCache};
 pub use compiler::{compile_hlo_text, compile_module};
-pub use executable::Executable;
+pub use executable::{Executable, MemoryStats};
+/// Frees the memory that dropped buffers leave for later runs (see
+/// `rxla_library::array::release_pooled_buffers`).
+pub use rxla_library::array::release_pooled_buffers;

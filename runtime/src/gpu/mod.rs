@@ -199,8 +199,7 @@ impl GpuExecutable {
     pub fn result(&self, outputs: &DeviceOutputs) -> Result<Literal, RunError> {
         let host: Vec<Vec<u8>> =
             outputs.buffers.iter().map(|b| b.to_host()).collect::<Result<_, _>>().map_err(RunError)?;
-        let bytes: Vec<&[u8]> = host.iter().map(Vec::as_slice).collect();
-        Ok(crate::entry::result_literal(self.entry(), &bytes))
+        Ok(crate::entry::result_literal(self.entry(), host))
     }
 
     /// Prepares, executes and copies the result back.
