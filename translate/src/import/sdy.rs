@@ -201,7 +201,7 @@ fn to_hlo(s: &TensorSharding) -> std::result::Result<LeafSharding, String> {
     for dim in &s.dims {
         let mut size = 1;
         for r in dim {
-            size *= r.size;
+            size = r.size.saturating_mul(size);
             order.extend(expand(r));
         }
         dims.push(size);
@@ -210,7 +210,7 @@ fn to_hlo(s: &TensorSharding) -> std::result::Result<LeafSharding, String> {
     if !s.unreduced.is_empty() {
         let mut size = 1;
         for r in &s.unreduced {
-            size *= r.size;
+            size = r.size.saturating_mul(size);
             order.extend(expand(r));
         }
         dims.push(size);
@@ -392,7 +392,11 @@ impl<'a> Reader<'a> {
             }
         }
         self.expect('>')?;
-        let count: i64 = axes.iter().map(|(_, s)| s).product();
+        // Bounded so that no product of axis sizes below overflows.
+        let count = axes
+            .iter()
+            .try_fold(1i64, |acc, (_, s)| acc.checked_mul(*s).filter(|&c| c <= 1 << 31))
+            .ok_or("the mesh has more than 2^31 devices")?;
         if let Some(ids) = &device_ids {
             let valid = if axes.is_empty() { ids.len() <= 1 } else { ids.len() as i64 == count };
             if !valid {
@@ -454,7 +458,7 @@ impl<'a> Reader<'a> {
         let pre = self.int()?;
         self.expect(')')?;
         let size = self.int()?;
-        if pre <= 0 || size <= 0 || full % (pre * size) != 0 {
+        if pre <= 0 || size <= 0 || pre.checked_mul(size).is_none_or(|covered| full % covered != 0) {
             return Err(format!("sub-axis \"{name}\":({pre}){size} does not divide the axis of size {full}"));
         }
         Ok(AxisRef { axis, pre, size })
@@ -568,6 +572,11 @@ mod tests {
             "xla.sdy.sharding: sub-axis \"y\":(3)2 does not divide the axis of size 4"
         );
         assert_eq!(err(r#"#sdy.sharding<@mesh [{}]>"#), "xla.sdy.sharding: expects ',' at offset 20 (near '[{}]>')");
+        assert_eq!(
+            convert(r#"{m = #sdy.mesh<["a"=65536, "b"=65536]>}"#, r#"#sdy.sharding<@m, [{"a"}]>"#, "f32[4]")
+                .unwrap_err(),
+            "xla.sdy.meshes: the mesh has more than 2^31 devices"
+        );
         assert_eq!(
             err(r#"#sdy.sharding_per_value<[<@mesh, [{}]>, <@mesh, [{}]>]>"#),
             "xla.sdy.sharding: 2 shardings for one array"
