@@ -210,3 +210,31 @@ fn malformed_shardings_are_located() {
     bad("{replicated metadata=op}", "10:41: error: expects '{' to start the sharding's metadata (at 'op')");
     bad("{unknown shard_as x}", "10:38: error: expects a shard group id (at 'x')");
 }
+
+/// Every truncation and every one-character deletion or duplication of
+/// the printed forms is read without a panic, and whatever reads
+/// normalizes and prints without one (the reader's contract, as for the
+/// fuzzed parser).
+#[test]
+fn mutations_never_panic() {
+    let mut accepted = 0;
+    for text in XLA_PRINTED {
+        let chars: Vec<char> = text.chars().collect();
+        let mut variants = Vec::new();
+        for i in 0..chars.len() {
+            variants.push(chars[..i].iter().collect::<String>());
+            variants.push(chars[..i].iter().chain(&chars[i + 1..]).collect::<String>());
+            variants.push(chars[..=i].iter().chain(&chars[i..]).collect::<String>());
+        }
+        for variant in variants {
+            if let Ok(s) = sharding(&v(&variant)) {
+                accepted += 1;
+                let _ = s.canonical().to_string();
+                let _ = s.clone().for_tuple_leaves(Some(2)).to_string();
+            }
+        }
+    }
+    // Some mutations stay valid (`shard_as 1` -> `shard_as 11`, `device=3`
+    // -> `device=33`); most do not.
+    assert!(accepted > 0);
+}
