@@ -147,6 +147,26 @@ fn subgroups_are_normalized_as_xla_does() {
     // Subgroup: one kind and no data tiling is the plain sharding.
     assert_eq!(canonical("{devices=[1,1,4]<=[4] last_tile_dims={manual}}"), "{manual}");
     assert_eq!(canonical("{devices=[1,2,2]<=[4] last_tile_dims={unreduced, unreduced}}"), "{unreduced}");
+    // Size-1 subgroups are dropped and subgroups of one kind merged (a
+    // reshape of the grid), then the rules above apply.
+    assert_eq!(
+        canonical("{devices=[2,1,4]<=[8] last_tile_dims={manual, replicated}}"),
+        "{devices=[2,4]<=[8] last_tile_dim_replicate}"
+    );
+    assert_eq!(
+        canonical("{devices=[2,2,2]<=[8] last_tile_dims={manual, manual}}"),
+        "{devices=[2,4]<=[8] last_tile_dims={manual}}"
+    );
+    assert_eq!(
+        canonical("{devices=[2,2,1,2]0,1,2,3,4,5,6,7 last_tile_dims={manual, unreduced, replicated}}"),
+        "{devices=[2,2,2]0,1,2,3,4,5,6,7 last_tile_dims={manual, replicated}}"
+    );
+    assert_eq!(canonical("{devices=[4,1,1]<=[4] last_tile_dims={manual, replicated}}"), "{devices=[4]<=[4]}");
+    // Out of XLA's kind order the devices would need a transpose: kept.
+    assert_eq!(
+        canonical("{devices=[2,2,2]<=[8] last_tile_dims={replicated, manual}}"),
+        "{devices=[2,2,2]<=[8] last_tile_dims={replicated, manual}}"
+    );
     // Metadata and shard groups survive normalization.
     assert_eq!(canonical("{devices=[1,4]<=[4] last_tile_dim_replicate shard_as 3}"), "{replicated shard_as 3}");
 }

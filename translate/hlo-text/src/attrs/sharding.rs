@@ -456,19 +456,34 @@ fn canonical_tiling(t: &Tiling) -> LeafKind {
             SubgroupType::Maximal => {}
         }
     }
-    // Merging equal kinds, dropping size-1 subgroups and sorting them is
-    // done when it needs no reordering of devices; otherwise the sharding
-    // stays as written (see docs/hlo-text.md).
-    let sorted_distinct = types.windows(2).all(|w| w[0] < w[1]);
-    if types.len() > 1 && sorted_distinct && t.dims[data_rank..].iter().all(|&d| d > 1) {
-        if types.last() == Some(&SubgroupType::Replicated) {
-            sort_groups(&mut t);
-        }
+    // Subgroup dimensions of size 1 are dropped and those of one kind merged,
+    // in XLA's kind order. When the kinds already come in that order this
+    // only reshapes the grid; when they do not, XLA transposes the devices,
+    // which rxla does not reproduce: such a sharding stays as written (see
+    // docs/hlo-text.md).
+    let subgroups: Vec<(SubgroupType, i64)> =
+        types.iter().copied().zip(t.dims[data_rank..].iter().copied()).filter(|&(_, d)| d > 1).collect();
+    if subgroups.windows(2).any(|w| w[0].0 > w[1].0) {
         return LeafKind::Tiled(t);
     }
-    match types[..] {
+    t.dims.truncate(data_rank);
+    t.last_tile_dims.clear();
+    for (ty, d) in subgroups {
+        if t.last_tile_dims.last() == Some(&ty) {
+            *t.dims.last_mut().unwrap() *= d;
+        } else {
+            t.dims.push(d);
+            t.last_tile_dims.push(ty);
+        }
+    }
+    match t.last_tile_dims[..] {
+        [] => LeafKind::Tiled(t),
         [SubgroupType::Replicated] => partial_tile(t),
         [SubgroupType::Manual] if t.dims.last() == Some(&count(&t)) => LeafKind::Manual,
+        [.., SubgroupType::Replicated] => {
+            sort_groups(&mut t);
+            LeafKind::Tiled(t)
+        }
         _ => LeafKind::Tiled(t),
     }
 }
