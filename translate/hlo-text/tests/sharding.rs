@@ -162,10 +162,18 @@ fn subgroups_are_normalized_as_xla_does() {
         "{devices=[2,2,2]0,1,2,3,4,5,6,7 last_tile_dims={manual, replicated}}"
     );
     assert_eq!(canonical("{devices=[4,1,1]<=[4] last_tile_dims={manual, replicated}}"), "{devices=[4]<=[4]}");
-    // Out of XLA's kind order the devices would need a transpose: kept.
+    // Out of XLA's kind order the devices are transposed into it.
     assert_eq!(
         canonical("{devices=[2,2,2]<=[8] last_tile_dims={replicated, manual}}"),
-        "{devices=[2,2,2]<=[8] last_tile_dims={replicated, manual}}"
+        "{devices=[2,2,2]<=[2,2,2]T(0,2,1) last_tile_dims={manual, replicated}}"
+    );
+    assert_eq!(
+        canonical("{devices=[2,2,2]0,1,2,3,4,5,6,7 last_tile_dims={replicated, manual}}"),
+        "{devices=[2,2,2]0,2,1,3,4,6,5,7 last_tile_dims={manual, replicated}}"
+    );
+    assert_eq!(
+        canonical("{devices=[2,3,2]<=[2,2,3]T(0,2,1) last_tile_dims={replicated, manual}}"),
+        "{devices=[2,2,3]<=[12] last_tile_dims={manual, replicated}}"
     );
     // Metadata and shard groups survive normalization.
     assert_eq!(canonical("{devices=[1,4]<=[4] last_tile_dim_replicate shard_as 3}"), "{replicated shard_as 3}");
@@ -257,4 +265,44 @@ fn mutations_never_panic() {
     // Some mutations stay valid (`shard_as 1` -> `shard_as 11`, `device=3`
     // -> `device=33`); most do not.
     assert!(accepted > 0);
+}
+
+/// The normalizations move devices only as XLA's do: every device keeps
+/// its data tile, and the replication groups hold the same devices.
+#[test]
+fn normalization_keeps_tiles_and_groups() {
+    let groups = |text: &str| -> Vec<(Vec<i64>, Vec<i64>)> {
+        // (data tile index, sorted devices of the tile) for each data tile.
+        let Sharding::Leaf(LeafSharding { kind: LeafKind::Tiled(t), .. }) = read(text).canonical() else { panic!() };
+        let ids = device_list(&t).unwrap();
+        let data_rank = t.dims.len() - t.last_tile_dims.len();
+        let per_tile: usize = t.dims[data_rank..].iter().product::<i64>() as usize;
+        let mut out: Vec<(Vec<i64>, Vec<i64>)> = ids
+            .chunks(per_tile)
+            .enumerate()
+            .map(|(k, c)| {
+                let mut c = c.to_vec();
+                c.sort();
+                (vec![k as i64], c)
+            })
+            .collect();
+        out.sort();
+        out
+    };
+    for (text, expanded) in [
+        (
+            "{devices=[2,2,2]<=[8] last_tile_dims={replicated, manual}}",
+            "{devices=[2,4]0,1,2,3,4,5,6,7 last_tile_dim_replicate}",
+        ),
+        (
+            "{devices=[2,3,2]<=[2,2,3]T(0,2,1) last_tile_dims={replicated, manual}}",
+            "{devices=[2,6]0,3,1,4,2,5,6,9,7,10,8,11 last_tile_dim_replicate}",
+        ),
+        (
+            "{devices=[2,4]<=[2,4]T(1,0) last_tile_dim_replicate}",
+            "{devices=[2,4]0,4,1,5,2,6,3,7 last_tile_dim_replicate}",
+        ),
+    ] {
+        assert_eq!(groups(text), groups(expanded), "{text}");
+    }
 }

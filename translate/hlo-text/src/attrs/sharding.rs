@@ -458,13 +458,22 @@ fn canonical_tiling(t: &Tiling) -> LeafKind {
     }
     // Subgroup dimensions of size 1 are dropped and those of one kind merged,
     // in XLA's kind order. When the kinds already come in that order this
-    // only reshapes the grid; when they do not, XLA transposes the devices,
-    // which rxla does not reproduce: such a sharding stays as written (see
-    // docs/hlo-text.md).
-    let subgroups: Vec<(SubgroupType, i64)> =
+    // only reshapes the grid; otherwise the devices are transposed to that
+    // order first (kept as written where XLA's iota transpose would need its
+    // decanonicalization, see docs/hlo-text.md).
+    let mut subgroups: Vec<(SubgroupType, i64)> =
         types.iter().copied().zip(t.dims[data_rank..].iter().copied()).filter(|&(_, d)| d > 1).collect();
     if subgroups.windows(2).any(|w| w[0].0 > w[1].0) {
-        return LeafKind::Tiled(t);
+        let mut perm: Vec<usize> = (0..data_rank).collect();
+        for ty in SubgroupType::ALL {
+            perm.extend(
+                (0..types.len()).filter(|&i| types[i] == ty && t.dims[data_rank + i] > 1).map(|i| data_rank + i),
+            );
+        }
+        perm.extend((0..types.len()).filter(|&i| t.dims[data_rank + i] == 1).map(|i| data_rank + i));
+        let Some(devices) = transpose_devices(&t.devices, &t.dims, &perm) else { return LeafKind::Tiled(t) };
+        t.devices = devices;
+        subgroups.sort_by_key(|&(ty, _)| ty);
     }
     t.dims.truncate(data_rank);
     t.last_tile_dims.clear();
@@ -485,6 +494,75 @@ fn canonical_tiling(t: &Tiling) -> LeafKind {
             LeafKind::Tiled(t)
         }
         _ => LeafKind::Tiled(t),
+    }
+}
+
+/// The devices of a tile grid of `dims` transposed by `perm`
+/// (TileAssignment::Transpose); `None` for the iota transposes XLA only
+/// manages by decanonicalizing the iota dimensions.
+fn transpose_devices(devices: &TileDevices, dims: &[i64], perm: &[usize]) -> Option<TileDevices> {
+    match devices {
+        TileDevices::List(ids) => {
+            let mut strides = vec![1usize; dims.len()];
+            for d in (0..dims.len().saturating_sub(1)).rev() {
+                strides[d] = strides[d + 1] * dims[d + 1] as usize;
+            }
+            let new_dims: Vec<usize> = perm.iter().map(|&p| dims[p] as usize).collect();
+            let mut index = vec![0usize; perm.len()];
+            let mut out = Vec::with_capacity(ids.len());
+            for _ in 0..ids.len() {
+                out.push(ids[index.iter().zip(perm).map(|(i, &p)| i * strides[p]).sum::<usize>()]);
+                for d in (0..index.len()).rev() {
+                    index[d] += 1;
+                    if index[d] < new_dims[d] {
+                        break;
+                    }
+                    index[d] = 0;
+                }
+            }
+            Some(TileDevices::List(out))
+        }
+        TileDevices::Iota { reshape_dims, transpose_perm } => {
+            // GetTransposeKind: moving only size-1 dimensions keeps the order.
+            let mut previous = None;
+            let mut reorders = false;
+            for &d in perm {
+                if dims[d] == 1 {
+                    continue;
+                }
+                if previous.is_some_and(|p| d <= p) {
+                    reorders = true;
+                }
+                previous = Some(d);
+            }
+            if !reorders {
+                return Some(devices.clone());
+            }
+            let perm_i64: Vec<i64> = perm.iter().map(|&p| p as i64).collect();
+            if reshape_dims.len() == 1 {
+                return Some(canonical_iota(dims, &perm_i64));
+            }
+            // A pure transpose: the non-1 tile dimensions are the iota
+            // dimensions in transposed order.
+            let mut non_one = Vec::new();
+            let mut position = vec![usize::MAX; dims.len()];
+            for (i, &d) in dims.iter().enumerate() {
+                if d == 1 {
+                    continue;
+                }
+                if non_one.len() >= reshape_dims.len() || reshape_dims[transpose_perm[non_one.len()] as usize] != d {
+                    return None;
+                }
+                position[i] = non_one.len();
+                non_one.push(d);
+            }
+            if non_one.len() != reshape_dims.len() {
+                return None;
+            }
+            let new_perm: Vec<i64> =
+                perm.iter().filter(|&&p| dims[p] != 1).map(|&p| transpose_perm[position[p]]).collect();
+            Some(canonical_iota(reshape_dims, &new_perm))
+        }
     }
 }
 
