@@ -279,6 +279,6 @@ func.func @carried_attributes(%x: tensor<2x2xf32>, %i: tensor<4xi32>) -> (tensor
   %0 = hlo.negate %x : tensor<2x2xf32>
   %1 = hlo.negate %0 {hlo.layout = #hlo.layout<minor_to_major = [0, 1]>} : tensor<2x2xf32>
   %z = hlo.constant dense<0> : tensor<4xi32>
-  %2 = hlo.add %i, %z {hlo.sharding = "{replicated}"} : tensor<4xi32>
+  %2 = hlo.add %i, %z {hlo.sharding = #hlo.sharding<replicated>} : tensor<4xi32>
   return %1, %2 : tensor<2x2xf32>, tensor<4xi32>
 }

@@ -60,8 +60,8 @@ func.func @different(%a: tensor<2xf32>, %s: tensor<2xf32>) -> (tensor<2xi1>, ten
   %3 = hlo.broadcast %a, dims = [1] : (tensor<2xf32>) -> tensor<2x2xf32>
   %4 = hlo.negate %a : tensor<2xf32>
   %5 = hlo.negate %a {hlo.layout = #hlo.layout<minor_to_major = [0]>} : tensor<2xf32>
-  %6 = hlo.exponential %a {hlo.sharding = "{replicated}"} : tensor<2xf32>
-  %7 = hlo.exponential %a {hlo.sharding = "{maximal device=0}"} : tensor<2xf32>
+  %6 = hlo.exponential %a {hlo.sharding = #hlo.sharding<replicated>} : tensor<2xf32>
+  %7 = hlo.exponential %a {hlo.sharding = #hlo.sharding<maximal device = 0>} : tensor<2xf32>
   return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<2xi1>, tensor<2xi1>, tensor<2x2xf32>, tensor<2x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
 }
 

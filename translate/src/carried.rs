@@ -1,11 +1,11 @@
 //! Instruction attributes rxla does not interpret but keeps verbatim: the
 //! HLO text keyword and the `hlo.*` string attribute that carries it. One
 //! table for both directions (the dialect's attribute verifier accepts
-//! these names).
+//! these names). `sharding` is not here: it is the typed `#hlo.sharding`
+//! (crate::sharding).
 
 pub const CARRIED: &[(&str, &str)] = &[
     ("metadata", "hlo.metadata"),
-    ("sharding", "hlo.sharding"),
     ("frontend_attributes", "hlo.frontend_attributes"),
     ("backend_config", "hlo.backend_config"),
     ("control-predecessors", "hlo.control_predecessors"),

@@ -14,6 +14,7 @@ mod carried;
 pub mod export;
 pub mod import;
 pub mod literal;
+pub mod sharding;
 pub mod types;
 
 use melior::{

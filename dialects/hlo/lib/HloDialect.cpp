@@ -1,7 +1,8 @@
 //===- HloDialect.cpp - hlo dialect registration --------------------------===//
 //
 // Registration of the dialect's ops, attributes and types, plus the
-// verifier of the dialect's discardable attributes (hlo.entry, hlo.layout).
+// verifier of the dialect's discardable attributes (hlo.entry, hlo.layout,
+// hlo.sharding on results and on computation parameters).
 //
 //===----------------------------------------------------------------------===//
 
@@ -86,8 +87,21 @@ LogicalResult HloDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'hlo.layout' needs an op with exactly one result";
     return verifyLayoutFor(op, attr.getValue(), op->getResult(0).getType(), "the result");
   }
+  if (name == "hlo.sharding") {
+    auto sharding = dyn_cast<ShardingAttr>(attr.getValue());
+    if (!sharding)
+      return op->emitError() << "'hlo.sharding' must be a #hlo.sharding attribute";
+    if (op->getNumResults() == 0)
+      return op->emitError() << "'hlo.sharding' needs an op with results";
+    // Several results are sharded as the tuple of them.
+    Type type = op->getNumResults() == 1
+                    ? op->getResult(0).getType()
+                    : TupleType::get(op->getContext(), op->getResultTypes());
+    return sharding.verifyForType(type, [&] { return op->emitOpError(); },
+                                  "hlo.sharding of the result");
+  }
   // Carried verbatim from HLO text; the importer/exporter own their syntax.
-  if (name == "hlo.sharding" || name == "hlo.frontend_attributes" ||
+  if (name == "hlo.frontend_attributes" ||
       name == "hlo.metadata" || name == "hlo.backend_config" ||
       name == "hlo.name" || name == "hlo.control_predecessors" ||
       name == "hlo.module_attributes" || name == "hlo.statistics_viz" ||
@@ -95,4 +109,30 @@ LogicalResult HloDialect::verifyOperationAttribute(Operation *op,
       name == "hlo.computation_attributes")
     return success();
   return op->emitError() << "unknown hlo dialect attribute '" << name << "'";
+}
+
+// A computation parameter's sharding (an argument attribute of the func).
+LogicalResult HloDialect::verifyRegionArgAttribute(Operation *op, unsigned regionIndex,
+                                                   unsigned argIndex,
+                                                   NamedAttribute attr) {
+  if (attr.getName().getValue() != "hlo.sharding")
+    return success();
+  auto sharding = dyn_cast<ShardingAttr>(attr.getValue());
+  if (!sharding)
+    return op->emitError() << "'hlo.sharding' must be a #hlo.sharding attribute";
+  Type type;
+  if (auto func = dyn_cast<FunctionOpInterface>(op))
+    type = func.getArgumentTypes()[argIndex];
+  else if (regionIndex < op->getNumRegions() && !op->getRegion(regionIndex).empty())
+    type = op->getRegion(regionIndex).getArgument(argIndex).getType();
+  else
+    return op->emitError() << "'hlo.sharding' on an argument of an op without arguments";
+  // At the argument (the HLO parameter instruction) when there is a body.
+  Location loc = op->getLoc();
+  if (regionIndex < op->getNumRegions() && !op->getRegion(regionIndex).empty())
+    loc = op->getRegion(regionIndex).getArgument(argIndex).getLoc();
+  std::string what = ("hlo.sharding of argument " + Twine(argIndex) + " of '" +
+                      op->getName().getStringRef() + "'")
+                         .str();
+  return sharding.verifyForType(type, [&] { return mlir::emitError(loc); }, what);
 }

@@ -15,19 +15,22 @@
 //! | [`slice()`], [`padding`], [`window`], [`conv_dim_labels`] | see [`SliceDim`], [`PaddingDim`], [`WindowDim`], [`ConvDimensionNumbers`] |
 //! | [`replica_groups`], [`source_target_pairs`] | `{{0,1},{2,3}}`, `[2,4]<=[4,2]T(1,0)`, `{{0,1},{1,0}}` |
 //! | [`precision_list`], [`result_accuracy`] | `{highest,default}`, `{tolerance={atol=1e-5}}` |
-//! | [`metadata`], [`frontend_attributes`], [`backend_config`], [`sharding`] | `{op_name="a" source_line=3}`, `{k="v"}`, `"..."` or `{json}` |
+//! | [`metadata`], [`frontend_attributes`], [`backend_config`] | `{op_name="a" source_line=3}`, `{k="v"}`, `"..."` or `{json}` |
+//! | [`sharding()`] | `{devices=[2,1]<=[2]}`, see [`Sharding`] |
 //! | [`output_to_operand_aliasing`], [`input_output_alias`], [`buffer_donor`], [`entry_computation_layout`] | module and fusion aliasing, `{(f32[2]{0})->f32[]}` |
 
 mod aliasing;
 mod annotations;
 mod check;
 mod collective;
+mod sharding;
 mod window;
 
 pub use aliasing::*;
 pub use annotations::*;
 pub use check::{check_module, CheckReport};
 pub use collective::*;
+pub use sharding::*;
 pub use window::*;
 
 use crate::ast::{AttrValue, Shape};

@@ -299,9 +299,6 @@ fn frontend_attributes_and_backend_config() {
     assert_eq!(backend_config(&v(r#""a\"b""#)).unwrap(), "a\"b");
     assert_eq!(backend_config(&v(r#"{"known_trip_count":{"n":"10"}}"#)).unwrap(), r#"{"known_trip_count":{"n":"10"}}"#);
     bad(backend_config(&v("config")), "10:20: error: expects a quoted string or a {JSON} dictionary (at 'config')");
-    assert_eq!(sharding(&v("{devices=[2,1]0,1}")).unwrap(), "{devices=[2,1]0,1}");
-    assert_eq!(sharding(&v("{{replicated}, {maximal device=0}}")).unwrap(), "{{replicated}, {maximal device=0}}");
-    bad(sharding(&v("replicated")), "10:20: error: expects '{' to start the sharding (at 'replicated')");
 }
 
 #[test]

@@ -200,7 +200,10 @@ impl Exporter {
             }
             let mut attributes = Vec::new();
             for (key, value) in &attrs {
-                if let Some(hlo) = crate::carried::hlo_name(key) {
+                if key == "hlo.sharding" {
+                    // First, where XLA prints it.
+                    attributes.insert(0, ops::sharding_attribute(value)?);
+                } else if let Some(hlo) = crate::carried::hlo_name(key) {
                     attributes.push(attribute(hlo, mlir_attr::string(value).unwrap_or_else(|| value.clone())));
                 }
             }

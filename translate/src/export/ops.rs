@@ -198,17 +198,29 @@ pub fn fill_default_layouts(shape: &mut Shape) {
     }
 }
 
-/// Layout and verbatim attributes of `op` onto `inst`.
+/// Layout, sharding and verbatim attributes of `op` onto `inst`; the
+/// sharding first, where XLA prints it (before frontend_attributes and
+/// metadata).
 pub fn apply_discardable(op: Op, inst: &mut Instruction) -> Result<()> {
+    let first = inst.attributes.len();
     for (key, value) in op.discardable_attrs() {
         if key == "hlo.layout" {
             apply_layout(&mut inst.shape, &value)?;
+        } else if key == "hlo.sharding" {
+            inst.attributes.insert(first, sharding_attribute(&value)?);
         } else if let Some(hlo) = crate::carried::hlo_name(&key) {
             inst.attributes.push(attribute(hlo, m::string(&value).unwrap_or(value)));
         }
     }
     fill_default_layouts(&mut inst.shape);
     Ok(())
+}
+
+/// `sharding={...}` from a printed `#hlo.sharding<...>`.
+pub fn sharding_attribute(value: &str) -> Result<Attribute> {
+    let sharding = crate::sharding::from_mlir(value)
+        .ok_or_else(|| ExportError::new(format!("hlo.sharding is not a #hlo.sharding: {value}")))?;
+    Ok(attribute("sharding", sharding.to_string()))
 }
 
 /// The instruction for single- or multi-result `op` named `name`.

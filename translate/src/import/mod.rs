@@ -8,6 +8,7 @@
 //! from Rust: one parser call instead of a C API call per op and attribute.)
 
 mod ops;
+mod sdy;
 
 use crate::{
     literal::{array_to_mlir, elided_to_mlir, is_elided, ElidedFill},
@@ -118,6 +119,7 @@ pub fn to_mlir_text(module: &ast::Module, file: &str) -> Result<(String, Vec<Imp
         let _ = write!(out, " attributes {{{}}}", module_attrs.join(", "));
     }
     out.push_str(" {\n");
+    let meshes = sdy::Meshes::of_module(module)?;
     let fill = RefCell::new(ElidedFill::default());
     let warnings = RefCell::new(Vec::new());
     for (index, computation) in module.computations.iter().enumerate() {
@@ -126,6 +128,7 @@ pub fn to_mlir_text(module: &ast::Module, file: &str) -> Result<(String, Vec<Imp
             frames: &frames,
             computations: &names,
             signatures: &signatures,
+            meshes: &meshes,
             fill: &fill,
             warnings: &warnings,
         };
@@ -142,6 +145,8 @@ pub(crate) struct Context<'a> {
     pub computations: &'a [&'a str],
     /// Parameter types and result type of every computation, by name.
     pub signatures: &'a HashMap<&'a str, (Vec<String>, String)>,
+    /// Shardy's meshes, for instructions that carry a Shardy sharding.
+    pub meshes: &'a sdy::Meshes,
     /// The values of elided constants, in text order across the module.
     pub fill: &'a RefCell<ElidedFill>,
     pub warnings: &'a RefCell<Vec<ImportWarning>>,
@@ -264,7 +269,14 @@ fn emit_computation(context: &Context, computation: &Computation, is_entry: bool
         if let Some(layout) = layout_attr_for(&param.shape) {
             attrs.push(format!("hlo.layout = {layout}"));
         }
+        let written = param.attributes.iter().find(|a| a.name == "sharding").map(|a| &a.value);
+        if let Some(sharding) = sharding_attr(context, param, written)? {
+            attrs.push(format!("hlo.sharding = {sharding}"));
+        }
         for attribute in &param.attributes {
+            if attribute.name == "sharding" {
+                continue;
+            }
             match crate::carried::mlir_name(&attribute.name) {
                 Some(mlir) => attrs.push(format!("{mlir} = {}", quote(&attribute.value.text))),
                 None => {
@@ -314,6 +326,20 @@ fn emit_computation(context: &Context, computation: &Computation, is_entry: bool
     Ok(())
 }
 
+/// `#hlo.sharding<...>` for `inst`: its Shardy sharding (xla.sdy.sharding)
+/// if it has one, else the `sharding={...}` written on it, in the form XLA
+/// keeps (crate::sharding::for_shape).
+fn sharding_attr(context: &Context, inst: &Instruction, written: Option<&ast::AttrValue>) -> Result<Option<String>> {
+    let sharding = match context.meshes.sharding_of(inst)? {
+        Some(sharding) => sharding,
+        None => match written {
+            Some(value) => rxla_hlo_text::attrs::sharding(value).map_err(ops::parse_error)?,
+            None => return Ok(None),
+        },
+    };
+    Ok(Some(crate::sharding::to_mlir(&crate::sharding::for_shape(&sharding, &inst.shape))))
+}
+
 fn emit_instruction(
     context: &Context,
     inst: &Instruction,
@@ -325,12 +351,16 @@ fn emit_instruction(
     let loc = instruction_loc(context, inst);
     let ssa = format!("%v{index}");
 
-    // Discardable attributes: layout and the verbatim ones.
+    // Discardable attributes: layout, sharding and the verbatim ones.
     let mut discardable = Vec::new();
     if let Some(layout) = layout_attr_for(&inst.shape) {
         discardable.push(format!("hlo.layout = {layout}"));
     }
     let mut reader = ops::Attrs::new(inst);
+    let written = reader.take("sharding");
+    if let Some(sharding) = sharding_attr(context, inst, written)? {
+        discardable.push(format!("hlo.sharding = {sharding}"));
+    }
     for (key, mlir) in crate::carried::CARRIED {
         // custom-call's backend_config is an op attribute of its own.
         if *key == "backend_config" && inst.opcode == "custom-call" {

@@ -67,6 +67,11 @@ pub struct OpSpec {
 
 fn err(value: &AttrValue, e: rxla_hlo_text::ParseError) -> ImportError {
     let _ = value;
+    parse_error(e)
+}
+
+/// An attribute reader's error, at its position in the HLO text.
+pub(crate) fn parse_error(e: rxla_hlo_text::ParseError) -> ImportError {
     let at = if e.token.is_empty() { String::new() } else { format!(" (at '{}')", e.token) };
     ImportError::new(e.pos, format!("{}{at}", e.message))
 }

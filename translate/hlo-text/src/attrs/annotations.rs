@@ -1,5 +1,5 @@
 //! Attributes that annotate rather than define an instruction: `metadata`,
-//! `frontend_attributes`, `backend_config`, `sharding`; and the numerics
+//! `frontend_attributes`, `backend_config`; and the numerics
 //! hints `operand_precision` and `result_accuracy`.
 
 use super::{float_token, list, raw_group, read, string_token, BRACES};
@@ -108,16 +108,6 @@ fn string_or_json(p: &mut Parser<'_>) -> Result<String> {
 /// dictionary's text).
 pub fn backend_config(v: &AttrValue) -> Result<String> {
     read(v, string_or_json)
-}
-
-/// `sharding={...}`, kept as text: only checked to be one braced group.
-pub fn sharding(v: &AttrValue) -> Result<String> {
-    read(v, |p| {
-        if !p.at_kind(Tok::LBrace)? {
-            return Err(p.error("expects '{' to start the sharding"));
-        }
-        Ok(raw_group(p)?.to_string())
-    })
 }
 
 /// An operand precision.

@@ -171,4 +171,55 @@ def Hlo_ResultAccuracyAttr : Hlo_Attr<"ResultAccuracy", "result_accuracy"> {
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
+def Hlo_ShardingAttr : Hlo_Attr<"Sharding", "sharding"> {
+  let summary = "how a value is split across devices (XLA's HloSharding)";
+  let description = [{
+    The `hlo.sharding` of an op's result or of a computation parameter, as
+    XLA's `sharding={...}`. One of:
+
+    | HLO text | `#hlo.sharding<...>` |
+    |---|---|
+    | `{replicated}`, `{manual}`, `{unknown}`, `{unreduced}` | `replicated`, `manual`, `unknown`, `unreduced` |
+    | `{maximal device=3}` | `maximal device = 3` |
+    | `{devices=[2,1,4]0,1,2,3,4,5,6,7}` | `devices = [2, 1, 4] [0, 1, 2, 3, 4, 5, 6, 7]` |
+    | `{devices=[2,4]<=[4,2]T(1,0)}` | `devices = [2, 4] iota [4, 2] T(1, 0)` |
+    | `... last_tile_dim_replicate` | `..., last_tile_dims = [replicated]` |
+    | `... last_tile_dims={manual, replicated}` | `..., last_tile_dims = [manual, replicated]` |
+    | `{{replicated}, {devices=[2]0,1}}` | `tuple [<replicated>, <devices = [2] [0, 1]>]` |
+    | `... shard_as 1`, `... shard_like 1` | `..., shard_as = 1`, `..., shard_like = 1` |
+    | `... metadata={op_name="a"}` | `..., metadata = "{op_name=\"a\"}"` (kept verbatim) |
+
+    `devices` is the tile grid: one entry per array dimension, then one per
+    `last_tile_dims` entry. The device of each tile (row-major) is either
+    listed or `iota(n)` reshaped to the `iota` dimensions and transposed by
+    `T(...)` (XLA's compact "V2" form; `<=` is not MLIR attribute syntax).
+    Each device appears once. Checked against the annotated type by the
+    dialect: the grid minus the `last_tile_dims` has the array's rank, a
+    tuple has one element per leaf, tokens take any sharding.
+  }];
+  let parameters = (ins
+    "::rxla::hlo::ShardingKind":$kind,
+    OptionalArrayRefParameter<"int64_t", "tile grid: array dimensions, then subgroup dimensions">:$tile_dims,
+    OptionalArrayRefParameter<"int64_t", "listed device of each tile (row-major); maximal: the one device">:$devices,
+    OptionalArrayRefParameter<"int64_t", "iota form: the dimensions iota(n) is reshaped to">:$iota_reshape_dims,
+    OptionalArrayRefParameter<"int64_t", "iota form: the transpose applied after the reshape">:$iota_transpose_perm,
+    OptionalArrayRefParameter<"::rxla::hlo::ShardingSubgroup", "kinds of the trailing subgroup tile dimensions">:$last_tile_dims,
+    OptionalParameter<"::mlir::ArrayAttr", "tuple: one non-tuple #hlo.sharding per leaf">:$tuple_elements,
+    OptionalParameter<"std::optional<int64_t>", "shard_as group id">:$shard_as,
+    OptionalParameter<"std::optional<int64_t>", "shard_like group id">:$shard_like,
+    OptionalParameter<"::mlir::StringAttr", "XLA's metadata={...} text, kept verbatim">:$metadata
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The device of every tile in row-major order (an iota materialized).
+    ::llvm::SmallVector<int64_t> getDeviceList() const;
+    /// Checks this sharding against the type of the value it annotates;
+    /// `what` names the value in the diagnostics.
+    ::mlir::LogicalResult verifyForType(
+        ::mlir::Type type, ::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError,
+        ::llvm::StringRef what) const;
+  }];
+}
+
 #endif // RXLA_DIALECT_HLO_IR_HLOATTRS_TD

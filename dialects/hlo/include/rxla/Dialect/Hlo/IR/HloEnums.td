@@ -117,4 +117,24 @@ def Hlo_ShuffleMode : I32EnumAttr<"ShuffleMode", "pattern of hlo.shuffle", [
 }
 def Hlo_ShuffleModeAttr : Hlo_EnumAttr<Hlo_ShuffleMode, "shuffle_mode">;
 
+// The kinds of #hlo.sharding and of its trailing subgroup tile dimensions,
+// spelled as XLA's HloSharding::ToString spells them. Plain C++ enums: the
+// sharding attribute prints them bare.
+def Hlo_ShardingKind : I32EnumAttr<"ShardingKind", "kind of an #hlo.sharding", [
+      I32EnumAttrCase<"replicated", 0>, I32EnumAttrCase<"manual", 1>,
+      I32EnumAttrCase<"unknown", 2>, I32EnumAttrCase<"unreduced", 3>,
+      I32EnumAttrCase<"maximal", 4>, I32EnumAttrCase<"tiled", 5>,
+      I32EnumAttrCase<"tuple", 6>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::rxla::hlo";
+}
+
+def Hlo_ShardingSubgroup : I32EnumAttr<"ShardingSubgroup",
+    "meaning of a trailing tile dimension of an #hlo.sharding", [
+      I32EnumAttrCase<"maximal", 0>, I32EnumAttrCase<"manual", 1>,
+      I32EnumAttrCase<"unreduced", 2>, I32EnumAttrCase<"replicated", 3>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::rxla::hlo";
+}
+
 #endif // RXLA_DIALECT_HLO_IR_HLOENUMS_TD
