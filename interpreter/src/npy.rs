@@ -557,8 +557,13 @@ pub fn write_npz<L: std::borrow::Borrow<Literal>>(path: impl AsRef<Path>, arrays
                 // A fixed time stamp: the same arrays give the same file.
                 .last_modified_time(npyz::zip::DateTime::default())
                 .large_file(bytes.len() as u64 >= (1u64 << 32) - 1024);
-            let w =
-                npz.array::<u8>(name, options).map_err(io)?.dtype(dtype_of(descr)).shape(&shape).write_header_only().map_err(io)?;
+            let w = npz
+                .array::<u8>(name, options)
+                .map_err(io)?
+                .dtype(dtype_of(descr))
+                .shape(&shape)
+                .write_header_only()
+                .map_err(io)?;
             w.write_all(&bytes).map_err(io)?;
         }
         npz.zip_writer().finish().map_err(|e| file_error(path, e))?;

@@ -26,6 +26,7 @@ pub mod diagnostics;
 mod driver;
 mod emitter_stage;
 mod input;
+pub mod load;
 mod pipeline;
 pub mod registry;
 mod reproducer;

@@ -22,7 +22,7 @@ use rxla_interpreter::{
     literal::{ElementType, Literal},
     npy::{self, RawArray},
 };
-use rxla_ir::diagnostics::{Collector, Severity};
+use rxla_ir::diagnostics::Collector;
 
 create_exception!(rxla, CompileError, PyException, "A module that does not parse, verify or compile.");
 create_exception!(rxla, RunError, PyRuntimeError, "A compiled module that fails to run (such as no GPU).");
@@ -167,7 +167,7 @@ fn outputs(result: &Literal) -> Result<Vec<ArrayOut>, String> {
         .map(|(name, lit)| {
             let t = lit.element_type().ok_or_else(|| format!("{name} is not an array"))?;
             let dtype = dtype_name(t).ok_or_else(|| format!("{name}: no NumPy dtype for {}", t.name()))?;
-            let mut bytes = rxla_library::array::literal_bytes(&lit)?;
+            let mut bytes = rxla_library::array::literal_bytes(lit)?;
             // Sub-byte integers: ml_dtypes keeps the value in the low bits.
             let width = match t {
                 PrimitiveType::S4 | PrimitiveType::U4 => 4,
@@ -215,33 +215,14 @@ struct CompileArgs {
 /// Imports (and verifies) a module and exports the syntax tree; errors are
 /// `file:line:col: error: ...` lines.
 fn load_ast(source: &str, file: &str, is_mlir: bool) -> Result<ast::Module, String> {
-    let context = rxla_dialects::create_context();
-    context.enable_multi_threading(false);
-    rxla_dialects::set_print_op_on_diagnostic(&context, false);
-    let collector = Collector::attach(&context);
-    let rendered = |collector: &Collector| -> String {
-        let diagnostics = collector.take();
-        let lines: Vec<String> = diagnostics.iter().map(|d| d.render(file)).collect();
-        if diagnostics.iter().any(|d| d.severity == Severity::Error) {
-            lines.join("\n")
-        } else {
-            format!("{file}: error: the module does not verify")
+    match rxla_opt::load::load_ast(source, file, is_mlir) {
+        Ok(loaded) => Ok(loaded.module),
+        Err(e) => {
+            let mut lines = e.diagnostics;
+            lines.extend(e.message.map(|m| format!("{file}: error: {m}")));
+            Err(lines.join("\n"))
         }
-    };
-    let module = if is_mlir {
-        match Module::parse(&context, source) {
-            Some(m) => m,
-            None => return Err(rendered(&collector)),
-        }
-    } else {
-        match rxla_translate::import_hlo_text(&context, source, file) {
-            Ok(m) => m,
-            Err(rxla_translate::ImportFailure::Verification) => return Err(rendered(&collector)),
-            Err(failure) => return Err(failure.render(file)),
-        }
-    };
-    collector.detach(&context);
-    rxla_translate::export::export_ast(&module).map_err(|e| format!("{file}: error: {e}"))
+    }
 }
 
 /// Parses MLIR text in `context`; errors are the parser's diagnostics.

@@ -24,10 +24,7 @@ use clap::Parser;
 use melior::ir::Module;
 use rxla_hlo_text::ast::{self, Shape};
 use rxla_interpreter::{literal::Literal, npy, text, Interpreter};
-use rxla_opt::{
-    cli,
-    diagnostics::{Collector, Severity},
-};
+use rxla_opt::cli;
 use std::{
     io::{Read, Write},
     path::PathBuf,
@@ -703,7 +700,7 @@ fn release_arguments(arguments: &mut Vec<Literal>, args: &Args) {
 /// The memory of one run on the CPU, by kind (`--compile-only`,
 /// `--profile`).
 fn memory_line(m: rxla_runtime::cpu::MemoryStats) -> String {
-        format!(
+    format!(
         "memory: parameters {}, outputs {}, temporaries {} (entry arena; {} unshared), nested arenas {}, constants {}",
         bytes(m.parameters),
         bytes(m.outputs),
@@ -736,40 +733,16 @@ fn ms(d: Duration) -> String {
 /// Imports and verifies the module, then exports the syntax tree the
 /// platforms run.
 fn load_module(source: &str, file: &str, is_mlir: bool) -> Result<ast::Module, Failure> {
-    let context = rxla_dialects::create_context();
-    context.enable_multi_threading(false);
-    rxla_dialects::set_print_op_on_diagnostic(&context, false);
-    let collector = Collector::attach(&context);
-    let report = |collector: &Collector| -> Failure {
-        let diagnostics = collector.take();
-        for d in &diagnostics {
-            eprintln!("{}", d.render(file));
+    match rxla_opt::load::load_ast(source, file, is_mlir) {
+        Ok(loaded) => {
+            loaded.warnings.iter().for_each(|w| print_diagnostic(w));
+            Ok(loaded.module)
         }
-        if diagnostics.iter().any(|d| d.severity == Severity::Error) {
-            Failure(String::new())
-        } else {
-            Failure(format!("{file}: the module does not verify"))
+        Err(e) => {
+            e.diagnostics.iter().for_each(|d| eprintln!("{d}"));
+            Err(Failure(e.message.map(|m| format!("{file}: {m}")).unwrap_or_default()))
         }
-    };
-    let module = if is_mlir {
-        match Module::parse(&context, source) {
-            Some(m) => m,
-            None => return Err(report(&collector)),
-        }
-    } else {
-        match rxla_translate::import_hlo_text(&context, source, file) {
-            Ok(m) => m,
-            Err(rxla_translate::ImportFailure::Verification) => return Err(report(&collector)),
-            Err(failure) => {
-                eprintln!("{}", failure.render(file));
-                return Err(Failure(String::new()));
-            }
-        }
-    };
-    for d in collector.take() {
-        print_diagnostic(&d.render(file));
     }
-    rxla_translate::export::export_ast(&module).map_err(|e| Failure(format!("{file}: {e}")))
 }
 
 /// Prints a diagnostic to stderr once: the module is imported once per

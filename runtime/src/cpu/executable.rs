@@ -123,7 +123,13 @@ impl Executable {
             parameters: p.param_leaves.iter().map(bytes).sum(),
             outputs: fresh_outputs.sum(),
             entry_arena: p.arena_size,
-            nested_arenas: self.programs.iter().enumerate().filter(|(i, _)| *i != self.entry).map(|(_, q)| q.arena_size).sum(),
+            nested_arenas: self
+                .programs
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != self.entry)
+                .map(|(_, q)| q.arena_size)
+                .sum(),
             temporaries_unshared: self.buffer_stats.iter().map(|s| s.temp_bytes_unshared).sum(),
             constants: self.constants.iter().map(|c| c.len()).sum(),
         }
@@ -217,7 +223,9 @@ impl Executable {
         }
         impl Drop for Consumed {
             fn drop(&mut self) {
-                self.0.take().map(Buffer::free);
+                if let Some(b) = self.0.take() {
+                    b.free();
+                }
             }
         }
         result_literal(self.entry(), outputs.into_iter().map(|b| Consumed(Some(b))))
