@@ -59,6 +59,32 @@ fn symbol(kind: Tok) -> &'static str {
     }
 }
 
+/// The `T(perm)` after an iota's reshape dims (`<=[..]T(..)` in shardings
+/// and replica groups): a permutation of the `rank` dims, implied for one
+/// dim. `dims` names the dims and `transpose` the list in errors.
+fn iota_transpose(p: &mut Parser<'_>, rank: usize, dims: &str, transpose: &str) -> Result<Vec<i64>> {
+    if p.peek()?.is_ident("T") {
+        p.bump()?;
+        let perm_tok = p.peek()?;
+        let perm = list(p, [Tok::LParen, Tok::Comma, Tok::RParen], transpose, |p| p.int("expects an integer"))?;
+        if !is_permutation(&perm, rank) {
+            return Err(error_at(&perm_tok, &format!("expects a permutation of the {dims}")));
+        }
+        Ok(perm)
+    } else if rank == 1 {
+        Ok(vec![0])
+    } else {
+        Err(p.error(&format!("expects T(...) after several {dims}")))
+    }
+}
+
+/// Whether `values` are 0..n, each once, in some order.
+fn is_permutation(values: &[i64], n: usize) -> bool {
+    let mut seen = vec![false; n];
+    values.len() == n
+        && values.iter().all(|&v| (0..n as i64).contains(&v) && !std::mem::replace(&mut seen[v as usize], true))
+}
+
 /// `open (item (delim item)*)? close`
 fn list<'v, T>(
     p: &mut Parser<'v>,

@@ -1,6 +1,6 @@
 //! Collective attributes: `replica_groups` and `source_target_pairs`.
 
-use super::{int_list, list, read, BRACES};
+use super::{int_list, iota_transpose, is_permutation, list, read, BRACES};
 use crate::ast::AttrValue;
 use crate::lexer::{Result, Tok};
 use crate::parser::error_at;
@@ -41,12 +41,7 @@ impl IotaReplicaGroups {
         let dims = &self.reshape_dims;
         let perm = &self.transpose_perm;
         let product = dims.iter().try_fold(1i64, |acc, &d| if d < 0 { None } else { acc.checked_mul(d) })?;
-        let mut seen = vec![false; dims.len()];
-        let is_permutation = perm.len() == dims.len()
-            && perm
-                .iter()
-                .all(|&p| (0..dims.len() as i64).contains(&p) && !std::mem::replace(&mut seen[p as usize], true));
-        if product != n || !is_permutation {
+        if product != n || !is_permutation(perm, dims.len()) {
             return None;
         }
         if self.group_size == 0 {
@@ -112,25 +107,7 @@ pub fn replica_groups(v: &AttrValue) -> Result<ReplicaGroups> {
         if reshape_dims.is_empty() || product != num_groups.checked_mul(group_size) {
             return Err(error_at(&dims_tok, "reshape dimensions must multiply to num_groups * group_size"));
         }
-        let transpose_perm = if p.peek()?.is_ident("T") {
-            p.bump()?;
-            let perm_tok = p.peek()?;
-            let perm =
-                list(p, [Tok::LParen, Tok::Comma, Tok::RParen], "the transpose", |p| p.int("expects an integer"))?;
-            let mut seen = vec![false; reshape_dims.len()];
-            let valid = perm.len() == seen.len()
-                && perm
-                    .iter()
-                    .all(|&d| (0..seen.len() as i64).contains(&d) && !std::mem::replace(&mut seen[d as usize], true));
-            if !valid {
-                return Err(error_at(&perm_tok, "expects a permutation of the reshape dimensions"));
-            }
-            perm
-        } else if reshape_dims.len() == 1 {
-            vec![0]
-        } else {
-            return Err(p.error("expects T(...) after several reshape dimensions"));
-        };
+        let transpose_perm = iota_transpose(p, reshape_dims.len(), "reshape dimensions", "the transpose")?;
         Ok(ReplicaGroups::Iota(IotaReplicaGroups { num_groups, group_size, reshape_dims, transpose_perm }))
     })
 }

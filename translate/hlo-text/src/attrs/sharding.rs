@@ -15,7 +15,7 @@
 //! it; [`Sharding::canonical`] applies the same rules so that the printed
 //! text is what XLA would print for the same input.
 
-use super::{raw_group, read, IotaReplicaGroups};
+use super::{iota_transpose, is_permutation, raw_group, read, IotaReplicaGroups};
 use crate::ast::{AttrValue, Pos};
 use crate::lexer::{Result, Tok};
 use crate::parser::{error_at, Parser};
@@ -274,19 +274,7 @@ fn tile_assignment(p: &mut Parser<'_>) -> Result<(Vec<i64>, TileDevices)> {
                 &format!("iota dimensions must be positive and multiply to the {count} tiles"),
             ));
         }
-        let transpose_perm = if p.peek()?.is_ident("T") {
-            p.bump()?;
-            let perm_tok = p.peek()?;
-            let perm = bracket_ints(p, Tok::LParen, Tok::RParen, "the iota transpose")?;
-            if !is_permutation(&perm, reshape_dims.len()) {
-                return Err(error_at(&perm_tok, "expects a permutation of the iota dimensions"));
-            }
-            perm
-        } else if reshape_dims.len() == 1 {
-            vec![0]
-        } else {
-            return Err(p.error("expects T(...) after several iota dimensions"));
-        };
+        let transpose_perm = iota_transpose(p, reshape_dims.len(), "iota dimensions", "the iota transpose")?;
         return Ok((dims, TileDevices::Iota { reshape_dims, transpose_perm }));
     }
     let ids_tok = p.peek()?;
@@ -320,12 +308,6 @@ fn subgroup_types(p: &mut Parser<'_>) -> Result<Vec<SubgroupType>> {
 
 fn product(dims: &[i64]) -> Option<i64> {
     dims.iter().try_fold(1i64, |acc, &d| acc.checked_mul(d))
-}
-
-fn is_permutation(values: &[i64], n: usize) -> bool {
-    let mut seen = vec![false; n];
-    values.len() == n
-        && values.iter().all(|&v| (0..n as i64).contains(&v) && !std::mem::replace(&mut seen[v as usize], true))
 }
 
 // ---------------------------------------------------------------------------
