@@ -69,16 +69,22 @@ use rxla_ir::{
 use std::collections::{HashMap, HashSet};
 
 #[derive(Clone, Debug)]
-pub struct LayoutNormalization;
+pub struct LayoutNormalization {
+    /// Reduce over a logical (transposed) input rather than combine the
+    /// reduced elements in memory order (see [`Normalizer::rewrite_reduce`]).
+    keep_reduction_order: bool,
+}
 
 impl HloPass for LayoutNormalization {
     const NAME: &'static str = "layout-normalization";
     const DESCRIPTION: &'static str =
         "Rewrite ops on arrays with non-default layouts to default-layout physical shapes, bitcasts at the boundary";
+    // Float reduces may be combined in memory order (keep-reduction-order).
+    const EXACT: bool = false;
 
     fn from_options(options: &PassOptions) -> Result<Self, PassError> {
-        options.expect_only(Self::NAME, &[])?;
-        Ok(Self)
+        options.expect_only(Self::NAME, &["keep-reduction-order"])?;
+        Ok(Self { keep_reduction_order: options.bool("keep-reduction-order", false)? })
     }
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
@@ -90,6 +96,7 @@ impl HloPass for LayoutNormalization {
                 normalized: HashMap::new(),
                 created: Vec::new(),
                 created_set: HashSet::new(),
+                keep_reduction_order: self.keep_reduction_order,
             };
             n.run()?;
         }
@@ -120,6 +127,8 @@ fn permute(list: &[i64], perm: &[i64]) -> Vec<i64> {
 }
 
 struct Normalizer {
+    /// The pass option of the same name.
+    keep_reduction_order: bool,
     module: Op,
     func: Op,
     /// Boundary bitcasts (and layout-carrying values already read through a
@@ -421,14 +430,18 @@ impl Normalizer {
         let Some(at) = a.ty().tensor().cloned() else { return Ok(None) };
         let Some(reduced) = op.dims_attr("dimensions") else { return Ok(None) };
         let Some(a_order) = Self::order(a) else { return Ok(None) };
-        // The input arrangement: its physical order when that keeps the
-        // combining order, else the logical one.
-        let arrangement =
-            if keeps_reduction_order(&at.dims, &reduced, &a_order) || reduce_is_order_insensitive(self.module, op) {
-                a_order
-            } else {
-                (0..at.rank() as i64).collect()
-            };
+        // The input arrangement: its physical order (memory order, what
+        // XLA does: the semantics leave the combining order unspecified),
+        // unless keep-reduction-order asks for the logical order where the
+        // physical one would combine float elements in another order.
+        let arrangement = if !self.keep_reduction_order
+            || keeps_reduction_order(&at.dims, &reduced, &a_order)
+            || reduce_is_order_insensitive(self.module, op)
+        {
+            a_order
+        } else {
+            (0..at.rank() as i64).collect()
+        };
         let Some(x) = self.in_order(b, a, &arrangement)? else { return Ok(None) };
         let to_result_dim = |d: i64| d - reduced.iter().filter(|&&r| r < d).count() as i64;
         let mut new_reduced = Vec::new();

@@ -12,12 +12,17 @@
 //! (the interpreter reinterprets the buffer by both layouts), so the values
 //! are unchanged.
 //!
-//! Bit-exactness: a reduce combines the reduced elements in row-major order
-//! of the reduced dims. When the layout lists the reduced dims (those of
-//! size above 1) in another relative order, the normalized reduce would combine them
-//! in another order, which can change float results; the pass then only
-//! rewrites reduces whose combiner is order-insensitive (one integer or
-//! pred add/multiply/max/min/and/or/xor) and leaves the others. Inputs
+//! Summation order: a reduce combines the reduced elements in row-major
+//! order of the reduced dims. When the layout lists the reduced dims (those
+//! of size above 1) in another relative order, the physical reduce combines
+//! them in memory order instead, which can change float rounding (XLA's
+//! semantics leave the order unspecified, and XLA's pass reorders freely).
+//! That is what makes a reduce of a column-major array read memory
+//! contiguously instead of one element per cache line. With
+//! `keep-reduction-order=true` the pass only rewrites such reduces when the
+//! combiner is order-insensitive (one integer or pred add/multiply/max/min/
+//! and/or/xor), which keeps results bit-identical to the interpreter's.
+//! Inputs
 //! with default or opaque (tiled, memory-space) layouts, inputs whose
 //! layouts differ, and dynamic shapes are left alone; fusion computations
 //! are skipped. Only single-result ops carry a layout in rxla, so a
@@ -39,26 +44,33 @@ use rxla_ir::{
 };
 
 #[derive(Clone, Debug)]
-pub struct ReductionLayoutNormalizer;
+pub struct ReductionLayoutNormalizer {
+    /// Only rewrite reduces whose combination order stays the same (or
+    /// does not matter).
+    keep_reduction_order: bool,
+}
 
 impl HloPass for ReductionLayoutNormalizer {
     const NAME: &'static str = "reduction-layout-normalizer";
     const DESCRIPTION: &'static str = "Bitcast reduce inputs with non-default layouts to their physical shape";
+    // Float reduces may be combined in memory order (see the module doc).
+    const EXACT: bool = false;
 
     fn from_options(options: &PassOptions) -> Result<Self, PassError> {
-        options.expect_only(Self::NAME, &[])?;
-        Ok(Self)
+        options.expect_only(Self::NAME, &["keep-reduction-order"])?;
+        Ok(Self { keep_reduction_order: options.bool("keep-reduction-order", false)? })
     }
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
         let module = Op::of(&module);
-        computation::for_each_op(module, "reduce", |op| normalize(module, op))
+        let keep_order = self.keep_reduction_order;
+        computation::for_each_op(module, "reduce", |op| normalize(module, op, keep_order))
     }
 }
 
 /// Rewrites one reduce; false if its inputs have the default layout (or it
-/// cannot be rewritten exactly).
-pub fn normalize(module: Op, reduce: Op) -> Result<bool, PassError> {
+/// cannot be rewritten, or `keep_order` forbids it).
+pub fn normalize(module: Op, reduce: Op, keep_order: bool) -> Result<bool, PassError> {
     let n = reduce.num_operands() / 2;
     if n == 0 || reduce.num_operands() != 2 * n || reduce.num_results() != n {
         return Ok(false);
@@ -75,7 +87,10 @@ pub fn normalize(module: Op, reduce: Op) -> Result<bool, PassError> {
     }
     let rank = first.rank();
     let order = major_to_minor(m2m);
-    if !keeps_reduction_order(&first.dims, &reduced, &order) && !reduce_is_order_insensitive(module, reduce) {
+    if keep_order
+        && !keeps_reduction_order(&first.dims, &reduced, &order)
+        && !reduce_is_order_insensitive(module, reduce)
+    {
         return Ok(false);
     }
     // Each result's layout as a major-to-minor order (None: opaque).

@@ -1,4 +1,5 @@
-// RUN: hlo-opt %s --split-input-file --passes=layout-normalization | FileCheck %s
+// RUN: hlo-opt %s --split-input-file --passes=layout-normalization | FileCheck %s --check-prefixes=CHECK,REORDER
+// RUN: hlo-opt %s --split-input-file --passes='layout-normalization{keep-reduction-order=true}' | FileCheck %s --check-prefixes=CHECK,KEEP
 
 // A transpose whose layout makes it physically a no-op (what JAX emits for
 // x.T at the root) is just a bitcast; the result keeps its layout (ABI).
@@ -113,15 +114,17 @@ func.func @sum(%x: tensor<f32>, %y: tensor<f32>) -> tensor<f32> {
   return %0 : tensor<f32>
 }
 
-// A reduce over the physical input when that keeps the order in which the
-// elements are added; when the layout would reorder two reduced dims of a
-// float sum, the input is transposed back to logical order instead.
+// A reduce over the physical input, reading memory in order. When the
+// layout reorders two reduced dims of a float sum, that adds in another
+// order (as XLA does); with keep-reduction-order=true the input is
+// transposed back to logical order instead.
 // CHECK-LABEL: func.func @reduce
 // CHECK-NEXT:    %[[A:.*]] = hlo.bitcast %arg0 : (tensor<4x6x5xf32>) -> tensor<6x5x4xf32>
 // CHECK-NEXT:    %[[R1:.*]] = hlo.reduce %[[A]], %arg1 {dimensions = array<i64: 0>, to_apply = @sum} : (tensor<6x5x4xf32>, tensor<f32>) -> tensor<5x4xf32>
 // CHECK-NEXT:    %[[O1:.*]] = hlo.bitcast %[[R1]] {hlo.layout = #hlo.layout<minor_to_major = [0, 1]>} : (tensor<5x4xf32>) -> tensor<4x5xf32>
-// CHECK-NEXT:    %[[L:.*]] = hlo.transpose %[[A]], dims = [2, 0, 1] : (tensor<6x5x4xf32>) -> tensor<4x6x5xf32>
-// CHECK-NEXT:    %[[R2:.*]] = hlo.reduce %[[L]], %arg1 {dimensions = array<i64: 0, 2>, to_apply = @sum}
+// REORDER-NEXT:  %[[R2:.*]] = hlo.reduce %[[A]], %arg1 {dimensions = array<i64: 1, 2>, to_apply = @sum} : (tensor<6x5x4xf32>, tensor<f32>) -> tensor<6xf32>
+// KEEP-NEXT:     %[[L:.*]] = hlo.transpose %[[A]], dims = [2, 0, 1] : (tensor<6x5x4xf32>) -> tensor<4x6x5xf32>
+// KEEP-NEXT:     %[[R2:.*]] = hlo.reduce %[[L]], %arg1 {dimensions = array<i64: 0, 2>, to_apply = @sum}
 // CHECK-NEXT:    return %[[O1]], %[[R2]]
 func.func @reduce(%a: tensor<4x6x5xf32> {hlo.layout = #hlo.layout<minor_to_major = [0, 2, 1]>}, %z: tensor<f32>) -> (tensor<4x5xf32>, tensor<6xf32>) {
   %0 = hlo.reduce %a, %z {dimensions = array<i64: 1>, to_apply = @sum, hlo.layout = #hlo.layout<minor_to_major = [0, 1]>} : (tensor<4x6x5xf32>, tensor<f32>) -> tensor<4x5xf32>

@@ -1,4 +1,5 @@
-// RUN: hlo-opt %s --split-input-file --passes=reduction-layout-normalizer | FileCheck %s
+// RUN: hlo-opt %s --split-input-file --passes=reduction-layout-normalizer | FileCheck %s --check-prefixes=CHECK,REORDER
+// RUN: hlo-opt %s --split-input-file --passes='reduction-layout-normalizer{keep-reduction-order=true}' | FileCheck %s --check-prefixes=CHECK,KEEP
 
 func.func @sum(%x: tensor<f32>, %y: tensor<f32>) -> tensor<f32> {
   %0 = hlo.add %x, %y : tensor<f32>
@@ -33,10 +34,14 @@ func.func @imax(%x: tensor<i32>, %y: tensor<i32>) -> tensor<i32> {
   return %0 : tensor<i32>
 }
 
-// The layout visits reduced dims 2 then 0: a float sum would add in another
-// order, so it is left alone; an integer maximum does not care.
+// The layout visits reduced dims 2 then 0. By default both reduces read
+// memory in order (a float sum then adds in another order, as XLA's pass
+// does); with keep-reduction-order=true the float sum is left alone and
+// only the integer maximum, which does not care, is rewritten.
 // CHECK-LABEL: func.func @order
-// CHECK-NEXT:    %[[F:.*]] = hlo.reduce %arg0, %arg2 {dimensions = array<i64: 0, 2>, to_apply = @sum}
+// REORDER-NEXT:  %[[FB:.*]] = hlo.bitcast %arg0 : (tensor<4x6x5xf32>) -> tensor<6x5x4xf32>
+// REORDER-NEXT:  %[[F:.*]] = hlo.reduce %[[FB]], %arg2 {dimensions = array<i64: 1, 2>, to_apply = @sum} : (tensor<6x5x4xf32>, tensor<f32>) -> tensor<6xf32>
+// KEEP-NEXT:     %[[F:.*]] = hlo.reduce %arg0, %arg2 {dimensions = array<i64: 0, 2>, to_apply = @sum}
 // CHECK-NEXT:    %[[B:.*]] = hlo.bitcast %arg1 : (tensor<4x6x5xi32>) -> tensor<6x5x4xi32>
 // CHECK-NEXT:    %[[I:.*]] = hlo.reduce %[[B]], %arg3 {dimensions = array<i64: 1, 2>, to_apply = @imax} : (tensor<6x5x4xi32>, tensor<i32>) -> tensor<6xi32>
 // CHECK-NEXT:    return %[[F]], %[[I]]
