@@ -157,7 +157,7 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
             _ => Vec::new(),
         };
         match choice.root_heroes.get(k).copied().flatten() {
-            Some(h) if injected.iter().any(|&x| x != h) => {
+            Some(h) if injected.iter().any(|&x| x != h) && !reads_heroes_in_step(&kernel, root.instr(), &heroes) => {
                 return Err(kernel.err("an epilogue reads another transpose"))
             }
             Some(_) => {}
@@ -278,6 +278,56 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
     fb.line(&format!("return {} : {}", outputs.join(", "), out_types.join(", ")));
     let text = kernel.finish(&args, &out_types, fb.body())?;
     Ok((text, grid))
+}
+
+/// True if the epilogue function computing root `root` reads every
+/// transpose hero it is given at the root's own linear position: each of
+/// its members that depends on a hero is an elementwise op, bitcast,
+/// reshape or copy with as many elements as the heroes, and it calls no
+/// other function that reads a hero. All heroes' values are then available
+/// at the position being written (both emitters inject every hero's value
+/// there), which is what multi-output fusions of the same update need
+/// (AdamW's `m = b1 m + (1 - b1) g^T`, `v = b2 v + (1 - b2) (g^T)^2`,
+/// grouped into one epilogue because the roots have one shape).
+fn reads_heroes_in_step(kernel: &Kernel, root: Option<usize>, heroes: &[usize]) -> bool {
+    let comp = kernel.comp;
+    let part = &kernel.part;
+    let Some(s) = root.and_then(|r| part.subgraph_of_root(r)) else { return false };
+    let sg = &part.subgraphs[s];
+    let Some(&first) = heroes.first() else { return false };
+    let elements: i64 = comp.instrs[first].results[0].dims.iter().product();
+    // Members of the subgraph that depend on a hero, in topological order.
+    let mut tainted: std::collections::HashSet<usize> = heroes.iter().copied().collect();
+    for &i in &sg.instrs {
+        let ins = &comp.instrs[i];
+        let mut reads_hero = false;
+        for v in &ins.operands {
+            let crate::fusion::Val::Res(j, _) = *v else { continue };
+            if part.of[j].is_some_and(|t| t != s && !part.subgraphs[t].injected.is_empty()) {
+                return false;
+            }
+            reads_hero |= tainted.contains(&j);
+        }
+        if !reads_hero {
+            continue;
+        }
+        let same_count = ins.results.len() == 1 && ins.results[0].dims.iter().product::<i64>() == elements;
+        let linear = match ins.opcode.as_str() {
+            "bitcast" | "reshape" | "copy" => true,
+            o => {
+                crate::elemental::is_elementwise(o)
+                    && ins.operands.iter().all(|v| {
+                        let d = &comp.ty(*v).dims;
+                        d.is_empty() || *d == ins.results[0].dims
+                    })
+            }
+        };
+        if !(same_count && linear) {
+            return false;
+        }
+        tainted.insert(i);
+    }
+    true
 }
 
 /// The CPU tiling: `tile x tile` tiles of the two swapped dimensions
