@@ -80,6 +80,9 @@ pub fn hlo_pipeline(platform: Platform) -> Vec<Step> {
             steps: vec![p("algsimp"), p("cse"), p("dce")],
             max_iterations: 4,
         },
+        // After the simplification, which would merge integer splits
+        // back: a few long rows become many short ones to parallelize.
+        p("tree-reduction-rewriter"),
         // Fusion, then merge what fusion duplicated.
         p("priority-fusion"),
         p("multi-output-fusion"),

@@ -22,6 +22,7 @@ static REGISTRY: &[PassInfo] = &[
     pass!(crate::reduction_layout_normalizer::ReductionLayoutNormalizer),
     pass!(crate::reshape_mover::ReshapeMover),
     pass!(crate::scatter_simplifier::ScatterSimplifier),
+    pass!(crate::tree_reduction_rewriter::TreeReductionRewriter),
     pass!(crate::batchnorm_expander::BatchNormExpander),
     pass!(crate::comparison_expander::ComparisonExpander),
     pass!(crate::logistic_expander::LogisticExpander),
