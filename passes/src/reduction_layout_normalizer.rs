@@ -22,8 +22,7 @@
 //! `keep-reduction-order=true` the pass only rewrites such reduces when the
 //! combiner is order-insensitive (one integer or pred add/multiply/max/min/
 //! and/or/xor), which keeps results bit-identical to the interpreter's.
-//! Inputs
-//! with default or opaque (tiled, memory-space) layouts, inputs whose
+//! Inputs with default or opaque (tiled, memory-space) layouts, inputs whose
 //! layouts differ, and dynamic shapes are left alone; fusion computations
 //! are skipped. Only single-result ops carry a layout in rxla, so a
 //! variadic reduce is rewritten only when its kept dims stay in logical
