@@ -217,6 +217,24 @@ pub fn keeps_reduction_order(dims: &[i64], reduced: &[i64], order: &[i64]) -> bo
     seq.windows(2).all(|w| w[0] < w[1])
 }
 
+/// True if a layout pass may reduce `reduce` (in `module`; input `dims`,
+/// reduced dims `reduced`) by visiting its input in `order` (major to
+/// minor, usually memory order): always, as XLA does (the semantics leave
+/// the combining order unspecified), unless `keep_order` (a pass's
+/// `keep-reduction-order` option) asks for bit-exact agreement with the
+/// logical order, which only an order-preserving `order` or an
+/// order-insensitive combiner gives.
+pub fn may_reduce_in_order(
+    module: Op,
+    reduce: Op,
+    dims: &[i64],
+    reduced: &[i64],
+    order: &[i64],
+    keep_order: bool,
+) -> bool {
+    !keep_order || keeps_reduction_order(dims, reduced, order) || reduce_is_order_insensitive(module, reduce)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

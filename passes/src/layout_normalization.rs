@@ -55,10 +55,7 @@ use crate::{
     reshape_mover::is_elementwise,
 };
 use melior::ir::OperationRef;
-use rxla_ir::layout::{
-    keeps_reduction_order, layout_attr_text, layout_of, non_fusion_functions, physical_dims, rebuild,
-    reduce_is_order_insensitive,
-};
+use rxla_ir::layout::{layout_attr_text, layout_of, may_reduce_in_order, non_fusion_functions, physical_dims, rebuild};
 use rxla_ir::{
     attrs::dims_text,
     builder::Builder,
@@ -434,14 +431,12 @@ impl Normalizer {
         // XLA does: the semantics leave the combining order unspecified),
         // unless keep-reduction-order asks for the logical order where the
         // physical one would combine float elements in another order.
-        let arrangement = if !self.keep_reduction_order
-            || keeps_reduction_order(&at.dims, &reduced, &a_order)
-            || reduce_is_order_insensitive(self.module, op)
-        {
-            a_order
-        } else {
-            (0..at.rank() as i64).collect()
-        };
+        let arrangement =
+            if may_reduce_in_order(self.module, op, &at.dims, &reduced, &a_order, self.keep_reduction_order) {
+                a_order
+            } else {
+                (0..at.rank() as i64).collect()
+            };
         let Some(x) = self.in_order(b, a, &arrangement)? else { return Ok(None) };
         let to_result_dim = |d: i64| d - reduced.iter().filter(|&&r| r < d).count() as i64;
         let mut new_reduced = Vec::new();

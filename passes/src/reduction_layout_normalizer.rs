@@ -30,8 +30,7 @@
 
 use melior::ir::OperationRef;
 use rxla_ir::layout::{
-    keeps_reduction_order, layout_attr_text, layout_of, layout_text, major_to_minor, rebuild,
-    reduce_is_order_insensitive, LayoutKind,
+    layout_attr_text, layout_of, layout_text, major_to_minor, may_reduce_in_order, rebuild, LayoutKind,
 };
 use rxla_ir::{
     attrs::dims_text,
@@ -86,10 +85,7 @@ pub fn normalize(module: Op, reduce: Op, keep_order: bool) -> Result<bool, PassE
     }
     let rank = first.rank();
     let order = major_to_minor(m2m);
-    if keep_order
-        && !keeps_reduction_order(&first.dims, &reduced, &order)
-        && !reduce_is_order_insensitive(module, reduce)
-    {
+    if !may_reduce_in_order(module, reduce, &first.dims, &reduced, &order, keep_order) {
         return Ok(false);
     }
     // Each result's layout as a major-to-minor order (None: opaque).
