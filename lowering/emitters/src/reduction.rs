@@ -532,6 +532,10 @@ fn combine_accumulators(fb: &mut FuncBuilder, heroes: &[Hero], a: &[String], b: 
 /// Rows a CPU column reduction adds one after another into one partial
 /// result (the leaves of [`row_tree`]).
 const LEAF_ROWS: i64 = 32;
+/// Row counts up to this are one plain loop: an f32 sum of 256 terms is
+/// accurate enough, and each level of blocks adds a loop with its
+/// accumulators and combining calls to the kernel (compile time).
+const PLAIN_ROWS: i64 = 256;
 /// Blocks per level where the row count does not factor into leaves.
 const ROW_FAN: i64 = 16;
 
@@ -559,13 +563,22 @@ impl RowTree {
     }
 }
 
-/// The [`RowTree`] of `n` rows. Where every prime factor of `n` is at most
+/// The [`RowTree`] of `n` rows: one loop up to `PLAIN_ROWS`, then blocks
+/// of at most `LEAF_ROWS` rows. Where every prime factor of `n` is at most
 /// `LEAF_ROWS`, the factors are packed into levels of at most `LEAF_ROWS`
 /// (the largest the leaf) and the tree has one leaf loop and no
 /// remainders, so the kernel carries one copy of the loop body; otherwise
 /// `n` is cut into `ROW_FAN`-ary blocks plus the rows left over, one body
 /// per nonzero base-`ROW_FAN` digit of `n`.
 fn row_tree(n: i64) -> RowTree {
+    if n <= PLAIN_ROWS {
+        return RowTree::Leaf(n.max(0));
+    }
+    blocks_of_rows(n)
+}
+
+/// [`row_tree`] above `PLAIN_ROWS` (and for the blocks inside).
+fn blocks_of_rows(n: i64) -> RowTree {
     if n <= LEAF_ROWS {
         return RowTree::Leaf(n.max(0));
     }
@@ -605,8 +618,8 @@ fn row_tree(n: i64) -> RowTree {
     }
     RowTree::Blocks {
         count: n / block,
-        inner: Box::new(row_tree(block)),
-        rest: (n % block > 0).then(|| Box::new(row_tree(n % block))),
+        inner: Box::new(blocks_of_rows(block)),
+        rest: (n % block > 0).then(|| Box::new(blocks_of_rows(n % block))),
     }
 }
 
@@ -1053,7 +1066,7 @@ mod tests {
     /// loop body, others one per nonzero base-16 digit.
     #[test]
     fn row_tree_covers_rows_in_small_leaves() {
-        for n in [0, 1, 31, 32, 33, 64, 98, 1000, 6272, 25088, 50176, 65536, 1_000_003, 37 * 41, 16 * 37] {
+        for n in [0, 1, 31, 32, 33, 98, 256, 257, 1000, 6272, 25088, 50176, 65536, 1_000_003, 37 * 41, 16 * 37] {
             let t = row_tree(n);
             assert_eq!(t.rows(), n, "{n}: {t:?}");
             let mut got = Vec::new();
@@ -1061,7 +1074,7 @@ mod tests {
             let mut next = 0;
             for (lo, count) in got {
                 assert_eq!(lo, next, "{n}: {t:?}");
-                assert!(count <= LEAF_ROWS, "{n}: leaf of {count}");
+                assert!(count <= if n <= PLAIN_ROWS { PLAIN_ROWS } else { LEAF_ROWS }, "{n}: leaf of {count}");
                 next += count;
             }
             assert_eq!(next, n);
