@@ -201,15 +201,28 @@ def promote_to_f64(text):
     return promoted if promoted != text else None
 
 
+def isolated_outliers(size):
+    """How many elements of an output of `size` elements may exceed XLA's largest error in
+    accuracy_recheck's norm-wise test: one in a thousand, at least one."""
+    return max(1, size // 1000)
+
+
 def accuracy_recheck(check, expected, got, run_xla_f64):
     """Rechecks the outputs that failed the tolerance check against a float64 reference: XLA runs the
-    module promoted to f64 on the same inputs (run_xla_f64), and an output passes when rxla's largest
-    error against that reference is at most SENSITIVITY_FACTOR times XLA's own. A training step through
-    many batch-norm layers makes some outputs so ill-conditioned (ResNet-50's first batch-norm
-    parameters move 0.005 on 0.2 under a one-ulp input change) that two correct f32 compilers differ
-    by more than any fixed tolerance; the f64 result says which of them is closer. Each output passed
-    this way is listed, with both errors, in check["accuracy"]. Returns None when the f64 module cannot
-    be run (the caller falls back to sensitivity_recheck)."""
+    module promoted to f64 on the same inputs (run_xla_f64). An output passes when rxla is as accurate
+    as XLA against that reference, in one of two senses:
+    - "max": rxla's largest error is at most SENSITIVITY_FACTOR times XLA's largest error;
+    - "norm": rxla's norm-wise (L2) error is at most SENSITIVITY_FACTOR times XLA's, and the elements
+      whose error exceeds SENSITIVITY_FACTOR times XLA's largest are isolated (isolated_outliers).
+    A training step through many batch-norm layers makes some outputs so ill-conditioned (ResNet-50's
+    first batch-norm parameters move 0.005 on 0.2 under a one-ulp input change) that two correct f32
+    compilers differ by more than any fixed tolerance; the f64 result says which of them is closer.
+    The norm-wise sense is for ReLU kinks: where a forward activation lies within rounding error of
+    zero, the two compilers (or XLA against itself, with its inputs moved by one ulp) take different
+    sides, and the gradients it feeds move by a whole term in a few elements; the largest error then
+    measures which side the rounding fell on, not accuracy. Each output passed this way is listed,
+    with both errors, in check["accuracy"]. Returns None when the f64 module cannot be run (the
+    caller falls back to sensitivity_recheck)."""
     failed = failed_float_outputs(check)
     if failed is None:
         check["accuracy_recheck"] = "not done: a failed output is not a finite float mismatch"
@@ -225,13 +238,23 @@ def accuracy_recheck(check, expected, got, run_xla_f64):
         e = np.asarray(expected[i], dtype=np.float64)
         g = np.asarray(got[o["name"]], dtype=np.float64)
         fin = np.isfinite(ref) & np.isfinite(e) & np.isfinite(g)
-        xla_err = float(np.abs(e - ref)[fin].max()) if fin.any() else 0.0
-        rxla_err = float(np.abs(g - ref)[fin].max()) if fin.any() else 0.0
-        if rxla_err > SENSITIVITY_FACTOR * xla_err:
-            check["accuracy_recheck"] = (f"{o['name']}: err vs f64 {rxla_err:.2e} > {SENSITIVITY_FACTOR} x XLA's "
-                                         f"{xla_err:.2e}")
-            return check
-        passed.append({"name": o["name"], "rxla_err_f64": rxla_err, "xla_err_f64": xla_err})
+        xla_d, rxla_d = np.abs(e - ref)[fin], np.abs(g - ref)[fin]
+        xla_err = float(xla_d.max()) if xla_d.size else 0.0
+        rxla_err = float(rxla_d.max()) if rxla_d.size else 0.0
+        entry = {"name": o["name"], "rxla_err_f64": rxla_err, "xla_err_f64": xla_err}
+        if rxla_err <= SENSITIVITY_FACTOR * xla_err:
+            passed.append(dict(entry, sense="max"))
+            continue
+        xla_norm, rxla_norm = float(np.linalg.norm(xla_d)), float(np.linalg.norm(rxla_d))
+        outliers = int((rxla_d > SENSITIVITY_FACTOR * xla_err).sum())
+        entry.update(rxla_norm_err_f64=rxla_norm, xla_norm_err_f64=xla_norm, outliers=outliers)
+        if rxla_norm <= SENSITIVITY_FACTOR * xla_norm and outliers <= isolated_outliers(int(fin.sum())):
+            passed.append(dict(entry, sense="norm"))
+            continue
+        check["accuracy_recheck"] = (f"{o['name']}: err vs f64 {rxla_err:.2e} > {SENSITIVITY_FACTOR} x XLA's "
+                                     f"{xla_err:.2e}; norm-wise {rxla_norm:.2e} vs XLA's {xla_norm:.2e}, "
+                                     f"{outliers} of {int(fin.sum())} elements beyond")
+        return check
     for o in failed:
         o["ok"] = True
     check.update(ok=True, error=None, accuracy=passed)
@@ -675,9 +698,13 @@ def print_row(row):
     elif c is not None:
         if c.get("ok"):
             check = f"ok (abs {c['max_abs_err']:.1e}, rel {c['max_rel_err']:.1e})"
-            for o in c.get("accuracy", []):
-                check += (f"; {o['name']} as close to f64 as XLA (err {o['rxla_err_f64']:.1e}, XLA's "
-                          f"{o['xla_err_f64']:.1e})")
+            acc = c.get("accuracy", [])
+            if acc:
+                worst = max(acc, key=lambda o: o["rxla_err_f64"] / max(o["xla_err_f64"], 1e-300))
+                n_norm = sum(1 for o in acc if o["sense"] == "norm")
+                check += (f"; {len(acc)} outputs as accurate as XLA against f64 ({n_norm} in norm, with "
+                          f"isolated kinks; largest error {worst['name']}: {worst['rxla_err_f64']:.1e}, XLA's "
+                          f"{worst['xla_err_f64']:.1e})")
             for o in c.get("sensitivity", []):
                 check += (f"; {o['name']} within XLA's sensitivity (err {o['max_abs_err']:.1e}, XLA's one-ulp "
                           f"change {o['xla_one_ulp_change']:.1e})")
