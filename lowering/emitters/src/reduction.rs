@@ -629,10 +629,11 @@ fn blocks_of_rows(n: i64) -> RowTree {
 /// total, `fresh` restarts the accumulators from the init values (keeping
 /// the side outputs).
 type RowsFn<'f, E> = dyn Fn(&mut FuncBuilder, &mut E, Expr, i64, &[String]) -> Result<Vec<String>, EmitError> + 'f;
+type CombineFn<'f> = dyn Fn(&mut FuncBuilder, &[String], &[String]) -> Vec<String> + 'f;
 struct RowWalk<'f, E> {
     types: &'f [String],
     rows: &'f RowsFn<'f, E>,
-    combine: &'f dyn Fn(&mut FuncBuilder, &[String], &[String]) -> Vec<String>,
+    combine: &'f CombineFn<'f>,
     fresh: &'f dyn Fn(&[String]) -> Vec<String>,
 }
 
