@@ -623,13 +623,14 @@ fn blocks_of_rows(n: i64) -> RowTree {
     }
 }
 
+type RowsFn<'f, E> = dyn Fn(&mut FuncBuilder, &mut E, Expr, i64, &[String]) -> Result<Vec<String>, EmitError> + 'f;
+type CombineFn<'f> = dyn Fn(&mut FuncBuilder, &[String], &[String]) -> Vec<String> + 'f;
+
 /// The emission of a [`RowTree`] in a CPU column reduction: `rows` adds
 /// rows `[lo, lo + count)` to the carried values (accumulators, then side
 /// outputs), `combine` folds a block's partial accumulators into the
 /// total, `fresh` restarts the accumulators from the init values (keeping
 /// the side outputs).
-type RowsFn<'f, E> = dyn Fn(&mut FuncBuilder, &mut E, Expr, i64, &[String]) -> Result<Vec<String>, EmitError> + 'f;
-type CombineFn<'f> = dyn Fn(&mut FuncBuilder, &[String], &[String]) -> Vec<String> + 'f;
 struct RowWalk<'f, E> {
     types: &'f [String],
     rows: &'f RowsFn<'f, E>,
