@@ -595,8 +595,14 @@ impl Value {
     /// op's attribute for op results, the argument attribute for arguments
     /// of a `func.func` (e.g. `xla.range`).
     pub fn attr_text(self, name: &str) -> Option<String> {
+        self.attr(name).map(attr_to_string)
+    }
+
+    /// The discardable attribute `name` of the value, as [`Value::attr_text`]
+    /// finds it.
+    pub fn attr(self, name: &str) -> Option<MlirAttribute> {
         if let Some(op) = self.op() {
-            return op.attr_text(name);
+            return op.attr_raw(name);
         }
         let func = self.owner_op().filter(|op| op.is_named("func.func"))?;
         unsafe {
@@ -613,7 +619,7 @@ impl Value {
                 return None;
             }
             let attr = mlirDictionaryAttrGetElementByName(dict, string_ref(name));
-            (!attr.ptr.is_null()).then(|| attr_to_string(attr))
+            (!attr.ptr.is_null()).then_some(attr)
         }
     }
 

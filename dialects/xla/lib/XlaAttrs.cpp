@@ -371,14 +371,19 @@ rxla::xla::analyzeIndexingMap(StringRef text,
 // #xla.indexing_map<"...">
 //===----------------------------------------------------------------------===//
 
-LogicalResult IndexingMapAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                      StringRef text) {
-  return analyzeIndexingMap(text, emitError);
+IndexingMapInfo rxla::xla::indexingMapInfoOrEmpty(StringRef text) {
+  FailureOr<IndexingMapInfo> info = analyzeIndexingMap(text);
+  return succeeded(info) ? *info : IndexingMapInfo{};
 }
 
-IndexingMapInfo IndexingMapAttr::getInfo() const {
-  FailureOr<IndexingMapInfo> info = analyzeIndexingMap(getText());
-  return succeeded(info) ? *info : IndexingMapInfo{};
+LogicalResult IndexingMapAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                      StringRef text, IndexingMapInfo info) {
+  FailureOr<IndexingMapInfo> analyzed = analyzeIndexingMap(text, emitError);
+  if (failed(analyzed))
+    return failure();
+  if (!(*analyzed == info))
+    return emitError() << "indexing map counts do not match its text";
+  return success();
 }
 
 // Collapses runs of whitespace to one space and trims both ends.
@@ -401,7 +406,12 @@ static std::string normalizeIndexingMapText(StringRef text) {
 IndexingMapAttr
 rxla::xla::getIndexingMapAttr(MLIRContext *context, StringRef text,
                               function_ref<InFlightDiagnostic()> emitError) {
-  return IndexingMapAttr::getChecked(emitError, context, normalizeIndexingMapText(text));
+  std::string normalized = normalizeIndexingMapText(text);
+  // Analyzed once: the counts become part of the attribute.
+  FailureOr<IndexingMapInfo> info = analyzeIndexingMap(normalized, emitError);
+  if (failed(info))
+    return {};
+  return IndexingMapAttr::get(context, normalized, *info);
 }
 
 Attribute IndexingMapAttr::parse(AsmParser &parser, Type) {

@@ -53,4 +53,4 @@ pub use ops::{
 };
 pub use parser::{parse_expr, parse_expr_with_names, parse_indexing_map};
 pub use range::RangeEvaluator;
-pub use simplify::{ExprSimplifier, SimplifyPointDimensions};
+pub use simplify::{ExprSimplifier, SimplifyMemo, SimplifyPointDimensions};

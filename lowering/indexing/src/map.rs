@@ -809,6 +809,19 @@ impl PartialEq for IndexingMap {
 
 impl Eq for IndexingMap {}
 
+impl IndexingMap {
+    /// Equal in everything, names and the order of constraints included:
+    /// the two print the same.
+    pub(crate) fn identical(&self, other: &IndexingMap) -> bool {
+        self.state == other.state
+            && self.results == other.results
+            && self.dim_vars == other.dim_vars
+            && self.range_vars == other.range_vars
+            && self.rt_vars == other.rt_vars
+            && self.constraints == other.constraints
+    }
+}
+
 impl Hash for IndexingMap {
     fn hash<H: Hasher>(&self, state: &mut H) {
         self.state.hash(state);

@@ -710,7 +710,49 @@ impl IndexingMap {
     pub fn simplify(&mut self) -> bool {
         simplify_map(self, SimplifyPointDimensions::Replace)
     }
+}
 
+/// [`IndexingMap::simplify`] remembered per map: a rewrite driver that
+/// revisits ops until nothing changes simplifies the same maps again and
+/// again, and simplification is most of its time.
+#[derive(Default)]
+pub struct SimplifyMemo {
+    done: std::collections::HashMap<Identical, IndexingMap>,
+}
+
+/// A map compared with [`IndexingMap::identical`] (names matter: they are
+/// kept in the result). Its hash is the map's, which ignores names, so
+/// identical maps hash alike.
+struct Identical(IndexingMap);
+
+impl PartialEq for Identical {
+    fn eq(&self, other: &Identical) -> bool {
+        self.0.identical(&other.0)
+    }
+}
+
+impl Eq for Identical {}
+
+impl std::hash::Hash for Identical {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state)
+    }
+}
+
+impl SimplifyMemo {
+    /// Simplifies `map` as [`IndexingMap::simplify`] does.
+    pub fn simplify(&mut self, map: &mut IndexingMap) {
+        let key = Identical(map.clone());
+        if let Some(simplified) = self.done.get(&key) {
+            *map = simplified.clone();
+            return;
+        }
+        map.simplify();
+        self.done.insert(key, map.clone());
+    }
+}
+
+impl IndexingMap {
     pub fn simplify_with(&mut self, mode: SimplifyPointDimensions) -> bool {
         simplify_map(self, mode)
     }

@@ -81,13 +81,10 @@ impl HloPass for ExpandNarrowFloats {
 
 /// The format of a float type LLVM has no type for.
 fn narrow(ty: MlirType) -> Option<(PrimitiveType, FloatFormat)> {
-    if !is_float(ty) {
+    if !is_float(ty) || is_llvm_float(ty) {
         return None;
     }
     let name = type_to_string(ty).to_ascii_lowercase();
-    if matches!(name.as_str(), "f16" | "bf16" | "f32" | "f64") {
-        return None;
-    }
     let t = PrimitiveType::from_name(&name)?;
     Some((t, float_format(t)?))
 }

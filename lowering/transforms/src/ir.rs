@@ -372,6 +372,12 @@ pub fn is_index(ty: MlirType) -> bool {
     unsafe { mlirTypeIsAIndex(ty) }
 }
 
+/// `f16`, `bf16`, `f32` or `f64`: the floats LLVM has types for (asked of
+/// the type, as printing one is slow).
+pub fn is_llvm_float(ty: MlirType) -> bool {
+    unsafe { mlirTypeIsAF16(ty) || mlirTypeIsABF16(ty) || mlirTypeIsAF32(ty) || mlirTypeIsAF64(ty) }
+}
+
 /// `vector<lanes x elem>`.
 pub fn vector_type_of(elem: MlirType, lanes: i64) -> MlirType {
     unsafe { mlirVectorTypeGet(1, [lanes].as_ptr(), elem) }

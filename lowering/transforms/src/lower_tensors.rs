@@ -181,7 +181,7 @@ fn storage(ty: MlirType) -> Storage {
     if is_integer(ty) && !bits.is_multiple_of(8) {
         return Storage::Byte;
     }
-    if is_float(ty) && !matches!(type_to_string(ty).as_str(), "f16" | "bf16" | "f32" | "f64") {
+    if is_float(ty) && !is_llvm_float(ty) {
         return Storage::FloatBits(bits);
     }
     Storage::Direct

@@ -21,14 +21,20 @@
 //! and replaces the op when it differs; MLIR's greedy driver repeats this to
 //! a fixed point.
 
+use crate::ir::is_index;
 use melior::ir::OperationRef;
-use rxla_indexing::{Expr, ExprKind, IndexingMap, Interval, Variable};
+use mlir_sys::{
+    mlirArrayAttrGetElement, mlirArrayAttrGetNumElements, mlirAttributeIsAArray, mlirAttributeIsAInteger,
+    mlirIntegerAttrGetValueInt, MlirAttribute,
+};
+use rxla_indexing::{Expr, ExprKind, IndexingMap, Interval, SimplifyMemo, Variable};
 use rxla_ir::{
     op::{parse_attr, Op, Value},
     pass::{HloPass, PassError, PassOptions},
-    rewrite::{apply_greedily, pattern, DriverOptions, Rewriter},
+    rewrite::{apply_greedily, DriverOptions, Pattern, Rewriter},
     types::HloType,
 };
+use std::{cell::RefCell, collections::HashMap, rc::Rc};
 
 const APPLY: &str = "xla.apply_indexing";
 const LOOP: &str = "xla.loop";
@@ -54,7 +60,11 @@ impl HloPass for XlaSimplifyIndexing {
         if !root.walk_preorder().iter().any(|op| op.is_named(APPLY) || op.is_named(LOOP)) {
             return Ok(());
         }
-        let patterns = vec![pattern(APPLY, simplify_apply), pattern(LOOP, simplify_loop)];
+        let maps = Rc::new(Maps::default());
+        let patterns: Vec<Rc<dyn Pattern>> = vec![
+            Rc::new(Simplify { kind: Kind::Apply, maps: maps.clone() }),
+            Rc::new(Simplify { kind: Kind::Loop, maps }),
+        ];
         // Only the xla ops: no folding of the arith code around them.
         apply_greedily(root, &patterns, DriverOptions { fold: false, ..DriverOptions::default() })?;
         Ok(())
@@ -65,41 +75,80 @@ impl HloPass for XlaSimplifyIndexing {
 // Reading the IR.
 // ---------------------------------------------------------------------------
 
-/// The map of `op` if it is one the rewrites can work with (parses, neither
-/// undefined nor known empty).
-fn read_map(op: Op) -> Option<IndexingMap> {
-    let map = IndexingMap::parse(&op.indexing_map_text(MAP_ATTR)?).ok()?;
-    (!map.is_undefined() && !map.is_known_empty()).then_some(map)
+/// The maps of one run, parsed once per attribute: attributes are uniqued
+/// and live as long as the context, so within a run an attribute stands for
+/// its text. The greedy driver visits every op many times, and parsing the
+/// text was most of the pass's time.
+#[derive(Default)]
+struct Maps {
+    /// By attribute and whether symbols became dimensions (`apply_map`).
+    parsed: RefCell<HashMap<(usize, bool), Option<Rc<IndexingMap>>>>,
+    /// Rebuilt maps come out the same on every visit of an op that did not
+    /// change.
+    simplified: RefCell<SimplifyMemo>,
 }
 
-/// The map of an `xla.apply_indexing` with its symbols turned into trailing
-/// dimensions (XLA's `MoveSymbolsToDims`): one dimension per operand.
-fn apply_map(op: Op) -> Option<IndexingMap> {
-    let map = read_map(op)?;
-    let well_formed = map.constraints().is_empty()
-        && map.num_dims() + map.num_symbols() == op.num_operands()
-        && map.num_results() == op.num_results();
-    well_formed.then(|| map.convert_symbols_to_dimensions())
-}
+impl Maps {
+    /// The map of `op` if it is one the rewrites can work with (parses,
+    /// neither undefined nor known empty).
+    fn read(&self, op: Op) -> Option<Rc<IndexingMap>> {
+        self.get(op, false, |map| Some(map))
+    }
 
-fn is_index(value: Value) -> bool {
-    matches!(value.ty(), HloType::Other(ref t) if t == "index")
+    /// The map of an `xla.apply_indexing` with its symbols turned into
+    /// trailing dimensions (XLA's `MoveSymbolsToDims`): one dimension per
+    /// operand.
+    fn apply(&self, op: Op) -> Option<Rc<IndexingMap>> {
+        let map = self.get(op, true, |map| Some(map.convert_symbols_to_dimensions()))?;
+        let well_formed = map.constraints().is_empty()
+            && map.num_dims() == op.num_operands()
+            && map.num_results() == op.num_results();
+        well_formed.then_some(map)
+    }
+
+    fn get(
+        &self,
+        op: Op,
+        as_apply: bool,
+        convert: impl FnOnce(IndexingMap) -> Option<IndexingMap>,
+    ) -> Option<Rc<IndexingMap>> {
+        let attr = op.attr_raw(MAP_ATTR)?;
+        let key = (attr.ptr as usize, as_apply);
+        if let Some(map) = self.parsed.borrow().get(&key) {
+            return map.clone();
+        }
+        let map = op
+            .indexing_map_text(MAP_ATTR)
+            .and_then(|text| IndexingMap::parse(&text).ok())
+            .filter(|map| !map.is_undefined() && !map.is_known_empty())
+            .and_then(convert)
+            .map(Rc::new);
+        self.parsed.borrow_mut().insert(key, map.clone());
+        map
+    }
 }
 
 /// The value of an `arith.constant` of type `index`.
 fn constant_index(value: Value) -> Option<i64> {
     let op = value.op().filter(|op| op.is_named("arith.constant"))?;
-    if !is_index(value) {
+    if !is_index(value.raw_type()) {
         return None;
     }
     op.int_attr("value")
 }
 
 /// Reads `[lo : index, hi : index]` (an `xla.range`).
-fn parse_range(text: &str) -> Option<Interval> {
-    let inner = text.trim().strip_prefix('[')?.strip_suffix(']')?;
-    let bounds: Vec<i64> =
-        inner.split(',').map(|part| part.split(':').next().unwrap_or("").trim().parse().ok()).collect::<Option<_>>()?;
+fn read_range(attr: MlirAttribute) -> Option<Interval> {
+    // SAFETY: a live attribute, only queried.
+    let bounds: Vec<i64> = unsafe {
+        if !mlirAttributeIsAArray(attr) {
+            return None;
+        }
+        (0..mlirArrayAttrGetNumElements(attr))
+            .map(|i| mlirArrayAttrGetElement(attr, i))
+            .map(|bound| mlirAttributeIsAInteger(bound).then(|| mlirIntegerAttrGetValueInt(bound)))
+            .collect::<Option<_>>()?
+    };
     match bounds[..] {
         [lo, hi] if lo <= hi => Some(Interval::new(lo, hi)),
         _ => None,
@@ -111,16 +160,16 @@ fn parse_range(text: &str) -> Option<Interval> {
 /// argument), the range of an `apply_indexing` result over its domain, an
 /// `xla.loop` induction variable or map result, the induction variable of
 /// an `scf.for` with constant bounds.
-fn value_range(value: Value) -> Option<Interval> {
+fn value_range(maps: &Maps, value: Value) -> Option<Interval> {
     if let Some(c) = constant_index(value) {
         return Some(Interval::point(c));
     }
-    if let Some(range) = value.attr_text("xla.range").and_then(|t| parse_range(&t)) {
+    if let Some(range) = value.attr("xla.range").and_then(read_range) {
         return Some(range);
     }
     if let Some(op) = value.op() {
         if op.is_named(APPLY) {
-            let map = apply_map(op)?;
+            let map = maps.apply(op)?;
             return Some(map.expression_range(map.results().get(value.result_number()?)?));
         }
         return None;
@@ -128,7 +177,7 @@ fn value_range(value: Value) -> Option<Interval> {
     let owner = value.owner_op()?;
     let i = value.arg_number()?;
     if owner.is_named(LOOP) {
-        let map = read_map(owner)?;
+        let map = maps.read(owner)?;
         let ivs = map.num_range_vars();
         if i < ivs {
             return Some(map.range_vars()[i].bounds);
@@ -155,8 +204,8 @@ enum Kind {
 }
 
 /// The dimensions of a map being rebuilt: one per distinct operand value.
-#[derive(Default)]
-struct Dims {
+struct Dims<'m> {
+    maps: &'m Maps,
     values: Vec<Value>,
     vars: Vec<Variable>,
     /// What is guaranteed about each value regardless of the map's domain
@@ -174,7 +223,11 @@ fn intersect(a: Option<Interval>, b: Option<Interval>) -> Option<Interval> {
     }
 }
 
-impl Dims {
+impl<'m> Dims<'m> {
+    fn new(maps: &'m Maps) -> Dims<'m> {
+        Dims { maps, values: Vec::new(), vars: Vec::new(), known: Vec::new() }
+    }
+
     /// The expression for operand `value` of a variable `var`: a constant,
     /// or a dimension (one per value; bounds of repeated values intersect,
     /// and are tightened to the value's known range). `promise` says
@@ -185,7 +238,7 @@ impl Dims {
         if let Some(c) = constant_index(value) {
             return Some(Expr::constant(c));
         }
-        let range = value_range(value);
+        let range = value_range(self.maps, value);
         let bounds = range.map_or(var.bounds, |r| r.intersect(&var.bounds));
         let known = if promise { Some(bounds) } else { range };
         let i = match self.values.iter().position(|v| *v == value) {
@@ -214,7 +267,7 @@ struct Producer {
     op: Op,
     result: usize,
     /// Its map, symbols turned into dimensions.
-    map: IndexingMap,
+    map: Rc<IndexingMap>,
     /// Every use of its results is a dimension operand of the op being
     /// rewritten, so folding it leaves it dead.
     exclusive: bool,
@@ -223,9 +276,9 @@ struct Producer {
 impl Producer {
     /// The producer of `value`, a dimension operand of `user` (whose
     /// dimension operands are its first `num_dims` operands).
-    fn of(value: Value, user: Op, num_dims: usize) -> Option<Producer> {
+    fn of(maps: &Maps, value: Value, user: Op, num_dims: usize) -> Option<Producer> {
         let op = value.op().filter(|op| op.is_named(APPLY))?;
-        let map = apply_map(op)?;
+        let map = maps.apply(op)?;
         let exclusive = op.results().iter().all(|r| r.uses().iter().all(|(owner, i)| *owner == user && *i < num_dims));
         Some(Producer { op, result: value.result_number()?, map, exclusive })
     }
@@ -262,8 +315,15 @@ enum Outcome {
 /// bounds tightened to what is known of the operands, then simplified and
 /// stripped of the dimensions it does not need. `None` if the rewrite does
 /// not apply.
-fn rebuild(kind: Kind, op: Op, map: &IndexingMap, producers: &[Option<Producer>], fold: &[bool]) -> Option<Outcome> {
-    let mut dims = Dims::default();
+fn rebuild(
+    maps: &Maps,
+    kind: Kind,
+    op: Op,
+    map: &IndexingMap,
+    producers: &[Option<Producer>],
+    fold: &[bool],
+) -> Option<Outcome> {
+    let mut dims = Dims::new(maps);
     let mut replacements = Vec::with_capacity(map.num_dims());
     let mut constraints: Vec<(Expr, Interval)> = Vec::new();
     for (i, var) in map.dim_vars().iter().enumerate() {
@@ -297,7 +357,7 @@ fn rebuild(kind: Kind, op: Op, map: &IndexingMap, producers: &[Option<Producer>]
         IndexingMap::new(results, dims.vars.clone(), map.range_vars().to_vec(), map.rt_vars().to_vec(), constraints)
             .ok()?;
     if !rebuilt.is_known_empty() {
-        rebuilt.simplify();
+        maps.simplified.borrow_mut().simplify(&mut rebuilt);
     }
     if rebuilt.is_known_empty() {
         return (kind == Kind::Loop).then_some(Outcome::NeverRuns);
@@ -355,16 +415,17 @@ fn keep_dims(map: &IndexingMap, keep: &[bool]) -> Option<IndexingMap> {
 /// The canonical form of `op`'s map: producers used only here are always
 /// folded (as in XLA); one with other users too only where the folded map
 /// is no bigger, so the shared computation is not duplicated for nothing.
-fn canonical(kind: Kind, op: Op, map: &IndexingMap) -> Option<Outcome> {
+fn canonical(maps: &Maps, kind: Kind, op: Op, map: &IndexingMap) -> Option<Outcome> {
     let num_dims = map.num_dims();
-    let producers: Vec<Option<Producer>> = (0..num_dims).map(|i| Producer::of(op.operand(i), op, num_dims)).collect();
+    let producers: Vec<Option<Producer>> =
+        (0..num_dims).map(|i| Producer::of(maps, op.operand(i), op, num_dims)).collect();
     let mut fold: Vec<bool> = producers.iter().map(|p| p.as_ref().is_some_and(|p| p.exclusive)).collect();
-    let mut best = rebuild(kind, op, map, &producers, &fold)?;
+    let mut best = rebuild(maps, kind, op, map, &producers, &fold)?;
     // The results of one producer often only simplify together (a
     // delinearized index linearized again): try folding every producer.
     if producers.iter().zip(&fold).any(|(p, f)| p.is_some() && !f) {
         let all: Vec<bool> = producers.iter().map(Option::is_some).collect();
-        if let (Outcome::Map(current), Some(candidate)) = (&best, rebuild(kind, op, map, &producers, &all)) {
+        if let (Outcome::Map(current), Some(candidate)) = (&best, rebuild(maps, kind, op, map, &producers, &all)) {
             let better = match &candidate {
                 Outcome::Map(c) => c.cost <= current.cost,
                 Outcome::NeverRuns => true,
@@ -382,7 +443,7 @@ fn canonical(kind: Kind, op: Op, map: &IndexingMap) -> Option<Outcome> {
             continue;
         }
         fold[i] = true;
-        match rebuild(kind, op, map, &producers, &fold) {
+        match rebuild(maps, kind, op, map, &producers, &fold) {
             Some(Outcome::Map(candidate)) if candidate.cost <= current_cost => best = Outcome::Map(candidate),
             Some(Outcome::NeverRuns) => best = Outcome::NeverRuns,
             _ => fold[i] = false,
@@ -412,9 +473,31 @@ enum Replacement {
     Result(usize),
 }
 
-fn simplify_apply(op: Op, rewriter: &Rewriter) -> Result<bool, PassError> {
-    let Some(map) = apply_map(op) else { return Ok(false) };
-    let Some(Outcome::Map(rebuilt)) = canonical(Kind::Apply, op, &map) else { return Ok(false) };
+/// One of the two rewrites, with the run's parsed maps.
+struct Simplify {
+    kind: Kind,
+    maps: Rc<Maps>,
+}
+
+impl Pattern for Simplify {
+    fn roots(&self) -> Vec<&'static str> {
+        vec![match self.kind {
+            Kind::Apply => APPLY,
+            Kind::Loop => LOOP,
+        }]
+    }
+
+    fn match_and_rewrite(&self, op: Op, rewriter: &Rewriter) -> Result<bool, PassError> {
+        match self.kind {
+            Kind::Apply => simplify_apply(&self.maps, op, rewriter),
+            Kind::Loop => simplify_loop(&self.maps, op, rewriter),
+        }
+    }
+}
+
+fn simplify_apply(maps: &Maps, op: Op, rewriter: &Rewriter) -> Result<bool, PassError> {
+    let Some(map) = maps.apply(op) else { return Ok(false) };
+    let Some(Outcome::Map(rebuilt)) = canonical(maps, Kind::Apply, op, &map) else { return Ok(false) };
 
     // Results that are constants or operands need no op (XLA's
     // FoldApplyIndexingResults); unused ones are dropped.
@@ -467,14 +550,14 @@ fn simplify_apply(op: Op, rewriter: &Rewriter) -> Result<bool, PassError> {
     Ok(true)
 }
 
-fn simplify_loop(op: Op, rewriter: &Rewriter) -> Result<bool, PassError> {
-    let Some(map) = read_map(op) else { return Ok(false) };
+fn simplify_loop(maps: &Maps, op: Op, rewriter: &Rewriter) -> Result<bool, PassError> {
+    let Some(map) = maps.read(op) else { return Ok(false) };
     let num_dims = map.num_dims();
     if map.num_rt_vars() > 0 || op.num_operands() < num_dims || op.num_operands() - num_dims != op.num_results() {
         return Ok(false);
     }
     let inits: Vec<Value> = op.operands()[num_dims..].to_vec();
-    match canonical(Kind::Loop, op, &map) {
+    match canonical(maps, Kind::Loop, op, &map) {
         None => Ok(false),
         Some(Outcome::NeverRuns) => {
             rewriter.replace(op, &inits);

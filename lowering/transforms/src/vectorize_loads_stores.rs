@@ -140,7 +140,7 @@ pub(crate) fn vectorizable_element(ty: MlirType) -> bool {
     if is_integer(ty) {
         return matches!(bits, 8 | 16 | 32 | 64);
     }
-    is_float(ty) && matches!(type_to_string(ty).as_str(), "f16" | "bf16" | "f32" | "f64")
+    is_llvm_float(ty)
 }
 
 /// The vector type for a flat tensor accessed `lanes` at a time.
@@ -514,7 +514,7 @@ fn carry_vectors(lp: Op, stores: &[(Access, usize)]) -> Result<Op> {
 pub(crate) fn elementwise(op: Op) -> bool {
     let name = op.name();
     if let Some(math) = name.strip_prefix("math.") {
-        let f32 = op.num_operands() > 0 && type_to_string(op.operand(0).raw_type()) == "f32";
+        let f32 = op.num_operands() > 0 && unsafe { mlirTypeIsAF32(op.operand(0).raw_type()) };
         let exact = crate::expand_math::EXACT.contains(&math) && math != "fpowi";
         return exact || (f32 && crate::math::IN_HOUSE.contains(&math));
     }

@@ -31,13 +31,19 @@ def Xla_IndexingMapAttr : AttrDef<Xla_Dialect, "IndexingMap"> {
     is XLA's undefined map. Simplification, composition and evaluation of
     maps belong to the Rust indexing library (`lowering/indexing`).
   }];
-  let parameters = (ins StringRefParameter<"the map in XLA's text form">:$text);
+  // The counts are derived from the text once, when the attribute is
+  // created: op verifiers and accessors read them without re-parsing.
+  let parameters = (ins StringRefParameter<"the map in XLA's text form">:$text,
+    AttrParameter<"::rxla::xla::IndexingMapInfo",
+                  "the counts of the map's variables and results">:$info);
+  let builders = [
+    AttrBuilder<(ins "::llvm::StringRef":$text), [{
+      return $_get($_ctxt, text, ::rxla::xla::indexingMapInfoOrEmpty(text));
+    }]>
+  ];
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    /// The counts of the map's variables and results. The attribute is
-    /// verified when it is created, so this always describes a valid map.
-    ::rxla::xla::IndexingMapInfo getInfo() const;
     unsigned getNumDims() const { return getInfo().numDims; }
     unsigned getNumRangeVars() const { return getInfo().numRangeVars; }
     unsigned getNumRuntimeVars() const { return getInfo().numRuntimeVars; }

@@ -31,7 +31,19 @@ struct IndexingMapInfo {
   unsigned numConstraints = 0;
   /// XLA's `UNDEFINED` map.
   bool undefined = false;
+
+  bool operator==(const IndexingMapInfo &other) const {
+    return numDims == other.numDims && numRangeVars == other.numRangeVars &&
+           numRuntimeVars == other.numRuntimeVars &&
+           numResults == other.numResults &&
+           numConstraints == other.numConstraints && undefined == other.undefined;
+  }
 };
+
+inline llvm::hash_code hash_value(const IndexingMapInfo &info) {
+  return llvm::hash_combine(info.numDims, info.numRangeVars, info.numRuntimeVars,
+                            info.numResults, info.numConstraints, info.undefined);
+}
 
 /// Checks the structure of an indexing map in XLA's text form (see
 /// IndexingMapAttr) and returns its shape; reports the first problem through
@@ -39,6 +51,10 @@ struct IndexingMapInfo {
 mlir::FailureOr<IndexingMapInfo>
 analyzeIndexingMap(llvm::StringRef text,
                    llvm::function_ref<mlir::InFlightDiagnostic()> emitError = nullptr);
+
+/// The shape of the map of `text`, or all zeros if it is not a valid map
+/// (creating the attribute then fails its verification).
+IndexingMapInfo indexingMapInfoOrEmpty(llvm::StringRef text);
 
 class IndexingMapAttr;
 /// The #xla.indexing_map of `text` with runs of whitespace collapsed to one
