@@ -75,14 +75,18 @@ impl HloPass for XlaSimplifyIndexing {
 // Reading the IR.
 // ---------------------------------------------------------------------------
 
+/// An `#xla.indexing_map` attribute (its address) and whether its symbols
+/// were turned into dimensions.
+type MapKey = (usize, bool);
+
 /// The maps of one run, parsed once per attribute: attributes are uniqued
 /// and live as long as the context, so within a run an attribute stands for
 /// its text. The greedy driver visits every op many times, and parsing the
 /// text was most of the pass's time.
 #[derive(Default)]
 struct Maps {
-    /// By attribute and whether symbols became dimensions (`apply_map`).
-    parsed: RefCell<HashMap<(usize, bool), Option<Rc<IndexingMap>>>>,
+    /// By attribute and whether symbols became dimensions ([`Maps::apply`]).
+    parsed: RefCell<HashMap<MapKey, Option<Rc<IndexingMap>>>>,
     /// Rebuilt maps come out the same on every visit of an op that did not
     /// change.
     simplified: RefCell<SimplifyMemo>,
@@ -92,7 +96,7 @@ impl Maps {
     /// The map of `op` if it is one the rewrites can work with (parses,
     /// neither undefined nor known empty).
     fn read(&self, op: Op) -> Option<Rc<IndexingMap>> {
-        self.get(op, false, |map| Some(map))
+        self.get(op, false, Some)
     }
 
     /// The map of an `xla.apply_indexing` with its symbols turned into
