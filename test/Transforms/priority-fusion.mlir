@@ -328,3 +328,39 @@ func.func @control_dependencies(%a: tensor<4xf32>) -> tensor<4xf32> {
   %1 = hlo.exponential %0 {hlo.control_predecessors = "{negate.1}"} : tensor<4xf32>
   return %1 : tensor<4xf32>
 }
+
+// -----
+
+// Fusions grow step by step: the fused computations made earlier in the run
+// take in the next producer or consumer, and the result has the parameters
+// in the order of the consumer's operands, each producer's operands in
+// place of its result. The producer `%1`, read twice, is duplicated: copied
+// into the first consumer's fusion, moved into the last one's.
+// CHECK-LABEL: func.func @grow
+// CHECK-NEXT:    %[[F:.*]] = hlo.fusion kLoop @[[C:.*]](%arg2, %arg0, %arg1)
+// CHECK-NEXT:    %[[G:.*]] = hlo.fusion kLoop @[[D:.*]](%arg0, %arg1)
+// CHECK-NEXT:    return %[[F]], %[[G]]
+// CHECK:       func.func private @[[C]](%[[C0:.*]]: tensor<8x16xf32>, %[[C1:.*]]: tensor<8x16xf32>, %[[C2:.*]]: tensor<8x16xf32>)
+// CHECK-NEXT:    %[[A:.*]] = hlo.add %[[C1]], %[[C2]]
+// CHECK-NEXT:    %[[M:.*]] = hlo.multiply %[[A]], %[[A]]
+// CHECK-NEXT:    %[[S:.*]] = hlo.subtract %[[C0]], %[[C1]]
+// CHECK-NEXT:    %[[E:.*]] = hlo.exponential %[[S]]
+// CHECK-NEXT:    %[[X:.*]] = hlo.maximum %[[E]], %[[M]]
+// CHECK-NEXT:    %[[T:.*]] = hlo.tanh %[[X]]
+// CHECK-NEXT:    return %[[T]]
+// CHECK:       func.func private @[[D]](%[[D0:.*]]: tensor<8x16xf32>, %[[D1:.*]]: tensor<8x16xf32>)
+// CHECK-NEXT:    %[[A2:.*]] = hlo.add %[[D0]], %[[D1]]
+// CHECK-NEXT:    %[[M2:.*]] = hlo.multiply %[[A2]], %[[A2]]
+// CHECK-NEXT:    %[[N:.*]] = hlo.negate %[[M2]]
+// CHECK-NEXT:    return %[[N]]
+// CHECK-NOT:   func.func
+func.func @grow(%a: tensor<8x16xf32>, %b: tensor<8x16xf32>, %c: tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>) {
+  %0 = hlo.add %a, %b : tensor<8x16xf32>
+  %1 = hlo.multiply %0, %0 : tensor<8x16xf32>
+  %2 = hlo.subtract %c, %a : tensor<8x16xf32>
+  %3 = hlo.exponential %2 : tensor<8x16xf32>
+  %4 = hlo.maximum %3, %1 : tensor<8x16xf32>
+  %5 = hlo.tanh %4 : tensor<8x16xf32>
+  %6 = hlo.negate %1 : tensor<8x16xf32>
+  return %5, %6 : tensor<8x16xf32>, tensor<8x16xf32>
+}

@@ -17,12 +17,12 @@
 
 use super::{
     cost::{benefit_of_times, kernel_time, Device},
-    creates_heavy_computation, duplicable, fits_in_budget, fusible_computations, in_place_ok, is_node,
+    creates_heavy_computation, duplicable, fits_in_budget, fuse_into_owned, fusible_computations, in_place_ok, is_node,
     is_small_constant, materialize_with_clones, scatter_ok, Functions, FxHashMap, FxHashSet, TypeCacheGuard, View,
 };
 use melior::ir::OperationRef;
 use rxla_ir::{
-    op::Op,
+    op::{Op, Value},
     pass::{HloPass, PassError, PassOptions},
 };
 use std::{cell::RefCell, collections::BTreeMap, rc::Rc};
@@ -386,17 +386,30 @@ fn plan(cache: &mut Cache, funcs: &Functions, p: Op) -> Option<Plan> {
 /// Fuses `view` as a fusion replacing `c` (whose results are the view's
 /// first results), keeping the cache in step; returns the fusion. The ops
 /// of `c`'s fused computation, and of `donor`'s (a producer fused into its
-/// last consumer), move into the new one.
+/// last consumer), move into the new one. `parts` are the producer's view
+/// and results and the consumer's view `view` fuses (`View::fuse`), when
+/// it does: the producer's ops then move into `c`'s fused computation if
+/// this run made it ([`fuse_into_owned`]).
 fn replace_by_fusion(
     cache: &mut Cache,
     funcs: &mut Functions,
     view: &View,
     c: Op,
     donor: Option<Op>,
+    parts: Option<(&View, &[Value], &View)>,
 ) -> Result<Op, PassError> {
-    let donors: Vec<Op> =
-        [funcs.owned_callee(c), donor.and_then(|p| funcs.owned_callee(p))].into_iter().flatten().collect();
-    let (fusion, clones) = materialize_with_clones(funcs, view, view.kind(), c, &donors)?;
+    let donor = donor.and_then(|p| funcs.owned_callee(p));
+    let grown = match parts {
+        Some((producer, results, consumer)) => fuse_into_owned(funcs, view, producer, results, consumer, c, donor)?,
+        None => None,
+    };
+    let (fusion, clones) = match grown {
+        Some(made) => made,
+        None => {
+            let donors: Vec<Op> = [funcs.owned_callee(c), donor].into_iter().flatten().collect();
+            materialize_with_clones(funcs, view, view.kind(), c, &donors)?
+        }
+    };
     let users = users_of(c);
     for r in 0..c.num_results() {
         c.replace_result_uses(r, fusion.result(r));
@@ -438,12 +451,13 @@ fn run_on(pass: &PriorityFusion, funcs: &mut Functions, func: Op) -> Result<(), 
             // The consumer's view now (an earlier fusion may have replaced
             // one of its operands).
             let consumer = cache.node(c, funcs);
+            let view = consumer.view.as_ref().ok_or_else(|| bug("consumer view"))?;
+            let parts = Some((producer, &results[..], view));
             let fusion = if Rc::ptr_eq(&consumer, &planned) {
-                replace_by_fusion(&mut cache, funcs, &fused.view, c, donor)?
+                replace_by_fusion(&mut cache, funcs, &fused.view, c, donor, parts)?
             } else {
-                let view = consumer.view.as_ref().ok_or_else(|| bug("consumer view"))?;
                 let fused = View::fuse(producer, &results, view, &[]);
-                replace_by_fusion(&mut cache, funcs, &fused, c, donor)?
+                replace_by_fusion(&mut cache, funcs, &fused, c, donor, parts)?
             };
             queue.forget(c);
             queue.register(fusion);
@@ -515,7 +529,7 @@ fn fuse_constants(cache: &mut Cache, funcs: &mut Functions, func: Op) -> Result<
             if fits_in_budget(&fused, Some(consumer.params.len())).is_err() || fused.output_layout().is_none() {
                 continue;
             }
-            replace_by_fusion(cache, funcs, &fused, c, None)?;
+            replace_by_fusion(cache, funcs, &fused, c, None, Some((producer, &results, consumer)))?;
         }
         if !constant.has_uses() {
             cache.forget(constant);
