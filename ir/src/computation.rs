@@ -12,12 +12,38 @@ use std::collections::{HashMap, HashSet};
 
 /// The `func.func`s of `module`, in order.
 pub fn functions(module: Op) -> Vec<Op> {
-    module.body_ops().into_iter().filter(|op| op.name() == "func.func").collect()
+    module.body_ops().into_iter().filter(|op| op.is_named("func.func")).collect()
 }
 
-/// The function named `name`.
+/// The function named `name`. A scan of the module comparing names in
+/// place (no copies): passes call this per op, on modules with thousands
+/// of computations; callers with many names to look up use [`by_name`].
 pub fn lookup(module: Op, name: &str) -> Option<Op> {
-    functions(module).into_iter().find(|f| f.string_attr("sym_name").as_deref() == Some(name))
+    let block = module.region_block(0)?;
+    // SAFETY: a live module; the names are read while their ops live.
+    unsafe {
+        let key = string_ref("sym_name");
+        let mut op = mlirBlockGetFirstOperation(block);
+        while !op.ptr.is_null() {
+            let attr = mlirOperationGetAttributeByName(op, key);
+            if !attr.ptr.is_null() && mlirAttributeIsAString(attr) {
+                let s = mlirStringAttrGetValue(attr);
+                let bytes: &[u8] =
+                    if s.data.is_null() { &[] } else { std::slice::from_raw_parts(s.data as *const u8, s.length) };
+                if bytes == name.as_bytes() && Op::from_raw(op).is_named("func.func") {
+                    return Some(Op::from_raw(op));
+                }
+            }
+            op = mlirOperationGetNextInBlock(op);
+        }
+    }
+    None
+}
+
+/// The functions of `module` by name: one pass over the module, for
+/// callers that look up many names ([`lookup`] scans the module each time).
+pub fn by_name(module: Op) -> HashMap<String, Op> {
+    functions(module).into_iter().map(|f| (name(f), f)).collect()
 }
 
 /// The entry computation: the function marked `hlo.entry`, else the only
@@ -223,11 +249,25 @@ pub fn replace_callees(op: Op, mut f: impl FnMut(&str) -> Option<String>) -> Res
 pub struct SideEffects {
     module: Op,
     memo: HashMap<String, bool>,
+    /// The module's functions by name, listed once when first needed
+    /// ([`SideEffects::with_function_table`]); `None` to look each name
+    /// up in the module.
+    functions: Option<HashMap<String, Op>>,
+    table: bool,
 }
 
 impl SideEffects {
+    /// For a module whose functions may be added or erased while this is
+    /// used: each callee is looked up in the module when first asked about.
     pub fn new(module: Op) -> Self {
-        Self { module, memo: HashMap::new() }
+        Self { module, memo: HashMap::new(), functions: None, table: false }
+    }
+
+    /// For a module whose functions stay the same while this is used (ops
+    /// inside them may change): callees are found in a table of the
+    /// functions built once, so asking about many callees stays linear.
+    pub fn with_function_table(module: Op) -> Self {
+        Self { module, memo: HashMap::new(), functions: None, table: true }
     }
 
     /// True if `op` or anything it calls has a side effect.
@@ -252,7 +292,13 @@ impl SideEffects {
         if let Some(&known) = self.memo.get(name) {
             return known;
         }
-        let Some(func) = lookup(self.module, name) else { return true };
+        let module = self.module;
+        let found = if self.table {
+            self.functions.get_or_insert_with(|| by_name(module)).get(name).copied()
+        } else {
+            lookup(module, name)
+        };
+        let Some(func) = found else { return true };
         // Break cycles optimistically; a real effect still propagates.
         self.memo.insert(name.to_string(), false);
         let result = func.walk_preorder().into_iter().skip(1).any(|op| self.op(op));
@@ -378,4 +424,41 @@ pub fn sequential_functions(module: Op) -> Vec<Op> {
         i += 1;
     }
     order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use melior::ir::Module;
+
+    /// `lookup` finds each function by its exact name (not a prefix, not a
+    /// non-function symbol), as the table `by_name` does.
+    #[test]
+    fn lookup_finds_functions_by_exact_name() {
+        let context = rxla_dialects::create_context();
+        let source = "
+            func.func private @add(%x: tensor<f32>, %y: tensor<f32>) -> tensor<f32> {
+              %0 = hlo.add %x, %y : tensor<f32>
+              return %0 : tensor<f32>
+            }
+            func.func private @add.1(%x: tensor<f32>) -> tensor<f32> {
+              return %x : tensor<f32>
+            }
+            func.func @main(%x: tensor<f32>) -> tensor<f32> {
+              return %x : tensor<f32>
+            }
+        ";
+        let module = Module::parse(&context, source).expect("parses");
+        let module = Op::from_raw(module.as_operation().to_raw());
+        let table = by_name(module);
+        assert_eq!(table.len(), 3);
+        for name in ["add", "add.1", "main"] {
+            let found = lookup(module, name).unwrap_or_else(|| panic!("@{name} found"));
+            assert_eq!(super::name(found), name);
+            assert_eq!(table.get(name), Some(&found));
+        }
+        for missing in ["ad", "add.", "add.10", "", "Main"] {
+            assert!(lookup(module, missing).is_none(), "@{missing}");
+        }
+    }
 }

@@ -46,7 +46,7 @@ impl HloPass for Cse {
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
         let module = Op::of(&module);
-        let mut effects = SideEffects::new(module);
+        let mut effects = SideEffects::with_function_table(module);
         let mut same = SameComputation::new(module);
         for func in functions(module) {
             run_on_function(func, &mut effects, &mut same);
@@ -271,11 +271,14 @@ fn identical(a: Op, b: Op, same: &mut SameComputation) -> bool {
 pub struct SameComputation {
     module: Op,
     memo: HashMap<(String, String), bool>,
+    /// The module's functions by name, listed when first needed (CSE adds
+    /// and erases no functions).
+    functions: Option<HashMap<String, Op>>,
 }
 
 impl SameComputation {
     pub fn new(module: Op) -> Self {
-        Self { module, memo: HashMap::new() }
+        Self { module, memo: HashMap::new(), functions: None }
     }
 
     /// True if the computations named `a` and `b` compute the same thing.
@@ -289,7 +292,9 @@ impl SameComputation {
         }
         // Cycles (not valid HLO) compare unequal.
         self.memo.insert(key.clone(), false);
-        let result = match (computation::lookup(self.module, a), computation::lookup(self.module, b)) {
+        let module = self.module;
+        let functions = self.functions.get_or_insert_with(|| computation::by_name(module));
+        let result = match (functions.get(a).copied(), functions.get(b).copied()) {
             (Some(fa), Some(fb)) => self.compare(fa, fb),
             _ => false,
         };

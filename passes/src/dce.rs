@@ -50,7 +50,7 @@ impl HloPass for Dce {
 /// dialect must assume the worst for them; here the callees are known).
 pub fn remove_dead_instructions(root: Op) -> usize {
     let module = if root.name() == "builtin.module" { Some(root) } else { root.parent_module() };
-    let mut effects = module.map(SideEffects::new);
+    let mut effects = module.map(SideEffects::with_function_table);
     let mut erased = 0;
     // Pre-order lists producers before users within a block; walking it
     // backwards visits every user before the values it consumes.

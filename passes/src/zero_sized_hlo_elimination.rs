@@ -47,7 +47,7 @@ impl HloPass for ZeroSizedHloElimination {
             .filter(|op| op.is("fusion"))
             .filter_map(|op| op.symbol_attr("calls"))
             .collect();
-        let mut effects = SideEffects::new(module);
+        let mut effects = SideEffects::with_function_table(module);
         for func in computation::functions(module) {
             if fused.contains(&computation::name(func)) {
                 continue;
