@@ -260,3 +260,31 @@ func.func @disjoint_slices(%x: tensor<64x64xf32>) -> (tensor<32x64xf32>, tensor<
   %1 = hlo.fusion kLoop @hi(%x) : (tensor<64x64xf32>) -> tensor<32x64xf32>
   return %0, %1 : tensor<32x64xf32>, tensor<32x64xf32>
 }
+
+// -----
+
+// The sibling fusion of the two reductions goes where the later one was;
+// the ops between them that read the earlier one (here already a loop
+// fusion) move after it, keeping their order.
+// CHECK-LABEL: func.func @users_between
+// CHECK-NEXT:    %[[C:.*]] = hlo.constant
+// CHECK-NEXT:    %[[R:.*]]:2 = hlo.fusion kInput @{{.*}}(%arg0, %[[C]]) : (tensor<8x64xf32>, tensor<f32>) -> (tensor<8xf32>, tensor<8xf32>)
+// CHECK-NEXT:    %[[L:.*]]:2 = hlo.fusion kLoop @{{.*}}(%[[R]]#0, %arg1)
+// CHECK-NEXT:    return %[[L]]#0, %[[R]]#1, %[[L]]#1
+func.func private @add(%x: tensor<f32>, %y: tensor<f32>) -> tensor<f32> {
+  %0 = hlo.add %x, %y : tensor<f32>
+  return %0 : tensor<f32>
+}
+func.func private @max(%x: tensor<f32>, %y: tensor<f32>) -> tensor<f32> {
+  %0 = hlo.maximum %x, %y : tensor<f32>
+  return %0 : tensor<f32>
+}
+func.func @users_between(%x: tensor<8x64xf32>, %y: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
+  %c = hlo.constant dense<0.0> : tensor<f32>
+  %0 = hlo.reduce %x, %c {dimensions = array<i64: 1>, to_apply = @add} : (tensor<8x64xf32>, tensor<f32>) -> tensor<8xf32>
+  %1 = hlo.negate %0 : tensor<8xf32>
+  %2 = hlo.multiply %y, %y : tensor<8xf32>
+  %3 = hlo.add %1, %2 : tensor<8xf32>
+  %4 = hlo.reduce %x, %c {dimensions = array<i64: 1>, to_apply = @max} : (tensor<8x64xf32>, tensor<f32>) -> tensor<8xf32>
+  return %3, %4, %2 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+}

@@ -316,6 +316,51 @@ impl Order {
         self.position.get(&op).copied().unwrap_or(usize::MAX)
     }
 
+    /// Restores the body's topological order after `fusion` was inserted
+    /// right before `before` (an op of this order, now erased) and the
+    /// fused ops' uses moved to it. Only the ops before the fusion that
+    /// depend on it (its users there, and theirs) are out of place; they
+    /// move right after it, in their order. That is the order
+    /// [`restore_topological_order`] makes (Kahn's algorithm taking ready
+    /// ops in their current order emits the fusion, then those ops, then
+    /// the rest), found without its pass over the whole body, which made
+    /// this pass quadratic. Returns false, changing nothing, when a user
+    /// of the fusion is outside this order (nested in a region), for that
+    /// function to handle.
+    fn move_dependents_after(&self, fusion: Op, before: Op) -> bool {
+        let limit = self.pos(before);
+        if limit == usize::MAX {
+            return false;
+        }
+        let block = fusion.block().ptr;
+        let mut late: Vec<(usize, Op)> = Vec::new();
+        let mut seen: FxHashSet<Op> = FxHashSet::default();
+        let mut work: Vec<Op> = vec![fusion];
+        while let Some(op) = work.pop() {
+            for v in op.results() {
+                for (user, _) in v.uses() {
+                    let p = self.pos(user);
+                    if user.block().ptr != block || p == usize::MAX {
+                        return false;
+                    }
+                    if p < limit && seen.insert(user) {
+                        late.push((p, user));
+                        work.push(user);
+                    }
+                }
+            }
+        }
+        if late.is_empty() {
+            return true;
+        }
+        late.sort_unstable_by_key(|(p, _)| *p);
+        let Some(anchor) = fusion.next() else { return false };
+        for (_, op) in late {
+            op.move_before(anchor);
+        }
+        true
+    }
+
     /// `ops` in block order.
     fn sorted(&self, mut ops: Vec<Op>) -> Vec<Op> {
         ops.sort_by_key(|op| self.pos(*op));
@@ -463,7 +508,9 @@ fn fuse_siblings(
             funcs.erase_node(b);
             erased.insert(a);
             erased.insert(b);
-            restore_topological_order(order.func);
+            if !order.move_dependents_after(fusion, before) {
+                restore_topological_order(order.func);
+            }
             order.refresh();
             siblings[i] = fusion;
             siblings.remove(j);
@@ -559,7 +606,9 @@ fn fuse_producer(
     nodes.forget(p);
     funcs.erase_node(p);
     erased.insert(p);
-    restore_topological_order(order.func);
+    if !order.move_dependents_after(fusion, c) {
+        restore_topological_order(order.func);
+    }
     order.refresh();
     Ok(())
 }
