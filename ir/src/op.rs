@@ -507,6 +507,25 @@ impl std::hash::Hash for Value {
     }
 }
 
+/// Iterator of [`Value::use_owners`]. The value's uses must not change
+/// while it is used.
+pub struct UseOwners(MlirOpOperand);
+
+impl Iterator for UseOwners {
+    type Item = Op;
+    fn next(&mut self) -> Option<Op> {
+        // SAFETY: a use of a live value (the iterator's contract).
+        unsafe {
+            if mlirOpOperandIsNull(self.0) {
+                return None;
+            }
+            let owner = Op(mlirOpOperandGetOwner(self.0));
+            self.0 = mlirOpOperandGetNextUse(self.0);
+            Some(owner)
+        }
+    }
+}
+
 impl Value {
     /// True if the value has at least one use.
     pub fn has_uses(self) -> bool {
@@ -539,6 +558,12 @@ impl Value {
     }
 
     /// Every (user, operand index) pair, in use-list order.
+    /// The op of each use, in use-list order (an op using the value twice
+    /// comes twice), without collecting them.
+    pub fn use_owners(self) -> UseOwners {
+        UseOwners(unsafe { mlirValueGetFirstUse(self.0) })
+    }
+
     pub fn uses(self) -> Vec<(Op, usize)> {
         let mut out = Vec::new();
         unsafe {

@@ -165,7 +165,7 @@ pub(super) fn users_of(op: Op) -> Vec<Op> {
     let mut out: Vec<Op> = Vec::new();
     let mut seen: FxHashSet<Op> = FxHashSet::default();
     for r in 0..op.num_results() {
-        for (user, _) in op.result(r).uses() {
+        for user in op.result(r).use_owners() {
             let new = if out.len() < 16 && seen.is_empty() {
                 !out.contains(&user)
             } else {
