@@ -32,9 +32,7 @@ pub fn materialize_with_clones(
     donors: &[Op],
 ) -> Result<(Op, Vec<Op>), PassError> {
     let context = before.context();
-    let param_types: Vec<MlirType> = view.params.iter().map(|v| parsed_type(context, *v)).collect::<Result<_, _>>()?;
-    let result_types: Vec<MlirType> =
-        view.roots.iter().map(|s| parsed_type(context, view.src_value(*s))).collect::<Result<_, _>>()?;
+    let (param_types, result_types) = signature(context, view)?;
     let name = funcs.fresh_name("fused_computation");
     let (func, b, args) = create_fused_function(funcs.module, &name, &param_types, &result_types)?;
     funcs.by_name.insert(name.clone(), func);
@@ -109,23 +107,18 @@ pub fn fuse_into_owned(
         // Where each of the computation's arguments goes: a parameter of
         // the view, or (a consumer's read of the producer's result) the
         // producer's root.
-        let mut old_args: Vec<Src> = Vec::with_capacity(part.params.len());
-        for v in &part.params {
-            let src = match results.iter().position(|r| *r == *v).filter(|_| side == Side::Consumer) {
+        let old_args: Option<Vec<Src>> = part
+            .params
+            .iter()
+            .map(|v| match results.iter().position(|r| *r == *v).filter(|_| side == Side::Consumer) {
                 Some(r) => match producer.roots[r] {
                     Src::Param(i) => position.get(&producer.params[i]).map(|&p| Src::Param(p)),
                     node => Some(node),
                 },
                 None => position.get(v).map(|&p| Src::Param(p)),
-            };
-            match src {
-                Some(src) => old_args.push(src),
-                None => break,
-            }
-        }
-        if old_args.len() != part.params.len() {
-            continue;
-        }
+            })
+            .collect();
+        let Some(old_args) = old_args else { continue };
         // The other side's ops move in when their computation is about to
         // be erased, else are copied.
         let donors: Vec<Op> = match side {
@@ -188,9 +181,7 @@ fn grow(
     let context = before.context();
     let block = func.region_block(0).ok_or_else(|| bug("a computation without a block"))?;
     let terminator = func.terminator().ok_or_else(|| bug("a computation without a terminator"))?;
-    let param_types: Vec<MlirType> = view.params.iter().map(|v| parsed_type(context, *v)).collect::<Result<_, _>>()?;
-    let result_types: Vec<MlirType> =
-        view.roots.iter().map(|s| parsed_type(context, view.src_value(*s))).collect::<Result<_, _>>()?;
+    let (param_types, result_types) = signature(context, view)?;
     let old_count = func.arguments().len();
     let location = funcs.module.location();
     let new_args: Vec<Value> =
@@ -233,14 +224,7 @@ fn grow(
     let old_name = computation::name(func);
     let name = funcs.fresh_name("fused_computation");
     unsafe {
-        let fn_type = mlirFunctionTypeGet(
-            context,
-            param_types.len() as isize,
-            param_types.as_ptr(),
-            result_types.len() as isize,
-            result_types.as_ptr(),
-        );
-        func.set_attr_raw("function_type", mlirTypeAttrGet(fn_type));
+        func.set_attr_raw("function_type", function_type(context, &param_types, &result_types));
         func.set_attr_raw("sym_name", mlirStringAttrGet(context, rxla_ir::op::string_ref(&name)));
         let body = funcs.module.region_block(0).ok_or_else(|| bug("module without a body"))?;
         mlirOperationRemoveFromParent(func.raw());
@@ -327,6 +311,28 @@ fn create_fusion(
     Ok(fusion)
 }
 
+/// The MLIR types of a view's parameters and of its outputs: the fused
+/// computation's signature.
+fn signature(context: MlirContext, view: &View) -> Result<(Vec<MlirType>, Vec<MlirType>), PassError> {
+    let params = view.params.iter().map(|v| parsed_type(context, *v)).collect::<Result<_, _>>()?;
+    let results = view.roots.iter().map(|s| parsed_type(context, view.src_value(*s))).collect::<Result<_, _>>()?;
+    Ok((params, results))
+}
+
+/// A `function_type` attribute.
+fn function_type(context: MlirContext, params: &[MlirType], results: &[MlirType]) -> MlirAttribute {
+    // SAFETY: live context; MLIR copies the type lists.
+    unsafe {
+        mlirTypeAttrGet(mlirFunctionTypeGet(
+            context,
+            params.len() as isize,
+            params.as_ptr(),
+            results.len() as isize,
+            results.as_ptr(),
+        ))
+    }
+}
+
 /// A private function `name` with these parameter and result types at the
 /// end of the module, with its builder and arguments: what
 /// `computation::create_function_named` makes, from MLIR types.
@@ -341,20 +347,13 @@ fn create_fused_function(
     let location = module.location();
     let body = module.region_block(0).ok_or_else(|| bug("module without a body"))?;
     let func = unsafe {
-        let fn_type = mlirFunctionTypeGet(
-            context,
-            params.len() as isize,
-            params.as_ptr(),
-            results.len() as isize,
-            results.as_ptr(),
-        );
         let attr = |key: &str, attribute: MlirAttribute| MlirNamedAttribute {
             name: mlirIdentifierGet(context, rxla_ir::op::string_ref(key)),
             attribute,
         };
         let named = [
             attr("sym_name", mlirStringAttrGet(context, rxla_ir::op::string_ref(name))),
-            attr("function_type", mlirTypeAttrGet(fn_type)),
+            attr("function_type", function_type(context, params, results)),
             attr("sym_visibility", mlirStringAttrGet(context, rxla_ir::op::string_ref("private"))),
         ];
         let locations = vec![location; params.len()];
