@@ -25,6 +25,9 @@ use melior::ir::Module;
 use rxla_hlo_text::ast::{self, Shape};
 use rxla_interpreter::{literal::Literal, npy, text, Interpreter};
 use rxla_opt::cli;
+// Links mimalloc, which replaces malloc for the whole process: see
+// docs/hlo-run.md ("Memory allocator").
+use libmimalloc_sys as _;
 use std::{
     io::{Read, Write},
     path::PathBuf,
