@@ -41,6 +41,7 @@ impl HostTarget {
     /// A target machine for `triple`, `cpu` and `features` (the native
     /// target must be initialized: [`HostTarget::new`] does it).
     fn with(triple: &str, cpu: &str, features: &str) -> Result<HostTarget, String> {
+        crate::builtins::register_for_mcjit();
         let llvm_triple = TargetTriple::create(triple);
         let target = Target::from_triple(&llvm_triple).map_err(|e| e.to_string())?;
         let machine = target
@@ -331,6 +332,23 @@ impl LoadedCode {
                 "resolving symbols in the process",
             )?;
             orc_base::LLVMOrcJITDylibAddGenerator(dylib, generator);
+            // The compiler-runtime functions the process lacks.
+            let mut pairs: Vec<orc_base::LLVMOrcCSymbolMapPair> = crate::builtins::symbols()
+                .iter()
+                .map(|(name, address)| orc_base::LLVMOrcCSymbolMapPair {
+                    Name: orc::LLVMOrcLLJITMangleAndIntern(jit, name.as_ptr()),
+                    Sym: orc_base::LLVMJITEvaluatedSymbol {
+                        Address: *address as u64,
+                        Flags: orc_base::LLVMJITSymbolFlags {
+                            GenericFlags: orc_base::LLVMJITSymbolGenericFlags::LLVMJITSymbolGenericFlagsExported as u8
+                                | orc_base::LLVMJITSymbolGenericFlags::LLVMJITSymbolGenericFlagsCallable as u8,
+                            TargetFlags: 0,
+                        },
+                    },
+                })
+                .collect();
+            let unit = orc_base::LLVMOrcAbsoluteSymbols(pairs.as_mut_ptr(), pairs.len());
+            llvm_result(orc_base::LLVMOrcJITDylibDefine(dylib, unit), "defining the compiler-runtime functions")?;
             for (i, object) in objects.iter().enumerate() {
                 let name = std::ffi::CString::new(format!("rxla-kernels-{i}.o")).expect("no NUL");
                 let buffer = inkwell::llvm_sys::core::LLVMCreateMemoryBufferWithMemoryRangeCopy(

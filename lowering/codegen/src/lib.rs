@@ -5,6 +5,8 @@
 //!
 //! - [`translate`]: kernel modules merged into one module, MLIR's
 //!   translation to LLVM IR (stage `llvm-before-optimizations`);
+//! - [`builtins`]: compiler-runtime functions LLVM calls (bf16 rounding)
+//!   that the JIT provides;
 //! - [`cpu`]: the host target machine, LLVM's `default<O3>` pipeline
 //!   (stage `llvm`), assembly (stage `asm`) and the JIT that maps kernels
 //!   into memory;
@@ -12,6 +14,7 @@
 //!   `default<O3>` for the GPU (stage `llvm`), PTX (stage `ptx`) and the
 //!   `ptxas` check.
 
+pub mod builtins;
 pub mod cpu;
 pub mod gpu;
 pub mod translate;
