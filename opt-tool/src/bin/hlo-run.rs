@@ -473,7 +473,9 @@ fn compile_only(source: &Source, file: &str, args: &Args) -> Result<(), Failure>
     if let Some(m) = memory {
         out += &format!("\n{}", memory_line(m));
     }
-    println!("{out}");
+    // A closed pipe (`| head`) is not worth an error, nor a panic.
+    let mut stdout = std::io::stdout().lock();
+    let _ = writeln!(stdout, "{out}").and_then(|_| stdout.flush());
     if let Some(path) = &args.timings_json {
         let list = times.iter().map(|d| format!("{:.9}", d.as_secs_f64())).collect::<Vec<_>>().join(", ");
         let phases =
