@@ -139,6 +139,7 @@ def compile(  # noqa: A001 - the natural name
     entry_layouts: str = "module",
     disable_passes: Sequence[str] = (),
     dump_dir: Optional[str] = None,
+    cache_dir: Optional[str] = None,
 ) -> Executable:
     """Compiles HLO text or ``hlo``-dialect MLIR.
 
@@ -153,6 +154,11 @@ def compile(  # noqa: A001 - the natural name
     - ``gpu_target`` (``sm_80``, ``sm_90``, ``a100``, ``h100``, ``h200``) and
       ``ptx_version`` (``"8.0"``) for ``platform="gpu"``; ``disable_passes``
       names passes to skip; ``dump_dir`` writes every compilation stage there.
+    - ``cache_dir`` (CPU): the on-disk compilation cache, as JAX's persistent
+      cache: an executable compiled before from the same text with the same
+      options, by this process or another, is loaded from there instead of
+      compiled; a new one is saved there. Off unless given (see
+      docs/cpu-backend.md).
 
     Raises :class:`CompileError` (its message has rxla's ``file:line:col``
     diagnostics) if the module does not parse, verify or compile.
@@ -173,6 +179,7 @@ def compile(  # noqa: A001 - the natural name
         entry_layouts=entry_layouts,
         disable_passes=list(disable_passes),
         dump_dir=None if dump_dir is None else _os.fspath(dump_dir),
+        cache_dir=None if cache_dir is None else _os.fspath(cache_dir),
     )
     return Executable(native)
 

@@ -210,6 +210,8 @@ struct CompileArgs {
     gpu_target: String,
     ptx_version: Option<String>,
     options: rxla_runtime::Options,
+    /// The on-disk compilation cache's directory (CPU).
+    cache_dir: Option<std::path::PathBuf>,
 }
 
 /// Imports (and verifies) a module and exports the syntax tree; errors are
@@ -265,13 +267,26 @@ fn compile_inner(source: &str, a: &CompileArgs) -> Result<Executable, String> {
     let leaf = |s: &rxla_runtime::ParameterSpec| Param { ty: s.shape.ty, dims: s.shape.dims.clone() };
     let (compiled, params, shapes, platform) = match a.platform.as_str() {
         "cpu" => {
-            let exe = if a.is_mlir {
-                let context = rxla_dialects::create_context();
-                context.enable_multi_threading(false);
-                let module = parse_mlir(&context, source, file)?;
-                rxla_runtime::compile_module(&context, module, &a.options)
-            } else {
-                rxla_runtime::compile_hlo_text(source, file, &a.options)
+            let compile = |options: &rxla_runtime::Options| {
+                if a.is_mlir {
+                    let context = rxla_dialects::create_context();
+                    context.enable_multi_threading(false);
+                    let module = parse_mlir(&context, source, file).map_err(rxla_runtime::CompileError)?;
+                    rxla_runtime::compile_module(&context, module, options)
+                } else {
+                    rxla_runtime::compile_hlo_text(source, file, options)
+                }
+            };
+            let exe = match &a.cache_dir {
+                Some(dir) => {
+                    let kind = match a.is_mlir {
+                        true => rxla_runtime::cpu::SourceKind::Mlir,
+                        false => rxla_runtime::cpu::SourceKind::HloText,
+                    };
+                    let cache = rxla_runtime::DiskCache::open(dir).map_err(|e| format!("cache_dir: {e}"))?;
+                    cache.compile(source, kind, file, &a.options, compile)
+                }
+                None => compile(&a.options),
             }
             .map_err(with_file)?;
             let params: Vec<Param> = exe.parameters().iter().map(leaf).collect();
@@ -483,7 +498,7 @@ fn looks_like_mlir(text: &str) -> bool {
 #[pyfunction]
 #[pyo3(signature = (text, platform = "cpu", *, file_name = "<input>", input_format = "auto", emulate_gpu = false,
                     gpu_target = "sm_90", ptx_version = None, entry_layouts = "module", disable_passes = Vec::new(),
-                    dump_dir = None))]
+                    dump_dir = None, cache_dir = None))]
 #[allow(clippy::too_many_arguments)]
 fn compile(
     py: Python<'_>,
@@ -497,6 +512,7 @@ fn compile(
     entry_layouts: &str,
     disable_passes: Vec<String>,
     dump_dir: Option<std::path::PathBuf>,
+    cache_dir: Option<std::path::PathBuf>,
 ) -> PyResult<Executable> {
     let is_mlir = match input_format {
         "auto" => looks_like_mlir(text),
@@ -515,6 +531,9 @@ fn compile(
     if emulate_gpu && platform != "gpu" {
         return Err(PyValueError::new_err("emulate_gpu=True needs platform='gpu'"));
     }
+    if cache_dir.is_some() && platform != "cpu" {
+        return Err(PyValueError::new_err("cache_dir caches CPU executables: it needs platform='cpu'"));
+    }
     let args = CompileArgs {
         platform: platform.to_string(),
         file_name: file_name.to_string(),
@@ -528,6 +547,7 @@ fn compile(
             dump_dir,
             ..Default::default()
         },
+        cache_dir,
     };
     let source = text.to_string();
     py.detach(move || {

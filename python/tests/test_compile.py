@@ -251,6 +251,28 @@ def test_compile_file(tmp_path):
     assert rxla.compile_file(mlir).parameter_shapes == ["f32[2,3]", "f32[2,3]"]
 
 
+def test_compilation_cache(tmp_path):
+    cache = tmp_path / "cache"
+    first = rxla.compile(ADD_TANH, cache_dir=cache)
+    entries = list(cache.iterdir())
+    assert len(entries) == 1 and entries[0].suffix == ".rxla-exe"
+    # A later compile of the same text and options loads the entry: no HLO
+    # pipeline runs, and the results are the same.
+    second = rxla.compile(ADD_TANH, cache_dir=cache, file_name="again.hlo")
+    assert second.compile_times["hlo_pipeline"] == 0 < first.compile_times["hlo_pipeline"]
+    x = np.linspace(-2, 2, 6, dtype=np.float32).reshape(2, 3)
+    np.testing.assert_array_equal(first(x, x)[0], second(x, x)[0])
+    # Other options are another entry; MLIR input is cached too.
+    rxla.compile(ADD_TANH, cache_dir=cache, disable_passes=["algsimp"])
+    rxla.compile(ADD_TANH_MLIR, cache_dir=cache)
+    assert len(list(cache.iterdir())) == 3
+    assert rxla.compile(ADD_TANH_MLIR, cache_dir=cache).compile_times["hlo_pipeline"] == 0
+    with pytest.raises(ValueError, match="cache_dir caches CPU executables"):
+        rxla.compile(ADD_TANH, platform="interpreter", cache_dir=cache)
+    with pytest.raises(rxla.CompileError, match="cannot create directory"):
+        rxla.compile(ADD_TANH, cache_dir=entries[0] / "sub")
+
+
 # Errors.
 
 

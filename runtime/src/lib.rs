@@ -40,7 +40,7 @@ pub mod thunk_emitter;
 
 pub use cpu::{
     compile_hlo_text, compile_module, is_executable_artifact, load_executable, saved_parameter_shapes, CompileCache,
-    Executable,
+    DiskCache, Executable,
 };
 pub use driver::{CompileTimes, EntryLayouts, Options};
 pub use entry::ParameterSpec;

@@ -125,6 +125,13 @@ struct Args {
     #[arg(long = "save-executable", value_name = "FILE")]
     save_executable: Option<String>,
 
+    /// CPU: keep compiled executables in DIR and load them from there when
+    /// the same module is compiled again with the same options, by this or
+    /// a later run (JAX's persistent compilation cache; see
+    /// docs/cpu-backend.md). Off unless given.
+    #[arg(long = "compilation-cache-dir", value_name = "DIR")]
+    compilation_cache_dir: Option<PathBuf>,
+
     /// Write the compile and run times (seconds) as JSON to this file.
     #[arg(long = "timings-json", value_name = "FILE.json")]
     timings_json: Option<String>,
@@ -261,6 +268,9 @@ fn run(args: &Args) -> Result<(), Failure> {
         None => {
             if args.save_executable.is_some() && args.platform != Platform::Cpu {
                 return Err(Failure("--save-executable saves CPU executables: use --platform=cpu".into()));
+            }
+            if args.compilation_cache_dir.is_some() && args.platform != Platform::Cpu {
+                return Err(Failure("--compilation-cache-dir caches CPU executables: use --platform=cpu".into()));
             }
             let source = std::str::from_utf8(&bytes)
                 .map_err(|e| format!("{file}: neither text (HLO or MLIR: {e}) nor a saved executable"))?;
@@ -438,17 +448,17 @@ fn compile_timed<E>(args: &Args, compile: impl Fn() -> Result<E, Failure>) -> Re
 /// the timed compiles and the phases of the last one, writes them to
 /// `--timings-json`.
 fn compile_only(source: &Source, file: &str, args: &Args) -> Result<(), Failure> {
-    let (times, phases, kernels, memory) = match args.platform {
+    let (times, phases, kernels, memory, cache) = match args.platform {
         Platform::Interpreter => {
             return Err(Failure("--compile-only needs a compiling platform (--platform=cpu or --platform=gpu)".into()))
         }
         Platform::Cpu => {
-            let (exe, times) = compile_cpu(source, file, args)?;
-            (times, exe.compile_times.clone(), exe.num_kernels(), Some(exe.memory()))
+            let (exe, times, cache) = compile_cpu(source, file, args)?;
+            (times, exe.compile_times.clone(), exe.num_kernels(), Some(exe.memory()), cache)
         }
         Platform::Gpu => {
             let (exe, times) = compile_gpu(source.text, file, source.is_mlir, args)?;
-            (times, exe.compile_times.clone(), exe.num_kernels(), None)
+            (times, exe.compile_times.clone(), exe.num_kernels(), None, None)
         }
     };
     let phases = [
@@ -472,6 +482,12 @@ fn compile_only(source: &Source, file: &str, args: &Args) -> Result<(), Failure>
     }
     if let Some(m) = memory {
         out += &format!("\n{}", memory_line(m));
+    }
+    if let Some(c) = cache {
+        out += &format!(
+            "\ncompilation cache: {} hits, {} misses, {} replaced, {} bypassed, {} not written",
+            c.hits, c.misses, c.replaced, c.bypassed, c.write_errors
+        );
     }
     // A closed pipe (`| head`) is not worth an error, nor a panic.
     let mut stdout = std::io::stdout().lock();
@@ -604,14 +620,24 @@ fn gpu_device(name: &str) -> Result<rxla_emitters::GpuTarget, Failure> {
 }
 
 /// Compiles for the host CPU (`--warmup` + `--iterations` times when
-/// timing, or with `--compile-only`); returns the last executable and the
-/// timed compile times.
-fn compile_cpu(source: &Source, file: &str, args: &Args) -> Result<(rxla_runtime::Executable, Vec<Duration>), Failure> {
+/// timing, or with `--compile-only`); returns the last executable, the
+/// timed compile times and, with `--compilation-cache-dir`, the cache's
+/// lookups.
+fn compile_cpu(source: &Source, file: &str, args: &Args) -> Result<CpuCompiled, Failure> {
     let mut options = common_options(args);
     options.save_artifact = args.save_executable.is_some();
+    let cache = match &args.compilation_cache_dir {
+        Some(dir) => Some(rxla_runtime::DiskCache::open(dir).map_err(|e| format!("--compilation-cache-dir: {e}"))?),
+        None => None,
+    };
     let (exe, times) = compile_timed(args, || {
         let result = if let Some(saved) = source.saved {
             rxla_runtime::load_executable(saved, file)
+        } else if let Some(cache) = &cache {
+            match source.is_mlir {
+                true => cache.compile_mlir_text(source.text, file, &options),
+                false => cache.compile_hlo_text(source.text, file, &options),
+            }
         } else if source.is_mlir {
             let context = rxla_dialects::create_context();
             context.enable_multi_threading(false);
@@ -628,8 +654,10 @@ fn compile_cpu(source: &Source, file: &str, args: &Args) -> Result<(rxla_runtime
         let artifact = exe.artifact().expect("compiled with save_artifact");
         std::fs::write(path, artifact).map_err(|e| format!("--save-executable: cannot write '{path}': {e}"))?;
     }
-    Ok((exe, times))
+    Ok((exe, times, cache.map(|c| c.stats())))
 }
+
+type CpuCompiled = (rxla_runtime::Executable, Vec<Duration>, Option<rxla_runtime::cpu::DiskCacheStats>);
 
 /// What the CPU compiles: a module's text, or a saved executable.
 struct Source<'a> {
@@ -652,6 +680,11 @@ fn check_saved_run(args: &Args, file: &str) -> Result<(), Failure> {
     if args.save_executable.is_some() {
         return Err(Failure(format!("{file} is a saved executable already (--save-executable)")));
     }
+    if args.compilation_cache_dir.is_some() {
+        return Err(Failure(format!(
+            "{file} is a saved executable: there is nothing to compile (--compilation-cache-dir)"
+        )));
+    }
     Ok(())
 }
 
@@ -661,7 +694,7 @@ fn run_cpu(
     arguments: &mut Vec<Literal>,
     args: &Args,
 ) -> Result<(Literal, Vec<Duration>, Vec<Duration>), Failure> {
-    let (exe, compile_times) = compile_cpu(source, file, args)?;
+    let (exe, compile_times, _) = compile_cpu(source, file, args)?;
     let fail = |e: rxla_runtime::RunError| Failure(format!("{file}: {e}"));
     let buffers = exe.prepare(arguments).map_err(fail)?;
     release_arguments(arguments, args);

@@ -4,16 +4,19 @@
 //! over workgroups on the [`crate::pool`]; [`cache`]: an in-process
 //! cache of executables, for callers that compile the same module again;
 //! [`artifact`]: executables saved to a file and loaded without
-//! recompiling.
+//! recompiling; [`disk_cache`]: an on-disk cache of such files, shared by
+//! processes (JAX's persistent compilation cache).
 
 pub mod artifact;
 pub mod cache;
 pub mod compiler;
+pub mod disk_cache;
 mod executable;
 
 pub use artifact::{is_executable_artifact, load_executable, saved_parameter_shapes};
 pub use cache::{CacheStats, CompileCache};
 pub use compiler::{compile_hlo_text, compile_module};
+pub use disk_cache::{DiskCache, DiskCacheStats, SourceKind};
 pub use executable::{Executable, MemoryStats};
 /// Frees the memory that dropped buffers leave for later runs (see
 /// `rxla_library::array::release_pooled_buffers`).
