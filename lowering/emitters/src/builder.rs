@@ -14,7 +14,7 @@
 
 use crate::{kernel_ops, EmitError};
 use rxla_indexing::{BinOp, Expr, ExprKind, IndexingMap, Variable};
-use std::collections::HashMap;
+use std::{cell::RefCell, collections::HashMap};
 
 /// The body of a region that yields values: gets the builder, returns the
 /// values to yield.
@@ -44,6 +44,11 @@ pub struct FuncBuilder {
     next_id: usize,
     vars: Vec<IndexVar>,
     scopes: Vec<Scope>,
+    /// [`FuncBuilder::simplify`]'s results: index variables are only ever
+    /// added, with fixed bounds, so an expression always simplifies the
+    /// same way, and the emitters simplify the same indices many times
+    /// (every lane of a reduction, every cached value's key).
+    simplified: RefCell<HashMap<Expr, Expr>>,
 }
 
 impl Default for FuncBuilder {
@@ -54,7 +59,14 @@ impl Default for FuncBuilder {
 
 impl FuncBuilder {
     pub fn new() -> FuncBuilder {
-        FuncBuilder { text: String::new(), indent: 2, next_id: 0, vars: Vec::new(), scopes: vec![Scope::default()] }
+        FuncBuilder {
+            text: String::new(),
+            indent: 2,
+            next_id: 0,
+            vars: Vec::new(),
+            scopes: vec![Scope::default()],
+            simplified: RefCell::new(HashMap::new()),
+        }
     }
 
     /// The body text written so far.
@@ -145,6 +157,15 @@ impl FuncBuilder {
         if e.is_const() || matches!(e.kind(), ExprKind::Dim(_)) {
             return e.clone();
         }
+        if let Some(done) = self.simplified.borrow().get(e) {
+            return done.clone();
+        }
+        let simplified = self.simplify_uncached(e);
+        self.simplified.borrow_mut().insert(e.clone(), simplified.clone());
+        simplified
+    }
+
+    fn simplify_uncached(&self, e: &Expr) -> Expr {
         let (used, local) = self.localize(e);
         let vars: Vec<Variable> = used.iter().map(|&i| Variable::new(self.vars[i].lo, self.vars[i].hi)).collect();
         let Ok(mut map) = IndexingMap::new(vec![local], vars, vec![], vec![], vec![]) else {
