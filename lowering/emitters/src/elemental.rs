@@ -27,7 +27,7 @@ use crate::{
     partitioner::is_inline,
     scalar_ops, EmitError,
 };
-use rxla_indexing::{output_to_input_indexing, Expr};
+use rxla_indexing::{output_to_input_indexing, BinOp, Expr, ExprKind};
 use rxla_ir::{attrs::Window, types::ElementType};
 use std::collections::HashMap;
 
@@ -36,6 +36,17 @@ const MAX_UNROLLED_WINDOW: i64 = 27;
 
 /// Elementwise opcodes (dialect spelling): the result at an index reads
 /// every operand at the same index (rank-0 operands are broadcast).
+/// An index expression without division or remainder: sums and
+/// multiples of variables and constants (and their min/max).
+fn is_plain(e: &Expr) -> bool {
+    match e.kind() {
+        ExprKind::Const(_) | ExprKind::Dim(_) | ExprKind::Sym(_) => true,
+        ExprKind::Binary(op, a, b) => {
+            !matches!(op, BinOp::FloorDiv | BinOp::CeilDiv | BinOp::Mod) && is_plain(a) && is_plain(b)
+        }
+    }
+}
+
 pub fn is_elementwise(opcode: &str) -> bool {
     scalar_ops::UNARY.contains(&opcode) || scalar_ops::NARY.contains(&opcode) || opcode == "map"
 }
@@ -146,10 +157,12 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
             .subgraph_of_root(i)
             .ok_or_else(|| self.err(i, "is needed outside its function but is not a subgraph root"))?;
         let sg = self.kernel.part.subgraphs[s].clone();
-        let name = self.kernel.request(s);
-        let (arg_types, result_types) = self.kernel.subgraph_signature(s);
+        let (name, (arg_types, result_types), index) = match self.operand_index_if_plain(fb, i, &sg.roots, idx) {
+            Some(at) => (self.kernel.request_at_operand(s), self.kernel.subgraph_signature_at_operand(s), at),
+            None => (self.kernel.request(s), self.kernel.subgraph_signature(s), idx.to_vec()),
+        };
         let mut args = self.params.clone();
-        args.extend(fb.indices(idx)?);
+        args.extend(fb.indices(&index)?);
         for h in &sg.injected {
             let v = self
                 .injected
@@ -173,6 +186,25 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
             k += n;
         }
         Ok(mine)
+    }
+
+    /// For a function whose one root `i` is a bitcast or reshape: the
+    /// index of its operand for root index `idx`, if that is plain in this
+    /// function's variables (no `div` or `mod` left after simplifying).
+    /// Calling the function's variant at the operand then costs nothing,
+    /// where the function itself would recover the operand index from a
+    /// linear one it knows no more of than its range: a reduction grouped
+    /// from `[2,28,28,512]` into `[1568,512]` whose row loops walk 2, 28
+    /// and 28 rows reads `[r0, r1, r2, col]`, not `(r floordiv 784, ...)`,
+    /// and LLVM does not load each element through two address
+    /// expressions it cannot prove equal.
+    fn operand_index_if_plain(&self, fb: &FuncBuilder, i: usize, roots: &[usize], idx: &[Expr]) -> Option<Vec<Expr>> {
+        let ins = &self.comp.instrs[i];
+        if roots != [i] || !(ins.is("bitcast") || ins.is("reshape")) || self.comp.ty(ins.operands[0]).dims.is_empty() {
+            return None;
+        }
+        let at = self.operand_index(fb, i, 0, idx).ok()?;
+        at.iter().all(is_plain).then_some(at)
     }
 
     /// The index at which instruction `i` reads operand `slot`, for an

@@ -31,8 +31,10 @@ pub struct Kernel<'a> {
     /// The entry function's (and kernel module's) name.
     pub name: String,
     functions: Vec<String>,
-    requested: HashSet<usize>,
-    queue: Vec<usize>,
+    /// Subgraph functions asked for: the subgraph, and whether at its
+    /// root's operand ([`Kernel::request_at_operand`]).
+    requested: HashSet<(usize, bool)>,
+    queue: Vec<(usize, bool)>,
     scalar_fns: HashMap<String, ScalarFn>,
     /// Attributes of the entry function (`name = value`).
     pub entry_attrs: Vec<String>,
@@ -70,9 +72,19 @@ impl<'a> Kernel<'a> {
     /// parameter tensor, one index per dimension of its shape, the injected
     /// hero values; one scalar per result of each root.
     pub fn subgraph_signature(&self, s: usize) -> (Vec<String>, Vec<String>) {
+        self.signature(s, false)
+    }
+
+    /// [`Kernel::subgraph_signature`] of the function indexed by its root's
+    /// operand ([`Kernel::request_at_operand`]).
+    pub fn subgraph_signature_at_operand(&self, s: usize) -> (Vec<String>, Vec<String>) {
+        self.signature(s, true)
+    }
+
+    fn signature(&self, s: usize, at_operand: bool) -> (Vec<String>, Vec<String>) {
         let sg = &self.part.subgraphs[s];
         let mut args = self.param_types();
-        args.extend(sg.index_shape.iter().map(|_| "index".to_string()));
+        args.extend(self.index_shape(s, at_operand).iter().map(|_| "index".to_string()));
         for &h in &sg.injected {
             args.extend(self.comp.instrs[h].results.iter().map(|t| mlir_elem(&t.elem)));
         }
@@ -85,10 +97,34 @@ impl<'a> Kernel<'a> {
 
     /// Asks for subgraph `s`'s function; returns its name.
     pub fn request(&mut self, s: usize) -> String {
-        if self.requested.insert(s) {
-            self.queue.push(s);
+        if self.requested.insert((s, false)) {
+            self.queue.push((s, false));
         }
         self.part.subgraphs[s].name.clone()
+    }
+
+    /// Asks for a variant of subgraph `s`'s function for a subgraph whose
+    /// one root is an index transformation (a bitcast or reshape): indexed
+    /// by the root's operand, it returns the root's value at the element
+    /// the operand index names. A caller whose index for the root composes
+    /// with the transformation into plain loop indices calls this one and
+    /// leaves no `div`/`mod` of a linear index to the callee (see
+    /// `Elemental::call_subgraph_of`). Returns its name.
+    pub fn request_at_operand(&mut self, s: usize) -> String {
+        if self.requested.insert((s, true)) {
+            self.queue.push((s, true));
+        }
+        format!("{}{AT_OPERAND}", self.part.subgraphs[s].name)
+    }
+
+    /// The shape subgraph `s`'s function is indexed by: its roots', or its
+    /// root's operand's.
+    fn index_shape(&self, s: usize, at_operand: bool) -> Vec<i64> {
+        let sg = &self.part.subgraphs[s];
+        match at_operand {
+            true => self.comp.ty(self.comp.instrs[sg.roots[0]].operands[0]).dims.clone(),
+            false => sg.index_shape.clone(),
+        }
     }
 
     /// The scalar function of computation `name` (a reducer), emitting it
@@ -152,22 +188,23 @@ impl<'a> Kernel<'a> {
 
     /// Emits every requested subgraph function.
     fn drain(&mut self) -> Result<(), EmitError> {
-        while let Some(s) = self.queue.pop() {
-            let text = self.emit_subgraph(s)?;
+        while let Some((s, at_operand)) = self.queue.pop() {
+            let text = self.emit_subgraph(s, at_operand)?;
             self.functions.push(text);
         }
         Ok(())
     }
 
-    fn emit_subgraph(&mut self, s: usize) -> Result<String, EmitError> {
+    fn emit_subgraph(&mut self, s: usize, at_operand: bool) -> Result<String, EmitError> {
         let sg = self.part.subgraphs[s].clone();
-        let (arg_types, result_types) = self.subgraph_signature(s);
+        let index_shape = self.index_shape(s, at_operand);
+        let (arg_types, result_types) = self.signature(s, at_operand);
         let mut fb = FuncBuilder::new();
         let mut args = Vec::new();
         let params: Vec<String> = (0..self.comp.params.len()).map(|i| format!("%p{i}")).collect();
         args.extend(params.iter().cloned());
         let mut idx = Vec::new();
-        for (d, &size) in sg.index_shape.iter().enumerate() {
+        for (d, &size) in index_shape.iter().enumerate() {
             let name = format!("%i{d}");
             idx.push(fb.var(&name, 0, (size - 1).max(0)));
             args.push(name);
@@ -182,8 +219,14 @@ impl<'a> Kernel<'a> {
         let values = {
             let mut el = Elemental::new(self, comp, Current::Subgraph(s), params, injected);
             let mut vals = Vec::new();
-            for &r in &sg.roots {
-                vals.extend(el.instr_values(&mut fb, r, &idx)?);
+            if at_operand {
+                // The index transformation is the caller's: the root's
+                // value is its operand's at the index given.
+                vals.push(el.value(&mut fb, comp.instrs[sg.roots[0]].operands[0], &idx)?);
+            } else {
+                for &r in &sg.roots {
+                    vals.extend(el.instr_values(&mut fb, r, &idx)?);
+                }
             }
             vals
         };
@@ -193,7 +236,7 @@ impl<'a> Kernel<'a> {
             .iter()
             .zip(&arg_types)
             .enumerate()
-            .map(|(k, (a, t))| match k.checked_sub(nparams).and_then(|d| sg.index_shape.get(d)) {
+            .map(|(k, (a, t))| match k.checked_sub(nparams).and_then(|d| index_shape.get(d)) {
                 Some(&size) if crate::kernel_ops::XLA_DIALECTS => {
                     format!("{a}: {t} {{xla.range = [0 : index, {} : index]}}", (size - 1).max(0))
                 }
@@ -201,8 +244,9 @@ impl<'a> Kernel<'a> {
             })
             .collect();
         Ok(format!(
-            "  func.func private @\"{}\"({}) -> ({}) {{\n{}    return {} : {}\n  }}\n",
+            "  func.func private @\"{}{}\"({}) -> ({}) {{\n{}    return {} : {}\n  }}\n",
             sg.name,
+            if at_operand { AT_OPERAND } else { "" },
             sig.join(", "),
             result_types.join(", "),
             fb.body(),
@@ -247,10 +291,16 @@ impl<'a> Kernel<'a> {
     }
 }
 
-/// Sort key of an emitted function text: subgraphs by index, reducers last.
+/// The suffix of a subgraph function indexed by its root's operand
+/// ([`Kernel::request_at_operand`]).
+const AT_OPERAND: &str = "_at_operand";
+
+/// Sort key of an emitted function text: subgraphs by index (a variant at
+/// its root's operand after the subgraph's own), reducers last.
 fn function_order(text: &str, part: &Partition) -> (usize, String) {
     let name = text.split('"').nth(1).unwrap_or("").to_string();
-    match part.subgraphs.iter().position(|s| s.name == name) {
+    let subgraph = name.strip_suffix(AT_OPERAND).unwrap_or(&name);
+    match part.subgraphs.iter().position(|s| s.name == subgraph) {
         Some(i) => (i, name),
         None => (usize::MAX, name),
     }
