@@ -11,11 +11,15 @@
 //! - [`snapshot`]: a module's structure, to tell whether a group of passes
 //!   changed it (the fixed-point driver, XLA's `HloPassFix`);
 //! - [`Fingerprinter::fusion`]: kernel reuse (XLA's `KernelReuseCache`).
-//!   A model repeats its layers, so most of its fusions are copies of a few
-//!   (a 12-layer ViT has 172 fusions and 83 distinct ones); two fusions
-//!   emit the same kernel up to its name when their fused computations have
-//!   the same structure, with symbol names replaced by the structure of
-//!   the computations they name (reducers, comparators).
+//!   A model repeats its layers, so most of its fusions are copies of a few;
+//!   two fusions emit the same kernel up to its name when their fused
+//!   computations have the same structure, with symbol names replaced by
+//!   the structure of the computations they name (reducers, comparators).
+//!   Parameter names (`hlo.name` in a function's argument attributes) are
+//!   names too and left out: JAX names every reducer's parameters after
+//!   the instruction that made it (`reduce_sum.367`), so without this each
+//!   layer's softmax had a reducer of its own and no two layers shared a
+//!   kernel.
 
 use crate::op::string_ref;
 use mlir_sys::*;
@@ -207,9 +211,12 @@ impl Fingerprinter {
                 }
             } else if mlirAttributeIsADictionary(attr) {
                 let n = mlirDictionaryAttrGetNumElements(attr);
-                tokens.push(tag::DICT | n as u64);
-                for i in 0..n {
-                    let named = mlirDictionaryAttrGetElement(attr, i);
+                let named: Vec<MlirNamedAttribute> = (0..n)
+                    .map(|i| mlirDictionaryAttrGetElement(attr, i))
+                    .filter(|named| self.table.is_none() || !is_name(named))
+                    .collect();
+                tokens.push(tag::DICT | named.len() as u64);
+                for named in named {
                     tokens.push(named.name.ptr as u64);
                     self.attribute(named.attribute, tokens)?;
                 }
@@ -222,6 +229,16 @@ impl Fingerprinter {
         }
         Some(())
     }
+}
+
+/// Whether `named` is an HLO name (`hlo.name`, as a parameter's argument
+/// attribute), which kernel reuse leaves out.
+fn is_name(named: &MlirNamedAttribute) -> bool {
+    // SAFETY: the identifier is owned by the context.
+    let name = unsafe { mlirIdentifierStr(named.name) };
+    // SAFETY: a string ref into the context's identifier storage.
+    let bytes = unsafe { std::slice::from_raw_parts(name.data as *const u8, name.length) };
+    bytes == b"hlo.name"
 }
 
 impl Drop for Fingerprinter {
