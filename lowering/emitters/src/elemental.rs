@@ -34,8 +34,6 @@ use std::collections::HashMap;
 /// Windows of at most this many elements are unrolled by the CPU emitter.
 const MAX_UNROLLED_WINDOW: i64 = 27;
 
-/// Elementwise opcodes (dialect spelling): the result at an index reads
-/// every operand at the same index (rank-0 operands are broadcast).
 /// An index expression without division or remainder: sums and
 /// multiples of variables and constants (and their min/max).
 fn is_plain(e: &Expr) -> bool {
@@ -47,6 +45,8 @@ fn is_plain(e: &Expr) -> bool {
     }
 }
 
+/// Elementwise opcodes (dialect spelling): the result at an index reads
+/// every operand at the same index (rank-0 operands are broadcast).
 pub fn is_elementwise(opcode: &str) -> bool {
     scalar_ops::UNARY.contains(&opcode) || scalar_ops::NARY.contains(&opcode) || opcode == "map"
 }
@@ -157,10 +157,11 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
             .subgraph_of_root(i)
             .ok_or_else(|| self.err(i, "is needed outside its function but is not a subgraph root"))?;
         let sg = self.kernel.part.subgraphs[s].clone();
-        let (name, (arg_types, result_types), index) = match self.operand_index_if_plain(fb, i, &sg.roots, idx) {
-            Some(at) => (self.kernel.request_at_operand(s), self.kernel.subgraph_signature_at_operand(s), at),
-            None => (self.kernel.request(s), self.kernel.subgraph_signature(s), idx.to_vec()),
-        };
+        let at = self.operand_index_if_plain(fb, i, &sg.roots, idx);
+        let at_operand = at.is_some();
+        let index = at.unwrap_or_else(|| idx.to_vec());
+        let name = self.kernel.request(s, at_operand);
+        let (arg_types, result_types) = self.kernel.subgraph_signature(s, at_operand);
         let mut args = self.params.clone();
         args.extend(fb.indices(&index)?);
         for h in &sg.injected {

@@ -68,20 +68,11 @@ impl<'a> Kernel<'a> {
         self.comp.params.iter().map(mlir_tensor).collect()
     }
 
-    /// Argument and result types of subgraph `s`'s function: every
-    /// parameter tensor, one index per dimension of its shape, the injected
-    /// hero values; one scalar per result of each root.
-    pub fn subgraph_signature(&self, s: usize) -> (Vec<String>, Vec<String>) {
-        self.signature(s, false)
-    }
-
-    /// [`Kernel::subgraph_signature`] of the function indexed by its root's
-    /// operand ([`Kernel::request_at_operand`]).
-    pub fn subgraph_signature_at_operand(&self, s: usize) -> (Vec<String>, Vec<String>) {
-        self.signature(s, true)
-    }
-
-    fn signature(&self, s: usize, at_operand: bool) -> (Vec<String>, Vec<String>) {
+    /// Argument and result types of subgraph `s`'s function (or of its
+    /// variant at its root's operand, see [`Kernel::request`]): every
+    /// parameter tensor, one index per dimension of the shape it is indexed
+    /// by, the injected hero values; one scalar per result of each root.
+    pub fn subgraph_signature(&self, s: usize, at_operand: bool) -> (Vec<String>, Vec<String>) {
         let sg = &self.part.subgraphs[s];
         let mut args = self.param_types();
         args.extend(self.index_shape(s, at_operand).iter().map(|_| "index".to_string()));
@@ -95,26 +86,28 @@ impl<'a> Kernel<'a> {
         (args, results)
     }
 
-    /// Asks for subgraph `s`'s function; returns its name.
-    pub fn request(&mut self, s: usize) -> String {
-        if self.requested.insert((s, false)) {
-            self.queue.push((s, false));
+    /// Asks for subgraph `s`'s function; returns its name. With
+    /// `at_operand`, the variant for a subgraph whose one root is an index
+    /// transformation (a bitcast or reshape): indexed by the root's
+    /// operand, it returns the root's value at the element the operand
+    /// index names. A caller whose index for the root composes with the
+    /// transformation into plain loop indices calls the variant and leaves
+    /// no `div`/`mod` of a linear index to the callee (see
+    /// `Elemental::call_subgraph_of`).
+    pub fn request(&mut self, s: usize, at_operand: bool) -> String {
+        if self.requested.insert((s, at_operand)) {
+            self.queue.push((s, at_operand));
         }
-        self.part.subgraphs[s].name.clone()
+        self.function_name(s, at_operand)
     }
 
-    /// Asks for a variant of subgraph `s`'s function for a subgraph whose
-    /// one root is an index transformation (a bitcast or reshape): indexed
-    /// by the root's operand, it returns the root's value at the element
-    /// the operand index names. A caller whose index for the root composes
-    /// with the transformation into plain loop indices calls this one and
-    /// leaves no `div`/`mod` of a linear index to the callee (see
-    /// `Elemental::call_subgraph_of`). Returns its name.
-    pub fn request_at_operand(&mut self, s: usize) -> String {
-        if self.requested.insert((s, true)) {
-            self.queue.push((s, true));
+    /// The name of subgraph `s`'s function, or of its variant.
+    fn function_name(&self, s: usize, at_operand: bool) -> String {
+        let name = &self.part.subgraphs[s].name;
+        match at_operand {
+            true => format!("{name}{AT_OPERAND}"),
+            false => name.clone(),
         }
-        format!("{}{AT_OPERAND}", self.part.subgraphs[s].name)
     }
 
     /// The shape subgraph `s`'s function is indexed by: its roots', or its
@@ -198,7 +191,7 @@ impl<'a> Kernel<'a> {
     fn emit_subgraph(&mut self, s: usize, at_operand: bool) -> Result<String, EmitError> {
         let sg = self.part.subgraphs[s].clone();
         let index_shape = self.index_shape(s, at_operand);
-        let (arg_types, result_types) = self.signature(s, at_operand);
+        let (arg_types, result_types) = self.subgraph_signature(s, at_operand);
         let mut fb = FuncBuilder::new();
         let mut args = Vec::new();
         let params: Vec<String> = (0..self.comp.params.len()).map(|i| format!("%p{i}")).collect();
@@ -244,9 +237,8 @@ impl<'a> Kernel<'a> {
             })
             .collect();
         Ok(format!(
-            "  func.func private @\"{}{}\"({}) -> ({}) {{\n{}    return {} : {}\n  }}\n",
-            sg.name,
-            if at_operand { AT_OPERAND } else { "" },
+            "  func.func private @\"{}\"({}) -> ({}) {{\n{}    return {} : {}\n  }}\n",
+            self.function_name(s, at_operand),
             sig.join(", "),
             result_types.join(", "),
             fb.body(),
@@ -292,7 +284,7 @@ impl<'a> Kernel<'a> {
 }
 
 /// The suffix of a subgraph function indexed by its root's operand
-/// ([`Kernel::request_at_operand`]).
+/// ([`Kernel::request`]).
 const AT_OPERAND: &str = "_at_operand";
 
 /// Sort key of an emitted function text: subgraphs by index (a variant at
