@@ -630,22 +630,26 @@ fn compile_cpu(source: &Source, file: &str, args: &Args) -> Result<CpuCompiled, 
         Some(dir) => Some(rxla_runtime::DiskCache::open(dir).map_err(|e| format!("--compilation-cache-dir: {e}"))?),
         None => None,
     };
-    let (exe, times) = compile_timed(args, || {
-        let result = if let Some(saved) = source.saved {
-            rxla_runtime::load_executable(saved, file)
-        } else if let Some(cache) = &cache {
-            match source.is_mlir {
-                true => cache.compile_mlir_text(source.text, file, &options),
-                false => cache.compile_hlo_text(source.text, file, &options),
-            }
-        } else if source.is_mlir {
+    let compile = |options: &rxla_runtime::Options| {
+        if source.is_mlir {
             let context = rxla_dialects::create_context();
             context.enable_multi_threading(false);
             let module = Module::parse(&context, source.text)
-                .ok_or_else(|| Failure(format!("{file}: the module does not parse")))?;
-            rxla_runtime::compile_module(&context, module, &options)
+                .ok_or_else(|| rxla_runtime::CompileError("the module does not parse".into()))?;
+            rxla_runtime::compile_module(&context, module, options)
         } else {
-            rxla_runtime::compile_hlo_text(source.text, file, &options)
+            rxla_runtime::compile_hlo_text(source.text, file, options)
+        }
+    };
+    let kind = match source.is_mlir {
+        true => rxla_runtime::cpu::SourceKind::Mlir,
+        false => rxla_runtime::cpu::SourceKind::HloText,
+    };
+    let (exe, times) = compile_timed(args, || {
+        let result = match (source.saved, &cache) {
+            (Some(saved), _) => rxla_runtime::load_executable(saved, file),
+            (None, Some(cache)) => cache.compile(source.text, kind, file, &options, compile),
+            (None, None) => compile(&options),
         };
         result.map_err(|e| Failure(format!("{file}: {e}")))
     })?;

@@ -28,7 +28,7 @@
 //! Compiles that dump their stages (`Options::dump_dir`) bypass the cache,
 //! since a hit would write no dumps.
 
-use super::{compile_hlo_text, compile_module, load_executable, Executable};
+use super::{compile_hlo_text, load_executable, Executable};
 use crate::{
     driver::{host, Options},
     thunk_emitter::CompileError,
@@ -81,26 +81,9 @@ impl DiskCache {
         Ok(DiskCache { dir, stats: Mutex::new(DiskCacheStats::default()) })
     }
 
-    /// The cache's directory.
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
     /// Compiles HLO text as [`compile_hlo_text`] does, through the cache.
     pub fn compile_hlo_text(&self, text: &str, file: &str, options: &Options) -> Result<Executable, CompileError> {
         self.compile(text, SourceKind::HloText, file, options, |o| compile_hlo_text(text, file, o))
-    }
-
-    /// Compiles `hlo`-dialect MLIR text through the cache (parsed in a
-    /// fresh context when it is compiled).
-    pub fn compile_mlir_text(&self, text: &str, file: &str, options: &Options) -> Result<Executable, CompileError> {
-        self.compile(text, SourceKind::Mlir, file, options, |o| {
-            let context = rxla_dialects::create_context();
-            context.enable_multi_threading(false);
-            let module = melior::ir::Module::parse(&context, text)
-                .ok_or_else(|| CompileError(format!("{file}: the module does not parse")))?;
-            compile_module(&context, module, o)
-        })
     }
 
     /// The entry a module compiled with `options` is kept in (whether or
@@ -118,9 +101,9 @@ impl DiskCache {
         self.stats.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Through the cache, with the caller's own compile of `text` (for
-    /// callers that parse it themselves): `compile` runs on a miss, with
-    /// `options` plus `save_artifact`.
+    /// Through the cache, with the caller's own compile of `text` (MLIR
+    /// text, or callers that parse it themselves): `compile` runs on a
+    /// miss, with `options` plus `save_artifact`.
     pub fn compile(
         &self,
         text: &str,
@@ -196,18 +179,10 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cpu::artifact;
-    use rxla_interpreter::{ElementType, Literal};
-
-    const MODULE: &str = "HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT r = f32[4] add(p, p)\n}\n";
-
-    fn f32s(values: &[f32]) -> Literal {
-        Literal::from_f32_vec(ElementType::F32, vec![values.len() as i64], values.to_vec())
-    }
-
-    fn run(exe: &Executable) -> Literal {
-        exe.run(&[f32s(&[1.0, 2.0, 3.0, 4.0])]).expect("runs")
-    }
+    use crate::cpu::{
+        artifact,
+        test_support::{f32s, run, MODULE},
+    };
 
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("rxla-disk-cache-{name}-{}", std::process::id()));
