@@ -99,18 +99,7 @@ impl CompileCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rxla_interpreter::{ElementType, Literal};
-
-    const MODULE: &str = "HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT r = f32[4] add(p, p)\n}\n";
-
-    fn f32s(values: &[f32]) -> Literal {
-        Literal::from_f32_vec(ElementType::F32, vec![values.len() as i64], values.to_vec())
-    }
-
-    fn run(exe: &Executable) -> Literal {
-        let arg = f32s(&[1.0, 2.0, 3.0, 4.0]);
-        exe.run(&[arg]).expect("runs")
-    }
+    use crate::cpu::test_support::{f32s, run, MODULE};
 
     #[test]
     fn same_module_and_options_hit() {

@@ -21,3 +21,21 @@ pub use executable::{Executable, MemoryStats};
 /// Frees the memory that dropped buffers leave for later runs (see
 /// `rxla_library::array::release_pooled_buffers`).
 pub use rxla_library::array::release_pooled_buffers;
+
+/// What the caches' tests share: a module that doubles its `f32[4]`
+/// parameter, and a run of it on `[1, 2, 3, 4]`.
+#[cfg(test)]
+mod test_support {
+    use super::Executable;
+    use rxla_interpreter::{ElementType, Literal};
+
+    pub const MODULE: &str = "HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT r = f32[4] add(p, p)\n}\n";
+
+    pub fn f32s(values: &[f32]) -> Literal {
+        Literal::from_f32_vec(ElementType::F32, vec![values.len() as i64], values.to_vec())
+    }
+
+    pub fn run(exe: &Executable) -> Literal {
+        exe.run(&[f32s(&[1.0, 2.0, 3.0, 4.0])]).expect("runs")
+    }
+}
