@@ -30,6 +30,9 @@
 //! - On the GPU (`target=gpu`) the transcendental functions call libdevice
 //!   (`__nv_expf`, ...), except f32 `tanh` and `erf`, which are in-house
 //!   there too (as XLA:GPU has its own for them): libdevice's branch.
+//!   `arith.remf` calls libdevice's `fmod` there: LLVM's NVPTX `frem` is
+//!   `x - trunc(x / y) * y`, inexact for large quotients and wrong for
+//!   infinite `x`.
 //! - `rsqrt` is `1 / sqrt(x)`; `isnan`, `isinf`, `isfinite` compare the
 //!   absolute value; `ipowi` is exponentiation by squaring in a loop.
 
@@ -65,6 +68,8 @@ impl HloPass for ExpandMath {
             let name = op.name();
             if let Some(math) = name.strip_prefix("math.") {
                 expand(op, math, gpu)?;
+            } else if gpu && name == "arith.remf" {
+                remf_gpu(op)?;
             }
         }
         Ok(())
@@ -255,6 +260,37 @@ fn expand(op: Op, math: &str, gpu: bool) -> Result<()> {
             replace_op(op, &call.results());
         }
     }
+    Ok(())
+}
+
+/// `arith.remf` on the GPU: libdevice's `fmod` (exact, as C's). LLVM's
+/// NVPTX lowering of `frem` is `x - trunc(x / y) * y`, which is inexact
+/// for large quotients and gives infinities where fmod gives NaN
+/// (`fmod(-inf, y)`).
+fn remf_gpu(op: Op) -> Result<()> {
+    let operands = op.operands();
+    let ty = op.result(0).raw_type();
+    let b = B::before(op);
+    let (callee, wide) = match float_name(ty).as_str() {
+        "f32" => ("__nv_fmodf", None),
+        "f64" => ("__nv_fmod", None),
+        // The remainder of narrow floats is exact in f32.
+        "f16" | "bf16" => ("__nv_fmodf", Some(b.ty("f32"))),
+        // No vectors: the GPU's lane loops keep their arithmetic scalar.
+        other => return Err(op_error(op, format!("`arith.remf` on {other} has no GPU lowering"))),
+    };
+    let call_ty = wide.unwrap_or(ty);
+    let args: Vec<Value> = match wide {
+        Some(f32t) => operands.iter().map(|v| b.val("arith.extf", &[*v], f32t, &[])).collect(),
+        None => operands,
+    };
+    declare(op, callee, 2, call_ty)?;
+    let call = b.op("func.call", &args, &[call_ty], &[("callee", b.symbol_attr(callee))], vec![]);
+    let result = match wide {
+        Some(_) => b.val("arith.truncf", &[call.result(0)], ty, &[]),
+        None => call.result(0),
+    };
+    replace_op(op, &[result]);
     Ok(())
 }
 
