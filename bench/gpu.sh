@@ -1,23 +1,40 @@
 #!/usr/bin/env bash
 # The GPU checks, on a machine with an NVIDIA GPU, CUDA's libraries and JAX
 # with CUDA (no Rust toolchain needed): unpacks build/device/ (made by
-# bench/gpu_bundle.sh), then
-#   1. the lit-style smoke test: examples/mlp_jax.hlo on the GPU against the
-#      interpreter;
-#   2. check.py with --platform=gpu on every public oracle case;
-#   3. bench/gpu.py: every bench module on rxla and on XLA:GPU (JAX), same
-#      inputs, same machine; times, achieved bandwidth, and a copy baseline.
-# Results go to $OUT (or build/device-results/): check.txt, check.json,
-# bench.txt, bench.json.
+# bench/gpu_bundle.sh), then runs these steps, each with a time limit so
+# that one that hangs leaves the others their time:
+#   smoke      examples/mlp_jax.hlo on the GPU against the interpreter;
+#   check      check.py with --platform=gpu on every oracle case
+#              (test/oracle, against XLA:CPU's outputs);
+#   bench      bench/gpu.py: every bench module on rxla and on XLA:GPU
+#              (JAX), same inputs, same machine; times, achieved bandwidth
+#              and a device-to-device copy baseline;
+#   models     check.py with --platform=gpu on the real-model corpus
+#              (test/models, against XLA:CPU's outputs);
+#   sanitizer  compute-sanitizer (memcheck, racecheck) on a sample of cases;
+#   xla        the oracle cases that differ from XLA:CPU's outputs, again
+#              against XLA:GPU's (through JAX): where the platforms differ
+#              (XLA:CPU flushes denormals, XLA:GPU keeps them), XLA:GPU is
+#              the reference;
+#   profile    bench/gpu_profile.sh: where the bench modules' time goes.
+# Results go to $OUT (or build/device-results/): gpu.log (everything
+# printed), check.json, bench.json, models.json, xla-gpu.json, profile.txt
+# (the device tool brings back at most 8 files).
 #
-#   bash bench/gpu.sh [--quick]        # --quick: 40 cases and 4 bench modules
+#   bash bench/gpu.sh                  # every step but profile
+#   GPU_STEPS="check models" CHECK_FILTER='^binary_rem' MODELS_FILTER='^llama' \
+#     BENCH_FILTER='softmax' PROFILE_FILTER='softmax' bash bench/gpu.sh
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bundle=build/device
+oracle=test/oracle
 results=${OUT:-build/device-results}
 mkdir -p "$results"
-quick=${1:-}
+steps=" ${GPU_STEPS:-smoke check bench models sanitizer xla} "
+step() { [[ $steps == *" $1 "* ]]; }
+filter_args() { [[ -n ${1:-} ]] && echo "--filter=$1"; }
 export PYTHONUNBUFFERED=1
+exec > >(tee "$results/gpu.log") 2>&1
 
 xz -dc "$bundle/hlo-run.xz" > /tmp/hlo-run && chmod +x /tmp/hlo-run || { echo "gpu.sh: cannot unpack $bundle/hlo-run.xz (run bench/gpu_bundle.sh)"; exit 1; }
 export RXLA_LIBDEVICE=$PWD/$bundle/libdevice.10.bc
@@ -49,22 +66,78 @@ PY
 done
 export LD_LIBRARY_PATH="$libs:/usr/local/nvidia/lib64:${LD_LIBRARY_PATH:-}"
 
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$results/device.txt"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 /tmp/hlo-run --version
 
-echo "== smoke test"
-/tmp/hlo-run examples/mlp_jax.hlo --platform=gpu --inputs examples/mlp_jax_inputs.npz \
-  --reference-platform=interpreter --atol 1e-4 --rtol 1e-4 --profile 2>&1 | tail -12 | tee "$results/smoke.txt"
+runner="/tmp/hlo-run {module} --platform=gpu --inputs {inputs} --output {output}"
 
-echo "== check.py --platform=gpu"
-filter=()
-[[ $quick == --quick ]] && filter=(--filter '^(binary_add|unary_exp|reduce_|dot_|scatter_|sort_|transpose|control_|model_)')
-python3 "$bundle/oracle/check.py" --cases "$bundle/oracle/cases" -q --jobs 8 --timeout 120 "${filter[@]}" \
-  --runner "/tmp/hlo-run {module} --platform=gpu --inputs {inputs} --output {output}" \
-  --json "$results/check.json" 2>&1 | tee "$results/check.txt" | tail -40
+if step smoke; then
+  echo "== smoke test"
+  /tmp/hlo-run examples/mlp_jax.hlo --platform=gpu --inputs examples/mlp_jax_inputs.npz \
+    --reference-platform=interpreter --atol 1e-4 --rtol 1e-4 --profile --output /tmp/smoke.npz 2>&1 | tail -12
+fi
 
-echo "== bench"
-bfilter=()
-[[ $quick == --quick ]] && bfilter=(--filter 'add_64m|softmax|reduce_rows|matmul_2048')
-python3 bench/gpu.py --hlo-run /tmp/hlo-run --oracle "$bundle/oracle" "${bfilter[@]}" \
-  --json "$results/bench.json" 2>&1 | tee "$results/bench.txt"
+if step check; then
+  echo "== check.py --platform=gpu"
+  timeout 180 python3 "$oracle/check.py" --cases "$oracle/cases" -q --jobs 8 --timeout 60 \
+    $(filter_args "${CHECK_FILTER:-}") --runner "$runner" --json "$results/check.json" 2>&1 | tail -40
+fi
+
+if step bench; then
+  echo "== bench"
+  timeout 150 python3 bench/gpu.py --hlo-run /tmp/hlo-run --oracle "$oracle" --timeout 60 \
+    $(filter_args "${BENCH_FILTER:-}") --json "$results/bench.json" 2>&1
+fi
+
+if step models; then
+  echo "== models: check.py --platform=gpu on test/models"
+  timeout 150 python3 "$oracle/check.py" --cases test/models/cases --jobs 4 --timeout 120 \
+    $(filter_args "${MODELS_FILTER:-}") --runner "$runner" --json "$results/models.json" 2>&1 | tail -20
+fi
+
+if step sanitizer; then
+  echo "== compute-sanitizer"
+  sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
+  if [[ -z $sanitizer ]]; then
+    echo "no compute-sanitizer on this machine"
+  else
+    # One case of each kernel family: loop, row and column reductions,
+    # transpose, scatter, sort (top-k), dot, reduce-window, dynamic-update-slice.
+    deadline=$((SECONDS + 60))
+    for c in binary_add_bcast_scalar_f32 reduce_sum_axis2_f32 reduce_sum_axes02_f32 shape_transpose_2d_f32 \
+      scatter_add_dup_f32 model_topk_topp_f32 dot_matmul_f32 reduce_window_avgpool_f32 dynamic_update_slice_f32; do
+      d=$(ls -d "$oracle/cases/$c"* 2>/dev/null | head -1)
+      [[ -n $d ]] || continue
+      for tool in memcheck racecheck; do
+        ((SECONDS < deadline)) || { echo "out of time: the rest skipped"; break 2; }
+        printf '%s %s: ' "$(basename "$d")" "$tool"
+        timeout 30 "$sanitizer" --tool "$tool" --error-exitcode 3 /tmp/hlo-run "$d/module.hlo" --platform=gpu \
+          --inputs "$d/inputs.npz" --output /tmp/sanitized.npz > /tmp/sanitizer.log 2>&1
+        rc=$?
+        if ((rc == 0)); then echo ok; else echo "exit $rc"; grep -E "=========" /tmp/sanitizer.log | head -8; fi
+      done
+    done 2>&1
+  fi
+fi
+
+if step xla; then
+  echo "== cases that differ from XLA:CPU, against XLA:GPU"
+  # The failures of the check step, or the cases XLA_CASES names.
+  failed=${XLA_CASES:-$(python3 -c 'import json, sys; print(" ".join(r["name"] for r in json.load(open(sys.argv[1]))["results"] if r["status"] != "PASS"))' "$results/check.json" 2>/dev/null)}
+  if [[ -n $failed ]]; then
+    xla=/tmp/xla-gpu-cases
+    rm -rf "$xla"
+    for n in $failed; do
+      mkdir -p "$xla/$n"
+      for f in module.hlo inputs.npz meta.json; do ln -s "$PWD/$oracle/cases/$n/$f" "$xla/$n/$f"; done
+      XLA_PYTHON_CLIENT_PREALLOCATE=false timeout 60 python3 "$oracle/xla_runner.py" "$xla/$n/module.hlo" \
+        --inputs "$xla/$n/inputs.npz" --output "$xla/$n/expected.npz" --platform gpu 2>&1 | tail -2
+    done
+    timeout 60 python3 "$oracle/check.py" --cases "$xla" --jobs 4 --timeout 60 \
+      --runner "$runner" --json "$results/xla-gpu.json" 2>&1
+  fi
+fi
+
+if step profile; then
+  PROFILE_SECONDS=${PROFILE_SECONDS:-150} bash bench/gpu_profile.sh "${PROFILE_FILTER:-}"
+fi
