@@ -6,6 +6,9 @@
 #   smoke      examples/mlp_jax.hlo on the GPU against the interpreter;
 #   check      check.py with --platform=gpu on every oracle case
 #              (test/oracle, against XLA:CPU's outputs);
+#   sort       the device radix sort: test/hlo-run/gpu-sort.hlo against the
+#              interpreter, and 5M-element sorts (more than 1024 tiles)
+#              against the CPU backend, exactly;
 #   bench      bench/gpu.py: every bench module on rxla and on XLA:GPU
 #              (JAX), same inputs, same machine; times, achieved bandwidth
 #              and a device-to-device copy baseline;
@@ -30,7 +33,7 @@ bundle=build/device
 oracle=test/oracle
 results=${OUT:-build/device-results}
 mkdir -p "$results"
-steps=" ${GPU_STEPS:-smoke check bench models sanitizer xla} "
+steps=" ${GPU_STEPS:-smoke check sort bench models sanitizer xla} "
 step() { [[ $steps == *" $1 "* ]]; }
 filter_args() { [[ -n ${1:-} ]] && echo "--filter=$1"; }
 export PYTHONUNBUFFERED=1
@@ -81,6 +84,47 @@ if step check; then
   echo "== check.py --platform=gpu"
   timeout 180 python3 "$oracle/check.py" --cases "$oracle/cases" -q --jobs 8 --timeout 60 \
     $(filter_args "${CHECK_FILTER:-}") --runner "$runner" --json "$results/check.json" 2>&1 | tail -40
+fi
+
+if step sort; then
+  echo "== device sort"
+  timeout 60 /tmp/hlo-run test/hlo-run/gpu-sort.hlo --platform=gpu --random-inputs --seed 5 \
+    --reference-platform=interpreter --atol 0 --rtol 0 --output /tmp/sort.npz 2>&1 | tail -2
+  cat > /tmp/sort-big.hlo <<'HLO'
+HloModule sort_big
+
+less_f32 {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  i = s32[] parameter(2)
+  j = s32[] parameter(3)
+  ROOT lt = pred[] compare(a, b), direction=LT, type=TOTALORDER
+}
+
+greater_s32 {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  i = s32[] parameter(2)
+  j = s32[] parameter(3)
+  ROOT gt = pred[] compare(a, b), direction=GT
+}
+
+ENTRY main {
+  x = f32[5000000] parameter(0)
+  i = s32[5000000] iota(), iota_dimension=0
+  argsort = (f32[5000000], s32[5000000]) sort(x, i), dimensions={0}, is_stable=true, to_apply=less_f32
+  k = s32[3,1700000] parameter(1)
+  j = s32[3,1700000] iota(), iota_dimension=1
+  rows = (s32[3,1700000], s32[3,1700000]) sort(k, j), dimensions={1}, is_stable=true, to_apply=greater_s32
+  a0 = f32[5000000] get-tuple-element(argsort), index=0
+  a1 = s32[5000000] get-tuple-element(argsort), index=1
+  r0 = s32[3,1700000] get-tuple-element(rows), index=0
+  r1 = s32[3,1700000] get-tuple-element(rows), index=1
+  ROOT t = (f32[5000000], s32[5000000], s32[3,1700000], s32[3,1700000]) tuple(a0, a1, r0, r1)
+}
+HLO
+  timeout 90 /tmp/hlo-run /tmp/sort-big.hlo --platform=gpu --random-inputs --reference-platform=cpu \
+    --atol 0 --rtol 0 --output /tmp/sort-big.npz 2>&1 | tail -2
 fi
 
 if step bench; then

@@ -116,3 +116,15 @@ fn every_oracle_module_assembles_for_sm_90_and_sm_80() {
         failures.join("\n")
     );
 }
+
+/// The device library's radix sort is hand-written PTX: ptxas checks it for
+/// every GPU the compiler targets.
+#[test]
+fn the_sort_library_assembles_for_sm_90_and_sm_80() {
+    let ptxas = ptxas_path().unwrap_or_else(|| {
+        panic!("ptxas not found: run `bash scripts/setup.sh` (it installs the nvidia-cuda-nvcc-cu12 wheel into .cuda/) or set RXLA_PTXAS")
+    });
+    for sm in ["sm_90", "sm_80"] {
+        ptxas_check(&ptxas, rxla_runtime::gpu::sort::PTX, sm).unwrap_or_else(|e| panic!("radix_sort.ptx ({sm}): {e}"));
+    }
+}

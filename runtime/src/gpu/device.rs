@@ -12,7 +12,10 @@
 //!   the GPU runtime's plan, staging, control flow and gemm mapping are
 //!   tested where there is no GPU (`hlo-run --platform=gpu --emulate-gpu`).
 
-use super::plan::Gemm;
+use super::{
+    plan::Gemm,
+    sort::{DeviceSort, SortKernels},
+};
 use crate::executor::KernelFn;
 use cudarc::{
     cublas::{result as blas, sys as blas_sys},
@@ -65,6 +68,8 @@ pub trait Backend: Send + Sync {
     /// `out = lhs . rhs` as the strided-batched gemm `g` (cuBLAS's
     /// column-major conventions: A is the rhs, B the lhs).
     fn gemm(&self, g: &Gemm, lhs: u64, rhs: u64, out: u64) -> Result<(), String>;
+    /// Sorts `operands` in place by `keys` as `s` says (queued).
+    fn sort_by_keys(&self, s: &DeviceSort, keys: u64, operands: &[u64]) -> Result<(), String>;
 }
 
 /// A GPU, ready to run kernels.
@@ -82,6 +87,8 @@ pub struct Device {
     pub cublas: Option<blas_sys::cublasHandle_t>,
     pub name: String,
     pub compute_capability: (i32, i32),
+    /// The device library's sort kernels, loaded at the first sort.
+    sort_kernels: std::sync::OnceLock<Result<SortKernels, String>>,
 }
 
 // SAFETY: the context is made current on every thread before use; the
@@ -143,6 +150,7 @@ impl Device {
             cublas,
             name,
             compute_capability: (major, minor),
+            sort_kernels: std::sync::OnceLock::new(),
         }))
     }
 
@@ -308,6 +316,25 @@ impl Backend for Device {
 
     fn gemm(&self, g: &Gemm, lhs: u64, rhs: u64, out: u64) -> Result<(), String> {
         cublas_gemm(self, g, lhs, rhs, out)
+    }
+
+    fn sort_by_keys(&self, s: &DeviceSort, keys: u64, operands: &[u64]) -> Result<(), String> {
+        let kernels = self
+            .sort_kernels
+            .get_or_init(|| {
+                let names: Vec<String> = super::sort::KERNEL_NAMES.iter().map(|n| n.to_string()).collect();
+                let f = self.load(super::sort::PTX, &names)?;
+                Ok(SortKernels {
+                    init: Kernel::Cuda(f[0]),
+                    histogram: Kernel::Cuda(f[1]),
+                    scan: Kernel::Cuda(f[2]),
+                    bases: Kernel::Cuda(f[3]),
+                    scatter: Kernel::Cuda(f[4]),
+                    gather: Kernel::Cuda(f[5]),
+                })
+            })
+            .clone()?;
+        super::sort::run(self, &kernels, s, keys, operands)
     }
 }
 
@@ -500,6 +527,28 @@ impl Backend for HostBackend {
 
     fn gemm(&self, g: &Gemm, lhs: u64, rhs: u64, out: u64) -> Result<(), String> {
         reference_gemm(g, lhs as *const u8, rhs as *const u8, out as *mut u8)
+    }
+
+    /// The host's key sort on the same buffers (the device's radix sort is
+    /// PTX, which the host cannot run; its plan and buffers are what
+    /// emulation checks).
+    fn sort_by_keys(&self, s: &DeviceSort, keys: u64, operands: &[u64]) -> Result<(), String> {
+        use rxla_library::array::{byte_size, ArrayMut, ArrayRef};
+        let dims = [s.slices as i64, s.len as i64];
+        let n = s.elements() as usize;
+        // SAFETY: host memory of this backend holding the slots' n
+        // elements (the plan's shapes); the operands are distinct buffers.
+        let keys = ArrayRef::new(s.key_type, &dims, unsafe {
+            std::slice::from_raw_parts(keys as *const u8, n * byte_size(s.key_type))
+        });
+        let mut arrays: Vec<ArrayMut> = operands
+            .iter()
+            .zip(&s.operand_types)
+            .map(|(&p, &ty)| {
+                ArrayMut::new(ty, &dims, unsafe { std::slice::from_raw_parts_mut(p as *mut u8, n * byte_size(ty)) })
+            })
+            .collect();
+        rxla_library::key_sort::sort_by_keys(keys, &mut arrays, 1, s.order, s.descending)
     }
 }
 

@@ -186,6 +186,11 @@ impl GpuMachine<'_> {
                 let Step::Dot { lhs, rhs, out, .. } = step else { unreachable!("gemms are dots") };
                 device.gemm(&g, f.ptr(*lhs), f.ptr(*rhs), f.ptr(*out)).map_err(e)
             }
+            Placement::Sort(s) => {
+                let Step::SortByKeys { keys, outputs, .. } = step else { unreachable!("device sorts sort by keys") };
+                let operands: Vec<u64> = outputs.iter().map(|&o| f.ptr(o)).collect();
+                device.sort_by_keys(&s, f.ptr(*keys), &operands).map_err(e)
+            }
             Placement::Host => self.staged(f, host, step),
             Placement::Control => self.control(f, step),
         }

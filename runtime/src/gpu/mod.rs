@@ -1,7 +1,7 @@
 //! rxla's GPU backend: compiles an HLO module to PTX and thunk programs
 //! ([`compiler`]), and runs them on an NVIDIA GPU through the CUDA driver
 //! ([`device`], [`executor`]); [`plan`] says where each step runs and
-//! prints the thunk sequence.
+//! prints the thunk sequence; [`sort`] is the device's radix sort.
 //!
 //! Compilation needs no GPU. Running needs the CUDA driver, loaded at run
 //! time: [`GpuExecutable::run`] fails with a clear message where there is
@@ -11,6 +11,7 @@ pub mod compiler;
 pub mod device;
 pub mod executor;
 pub mod plan;
+pub mod sort;
 
 pub use compiler::{compile_hlo_text, compile_module, GpuOptions};
 

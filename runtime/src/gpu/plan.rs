@@ -14,6 +14,8 @@ pub enum Placement {
     Device,
     /// A cuBLAS gemm.
     Cublas(Gemm),
+    /// A sort by keys, as the device's radix sort.
+    Sort(super::sort::DeviceSort),
     /// On the host, on copies of the buffers it touches (ops with no
     /// device implementation yet: sorts, FFTs, convolutions, RNG, custom
     /// calls, interpreted ops, relayouts).
@@ -108,6 +110,10 @@ pub fn placement(p: &Program, kernels: &[KernelInfo], step: &Step, cublas: bool)
             Some(g) => Placement::Cublas(g),
             None => Placement::Host,
         },
+        Step::SortByKeys { .. } => match super::sort::device_sort(p, step) {
+            Some(s) => Placement::Sort(s),
+            None => Placement::Host,
+        },
         Step::While { .. } | Step::Conditional { .. } | Step::Call { .. } => Placement::Control,
         _ => Placement::Host,
     }
@@ -186,6 +192,13 @@ pub fn describe(programs: &[Program], entry: usize, kernels: &[KernelInfo], cubl
                     g.k,
                     if g.trans_a { " transa" } else { "" },
                     if g.trans_b { " transb" } else { "" }
+                ),
+                (_, Placement::Sort(s)) => format!(
+                    "sort by keys (device radix sort) {} x {} {} keys, {} passes",
+                    s.slices,
+                    s.len,
+                    s.key_type.name(),
+                    s.passes()
                 ),
                 (Step::While { cond, body, .. }, _) => {
                     format!("while (host) cond {} body {}", programs[*cond].name, programs[*body].name)
