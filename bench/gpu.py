@@ -7,17 +7,25 @@ Same machine, same run, same inputs: for each bench/<name>/module.hlo,
      written to an uncompressed .npz;
   2. XLA:GPU in this process, as bench_xla.py does for the CPU: the HLO text
      through XLA's parser, to StableHLO, compiled by the CUDA client;
-     `--warmup` untimed runs, then `--runs` timed ones, each ended by
-     block_until_ready on every output;
+     `--warmup` untimed runs, then 5 times `--runs` runs dispatched back to
+     back and waited for at the end (per-run time: XLA's dispatch overlaps
+     the GPU's work, and Python's per-call overhead is left out);
   3. rxla: `hlo-run MODULE --platform=gpu --inputs IN.npz --warmup K
-     --iterations N --timings-json T.json --output OUT.npz` (hlo-run times the
-     runs alone, each ended when the GPU is done);
+     --iterations N --timings-json T.json --output OUT.npz` (hlo-run times
+     each run alone, from its first launch to the GPU's end: rxla's host
+     overhead per run is counted, XLA's is not);
   4. the check: rxla's outputs against XLA's, |d| <= atol + rtol*|xla| with
      rtol 2e-3 and atol 2e-3 * max|xla| (integers exact).
 
 Achieved bandwidth is meta.json's bytes_moved_min over the median time; the
 baseline is a device-to-device copy of 1 GiB through JAX (bytes read and
 written), measured first.
+
+Precision: XLA:GPU computes f32 dots and convolutions of DEFAULT precision
+in TF32 on tensor cores (10-bit mantissas); rxla computes them in f32, as
+XLA:CPU does and as the oracle's tolerances expect. So modules with dots or
+convolutions also run on XLA:GPU with `operand_precision={highest,highest}`
+(f32 like rxla): the `xla_f32_ms` column, and `ratio_f32` against it.
 
     python3 bench/gpu.py --hlo-run /tmp/hlo-run --oracle build/device/oracle [--filter RE] [--json OUT]
 """
@@ -68,24 +76,28 @@ class XlaGpu:
         return exe, time.perf_counter() - t0
 
     def time(self, exe, inputs, warmup, runs):
+        """Per-run times: `runs` executions dispatched back to back, waited
+        for at the end, 5 times (XLA's best case: its dispatch overlaps the
+        GPU's work, and Python's overhead per call is not counted)."""
         bufs = [self.jax.device_put(x, self.dev) for x in inputs]
         for b in bufs:
             b.block_until_ready()
 
-        def run():
-            outs = exe.execute(bufs)
+        def wait(outs):
             for o in outs:
                 o.block_until_ready()
-            return outs
 
         for _ in range(warmup):
-            run()
+            wait(exe.execute(bufs))
         times = []
         outs = None
-        for _ in range(runs):
+        for _ in range(5):
             t0 = time.perf_counter()
-            outs = run()
-            times.append(time.perf_counter() - t0)
+            pending = [exe.execute(bufs) for _ in range(runs)]
+            wait(pending[-1])
+            times.append((time.perf_counter() - t0) / runs)
+            outs = pending[-1]
+            del pending
         return times, [np.asarray(o) for o in outs]
 
     def copy_gbs(self):
@@ -94,11 +106,29 @@ class XlaGpu:
         copy = self.jax.jit(lambda a: a + 0.0)
         copy(x).block_until_ready()
         times = []
-        for _ in range(10):
+        for _ in range(5):
             t0 = time.perf_counter()
-            copy(x).block_until_ready()
-            times.append(time.perf_counter() - t0)
+            ys = [copy(x) for _ in range(10)]
+            ys[-1].block_until_ready()
+            times.append((time.perf_counter() - t0) / 10)
+            del ys
         return 2 * x.nbytes / statistics.median(times) / 1e9
+
+
+PRECISION_OPS = re.compile(r"^(\s*(?:ROOT\s+)?[\w.\-]+ = .*\b(?:dot|convolution)\(.*)$", re.M)
+
+
+def highest_precision(text):
+    """The module with every dot and convolution at HIGHEST precision, or
+    None when it has neither."""
+    if not PRECISION_OPS.search(text):
+        return None
+
+    def fix(m):
+        line = re.sub(r",\s*operand_precision=\{[^}]*\}", "", m.group(1))
+        return line + ", operand_precision={highest,highest}"
+
+    return PRECISION_OPS.sub(fix, text)
 
 
 def check(expected, got):
@@ -163,7 +193,8 @@ def main():
     except Exception as e:  # no JAX with CUDA: rxla alone
         xla, copy = None, None
         print(f"XLA:GPU unavailable: {e}")
-    hdr = f"{'case':34s} {'xla_ms':>8s} {'rxla_ms':>8s} {'ratio':>6s} {'rxla GB/s':>9s} {'% copy':>6s}  check"
+    hdr = (f"{'case':34s} {'xla_ms':>8s} {'xla_f32_ms':>10s} {'rxla_ms':>8s} {'ratio':>6s} {'ratio_f32':>9s} "
+           f"{'rxla GB/s':>9s} {'% copy':>6s}  check")
     print(hdr)
     print("-" * len(hdr))
     rows = []
@@ -178,13 +209,25 @@ def main():
             np.savez(npz, **{f"arg{i}": (x.view(np.uint16) if x.dtype == ml_dtypes.bfloat16 else x) for i, x in enumerate(inputs)})
             expected = None
             if xla:
+                text = open(module).read()
                 try:
-                    exe, compile_s = xla.compile(open(module).read())
+                    exe, compile_s = xla.compile(text)
                     times, expected = xla.time(exe, inputs, args.warmup, args.runs)
                     row.update(xla_median_s=statistics.median(times), xla_min_s=min(times), xla_compile_s=compile_s)
                     del exe
                 except Exception as e:
                     row["xla_error"] = str(e)
+                f32_text = highest_precision(text)
+                if f32_text is not None:
+                    try:
+                        exe, _ = xla.compile(f32_text)
+                        times, f32_expected = xla.time(exe, inputs, args.warmup, args.runs)
+                        row["xla_f32_median_s"] = statistics.median(times)
+                        # The f32 results are the reference for rxla's f32.
+                        expected = f32_expected
+                        del exe
+                    except Exception as e:
+                        row["xla_f32_error"] = str(e)
             try:
                 times, compiles, got = rxla(args.hlo_run, module, npz, scratch, args.warmup, args.runs, args.timeout)
                 row.update(rxla_median_s=statistics.median(times), rxla_min_s=min(times),
@@ -199,6 +242,8 @@ def main():
         row["percent_of_copy"] = gbs and copy and 100 * gbs / copy
         ratio = med and row.get("xla_median_s") and med / row["xla_median_s"]
         row["ratio"] = ratio
+        ratio_f32 = med and row.get("xla_f32_median_s") and med / row["xla_f32_median_s"]
+        row["ratio_f32"] = ratio_f32
         rows.append(row)
         def ms(s):
             return f"{s * 1e3:8.3f}" if s else f"{'-':>8s}"
@@ -207,11 +252,20 @@ def main():
         gbs_text = f"{gbs:9.0f}" if gbs else " " * 9
         pct_text = f"{pct:6.1f}" if pct else " " * 6
         error = " " + row["rxla_error"] if "rxla_error" in row else ""
-        print(f"{n:34s} {ms(row.get('xla_median_s'))} {ms(med)} {ratio_text} {gbs_text} {pct_text}  {row['check']}{error}", flush=True)
+        f32_ms = f"{row['xla_f32_median_s'] * 1e3:10.3f}" if row.get("xla_f32_median_s") else f"{'-':>10s}"
+        ratio_f32_text = f"{ratio_f32:9.2f}" if ratio_f32 else f"{'-':>9s}"
+        print(f"{n:34s} {ms(row.get('xla_median_s'))} {f32_ms} {ms(med)} {ratio_text} {ratio_f32_text} {gbs_text} "
+              f"{pct_text}  {row['check']}{error}", flush=True)
     ratios = [r["ratio"] for r in rows if r.get("ratio")]
     if ratios:
         g = float(np.exp(np.mean(np.log(ratios))))
         print(f"geomean rxla/XLA:GPU over {len(ratios)} of {len(rows)} cases: {g:.3f}")
+    # Against XLA at the same precision: f32 where the module has dots or
+    # convolutions, the default elsewhere.
+    same = [r.get("ratio_f32") or r.get("ratio") for r in rows if r.get("ratio_f32") or r.get("ratio")]
+    if same:
+        g = float(np.exp(np.mean(np.log(same))))
+        print(f"geomean rxla/XLA:GPU at the same (f32) precision over {len(same)} of {len(rows)} cases: {g:.3f}")
     if args.json:
         json.dump({"copy_gb_per_s": copy, "results": rows}, open(args.json, "w"), indent=1)
 
