@@ -82,7 +82,7 @@ fi
 
 if step check; then
   echo "== check.py --platform=gpu"
-  timeout 180 python3 "$oracle/check.py" --cases "$oracle/cases" -q --jobs 8 --timeout 60 \
+  timeout 180 python3 "$oracle/check.py" --cases "$oracle/cases" -q --jobs 12 --timeout 60 \
     $(filter_args "${CHECK_FILTER:-}") --runner "$runner" --json "$results/check.json" 2>&1 | tail -40
 fi
 
@@ -145,9 +145,17 @@ if step sanitizer; then
   if [[ -z $sanitizer ]]; then
     echo "no compute-sanitizer on this machine"
   else
-    # One case of each kernel family: loop, row and column reductions,
-    # transpose, scatter, sort (top-k), dot, reduce-window, dynamic-update-slice.
+    # The device sort first, then one case of each kernel family: loop, row
+    # and column reductions, transpose, scatter, top-k, dot, reduce-window,
+    # dynamic-update-slice.
     deadline=$((SECONDS + 60))
+    for tool in memcheck racecheck; do
+      printf 'gpu-sort.hlo %s: ' "$tool"
+      timeout 30 "$sanitizer" --tool "$tool" --error-exitcode 3 /tmp/hlo-run test/hlo-run/gpu-sort.hlo --platform=gpu \
+        --random-inputs --output /tmp/sanitized.npz > /tmp/sanitizer.log 2>&1
+      rc=$?
+      if ((rc == 0)); then echo ok; else echo "exit $rc"; grep -E "=========" /tmp/sanitizer.log | head -8; fi
+    done
     for c in binary_add_bcast_scalar_f32 reduce_sum_axis2_f32 reduce_sum_axes02_f32 shape_transpose_2d_f32 \
       scatter_add_dup_f32 model_topk_topp_f32 dot_matmul_f32 reduce_window_avgpool_f32 dynamic_update_slice_f32; do
       d=$(ls -d "$oracle/cases/$c"* 2>/dev/null | head -1)
