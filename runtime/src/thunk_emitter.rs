@@ -891,16 +891,18 @@ impl ThunkEmitter {
     }
 }
 
-/// Whether the elemental emitter computes `op` (a convolution): float
-/// operands of the result's type.
+/// Whether the elemental emitter computes `op` (a convolution): float,
+/// complex and integer element types (`rxla_emitters::elemental::computes_convolution`).
 fn emits_convolution(op: Op) -> bool {
-    let result = op.result(0).ty();
-    let Some(t) = result.tensor() else { return false };
-    let float = matches!(
-        element_type(&t.elem),
-        Some(ElementType::F16 | ElementType::Bf16 | ElementType::F32 | ElementType::F64)
-    );
-    float && op.operands().iter().all(|v| v.ty().tensor().is_some_and(|o| o.elem == t.elem))
+    let elem = |v: Value| v.ty().tensor().map(|t| t.elem.clone());
+    match (
+        elem(op.result(0)),
+        op.operands().first().copied().and_then(elem),
+        op.operands().get(1).copied().and_then(elem),
+    ) {
+        (Some(result), Some(lhs), Some(rhs)) => rxla_emitters::elemental::computes_convolution(&result, &lhs, &rhs),
+        _ => false,
+    }
 }
 
 /// One input/output alias: (output index path, parameter, parameter index

@@ -616,15 +616,17 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
         let (lhs, rhs) = (ins.operands[0], ins.operands[1]);
         let lhs_dims = self.comp.ty(lhs).dims.clone();
         let rhs_dims = self.comp.ty(rhs).dims.clone();
-        let out_ty = mlir_elem(&ins.results[0].elem);
-        if self.mlir_ty(lhs) != out_ty || self.mlir_ty(rhs) != out_ty {
-            return Err(self.err(i, "operands of another element type than the result"));
-        }
-        let acc_ty = match out_ty.as_str() {
-            "f16" | "bf16" | "f32" => "f32",
-            "f64" => "f64",
-            other => return Err(self.err(i, format!("of {other} is not supported by the elemental emitter"))),
-        };
+        let result = ins.results[0].elem.clone();
+        let acc = ConvAccumulator::of(&result, &self.elem(lhs), &self.elem(rhs)).ok_or_else(|| {
+            self.err(
+                i,
+                format!(
+                    "of {} x {} -> {result} is not supported by the elemental emitter",
+                    self.elem(lhs),
+                    self.elem(rhs)
+                ),
+            )
+        })?;
         let window: Vec<rxla_ir::attrs::WindowDim> = match Window::of(op) {
             Some(w) => w.0,
             None => ks
@@ -670,16 +672,12 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
             out: os.iter().map(|&d| idx[d].clone()).collect(),
             window,
             ci,
-            acc_ty: acc_ty.to_string(),
+            acc,
         };
-        let zero = fb.constant("0.0", acc_ty);
+        let zero = geometry.acc.zero(fb);
         let mut pos = Vec::new();
         let sum = self.conv_loops(fb, &geometry, &mut pos, &zero)?;
-        Ok(if acc_ty != out_ty {
-            fb.assign("conv", &format!("arith.truncf {sum} : {acc_ty} to {out_ty}"))
-        } else {
-            sum
-        })
+        geometry.acc.finish(fb, &sum).map_err(|e| self.err(i, e))
     }
 
     fn conv_loops(
@@ -690,7 +688,7 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
         acc: &str,
     ) -> Result<String, EmitError> {
         let d = pos.len();
-        let acc_ty = g.acc_ty.clone();
+        let acc_ty = g.acc.ty.clone();
         if d < g.window.len() {
             let size = g.window[d].size;
             if size <= 0 {
@@ -741,17 +739,9 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
                 }
                 let x = self.value(fb, g.lhs, &lhs_idx)?;
                 let y = self.value(fb, g.rhs, &rhs_idx)?;
-                let elem = self.mlir_ty(g.lhs);
-                let widen = |fb: &mut FuncBuilder, v: String| {
-                    if elem == acc_ty {
-                        v
-                    } else {
-                        fb.assign("w", &format!("arith.extf {v} : {elem} to {acc_ty}"))
-                    }
-                };
-                let (x, y) = (widen(fb, x), widen(fb, y));
-                let m = fb.assign("m", &format!("arith.mulf {x}, {y} : {acc_ty}"));
-                Ok(vec![fb.assign("s", &format!("arith.addf {}, {m} : {acc_ty}", iters[0]))])
+                let x = g.acc.operand(fb, &x, &self.elem(g.lhs)).map_err(|e| EmitError::new("convolution", e))?;
+                let y = g.acc.operand(fb, &y, &self.elem(g.rhs)).map_err(|e| EmitError::new("convolution", e))?;
+                Ok(vec![g.acc.multiply_add(fb, &iters[0], &x, &y)])
             })?;
             Ok(r)
         })?;
@@ -871,5 +861,121 @@ struct ConvGeometry {
     window: Vec<rxla_ir::attrs::WindowDim>,
     /// Input features per group.
     ci: i64,
-    acc_ty: String,
+    acc: ConvAccumulator,
+}
+
+/// Whether the elemental emitter computes a convolution of `lhs x rhs ->
+/// result` element types (the rest run in the runtime library).
+pub fn computes_convolution(result: &ElementType, lhs: &ElementType, rhs: &ElementType) -> bool {
+    ConvAccumulator::of(result, lhs, rhs).is_some()
+}
+
+/// How a convolution's products are accumulated, with the runtime
+/// library's rules (`rxla_library::convert`, the interpreter's): floats in
+/// f32 (f64 for f64 results), complex numbers in their own type, integers
+/// wrapping in i32 (i64 for 64-bit results); an operand of another type
+/// than the result is first converted to the result type, except that
+/// integer operands of integer results keep their value (the final wrap
+/// gives the same bits).
+struct ConvAccumulator {
+    /// The result's element type.
+    result: ElementType,
+    /// The accumulator's kernel-IR type.
+    ty: String,
+    kind: AccKind,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum AccKind {
+    Float,
+    Complex,
+    Integer,
+}
+
+impl ConvAccumulator {
+    /// The accumulator of `lhs x rhs -> result`, if the emitter computes
+    /// it (`pred` results, f8/f6/f4 formats and complex operands of real
+    /// results stay with the library).
+    fn of(result: &ElementType, lhs: &ElementType, rhs: &ElementType) -> Option<ConvAccumulator> {
+        let wide_float = |t: &ElementType| matches!(t.0.as_str(), "f16" | "bf16" | "f32" | "f64");
+        let (ty, kind) = if wide_float(result) {
+            if !wide_float(lhs) || !wide_float(rhs) {
+                return None;
+            }
+            (if result.0 == "f64" { "f64" } else { "f32" }.to_string(), AccKind::Float)
+        } else if result.is_complex() {
+            if lhs != result || rhs != result {
+                return None;
+            }
+            (result.0.clone(), AccKind::Complex)
+        } else if result.is_integer() && result.bit_width() >= 8 {
+            let int = |t: &ElementType| t.is_integer() && t.bit_width() >= 8;
+            if !int(lhs) || !int(rhs) {
+                return None;
+            }
+            (if result.bit_width() == 64 { "i64" } else { "i32" }.to_string(), AccKind::Integer)
+        } else {
+            return None;
+        };
+        Some(ConvAccumulator { result: result.clone(), ty, kind })
+    }
+
+    fn zero(&self, fb: &mut FuncBuilder) -> String {
+        match self.kind {
+            AccKind::Float => fb.constant("0.0", &self.ty),
+            AccKind::Integer => fb.constant("0", &self.ty),
+            AccKind::Complex => {
+                let part = if self.ty == "complex<f64>" { "f64" } else { "f32" };
+                let z = fb.constant("0.0", part);
+                fb.assign("zero", &format!("complex.create {z}, {z} : {}", self.ty))
+            }
+        }
+    }
+
+    /// An operand element of type `elem` as an accumulator value.
+    fn operand(&self, fb: &mut FuncBuilder, x: &str, elem: &ElementType) -> Result<String, String> {
+        let acc = ElementType::new(&self.ty);
+        match self.kind {
+            AccKind::Complex => Ok(x.to_string()),
+            // Integers keep their value: extended by their own signedness.
+            AccKind::Integer => scalar_ops::convert(fb, x, elem, &self.integer_type()),
+            AccKind::Float => {
+                let x = scalar_ops::convert(fb, x, elem, &self.result)?;
+                scalar_ops::convert(fb, &x, &self.result, &acc)
+            }
+        }
+    }
+
+    /// The accumulator as a signed HLO integer type (its kernel type is
+    /// signless; wrapping makes signedness irrelevant to the sum).
+    fn integer_type(&self) -> ElementType {
+        ElementType::new(&self.ty)
+    }
+
+    /// `acc + x * y`.
+    fn multiply_add(&self, fb: &mut FuncBuilder, acc: &str, x: &str, y: &str) -> String {
+        let (mul, add) = match self.kind {
+            AccKind::Float => ("arith.mulf", "arith.addf"),
+            AccKind::Integer => ("arith.muli", "arith.addi"),
+            AccKind::Complex => ("complex.mul", "complex.add"),
+        };
+        let m = fb.assign("m", &format!("{mul} {x}, {y} : {}", self.ty));
+        fb.assign("s", &format!("{add} {acc}, {m} : {}", self.ty))
+    }
+
+    /// The sum as the result type (rounded once; integers wrap).
+    fn finish(&self, fb: &mut FuncBuilder, sum: &str) -> Result<String, String> {
+        match self.kind {
+            AccKind::Complex => Ok(sum.to_string()),
+            AccKind::Float => scalar_ops::convert(fb, sum, &ElementType::new(&self.ty), &self.result),
+            AccKind::Integer => {
+                let (from, to) = (self.ty.as_str(), mlir_elem(&self.result));
+                Ok(if from == to {
+                    sum.to_string()
+                } else {
+                    fb.assign("conv", &format!("arith.trunci {sum} : {from} to {to}"))
+                })
+            }
+        }
+    }
 }
