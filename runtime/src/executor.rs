@@ -277,7 +277,7 @@ impl Machine<'_> {
                 let mut outs: Vec<ArrayMut> = outputs.iter().map(|&s| f.array_mut(s)).collect();
                 function(&ins, &mut outs, opaque).map_err(|e| RunError(format!("custom-call \"{target}\": {e}")))?;
             }
-            Step::While { cond, body, init, state } => {
+            Step::While { cond, body, init, state, .. } => {
                 // Read-only state leaves share their init buffer.
                 for (&i, &s) in init.iter().zip(state) {
                     if f.ptr(i) != f.ptr(s) {

@@ -166,6 +166,12 @@ pub enum Step {
         body: usize,
         init: Vec<Slot>,
         state: Vec<Slot>,
+        /// The loop's trip count when it is known (the
+        /// `known_trip_count` of its backend config, which
+        /// `while-loop-trip-count-annotator` writes, as XLA's does): the GPU
+        /// then runs the body that many times without evaluating the
+        /// condition and reading its predicate back.
+        trip_count: Option<u64>,
     },
     /// Runs branch `selector` (a pred: true is branch 0; an s32: clamped
     /// index) on its operands; its results are copied to `results`.

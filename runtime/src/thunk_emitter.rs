@@ -794,7 +794,8 @@ impl ThunkEmitter {
             .collect();
         self.while_bodies.push(body);
         let tree = init_tree.rebuild(&mut state.iter().copied());
-        p.steps.push(Step::While { cond, body, init, state });
+        let trip_count = op.string_attr("hlo.backend_config").and_then(|c| known_trip_count(&c));
+        p.steps.push(Step::While { cond, body, init, state, trip_count });
         Ok(vec![tree])
     }
 
@@ -902,6 +903,17 @@ fn emits_convolution(op: Op) -> bool {
     ) {
         (Some(result), Some(lhs), Some(rhs)) => rxla_emitters::elemental::computes_convolution(&result, &lhs, &rhs),
         _ => false,
+    }
+}
+
+/// The `known_trip_count` of a while loop's backend config
+/// (`{"known_trip_count":{"n":"5"},...}`), as XLA's WhileThunk reads it.
+fn known_trip_count(config: &str) -> Option<u64> {
+    let json: serde_json::Value = serde_json::from_str(config).ok()?;
+    let n = json.get("known_trip_count")?.get("n")?;
+    match n {
+        serde_json::Value::String(s) => s.parse().ok(),
+        other => other.as_u64(),
     }
 }
 

@@ -239,7 +239,7 @@ impl GpuMachine<'_> {
             Ok(())
         };
         match step {
-            Step::While { cond, body, init, state } => {
+            Step::While { cond, body, init, state, trip_count } => {
                 // Read-only state leaves share their init buffer.
                 for (&i, &s) in init.iter().zip(state) {
                     if f.ptr(s) != f.ptr(i) {
@@ -256,6 +256,15 @@ impl GpuMachine<'_> {
                     .filter(|(k, _)| in_place.get(*k).copied().flatten().is_none())
                     .map(|(_, &s)| s)
                     .collect();
+                if let Some(n) = trip_count {
+                    // A known trip count: the body's launches queue back to
+                    // back, with no predicate to wait for.
+                    for _ in 0..*n {
+                        let next = inner.run(*body, &state_ptrs)?;
+                        copy_back(&next, &copied)?;
+                    }
+                    return Ok(());
+                }
                 loop {
                     let go = inner.run(*cond, &state_ptrs)?;
                     let mut flag = [0u8];

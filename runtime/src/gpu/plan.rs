@@ -200,8 +200,14 @@ pub fn describe(programs: &[Program], entry: usize, kernels: &[KernelInfo], cubl
                     s.key_type.name(),
                     s.passes()
                 ),
+                (Step::While { body, trip_count: Some(n), .. }, _) => {
+                    format!("while (host) {n} iterations, body {}", programs[*body].name)
+                }
                 (Step::While { cond, body, .. }, _) => {
-                    format!("while (host) cond {} body {}", programs[*cond].name, programs[*body].name)
+                    format!(
+                        "while (host, predicate read back) cond {} body {}",
+                        programs[*cond].name, programs[*body].name
+                    )
                 }
                 (Step::Conditional { branches, .. }, _) => {
                     let names: Vec<&str> = branches.iter().map(|b| programs[*b].name.as_str()).collect();
