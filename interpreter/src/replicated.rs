@@ -12,7 +12,9 @@
 //! collective instructions are reported.
 //!
 //! A plain [`Interpreter::run`] is a single replica: its collectives see
-//! only their own operands.
+//! only their own operands. [`Replicas`] lets another executor (rxla's CPU
+//! runtime, whose collectives are interpreter steps) run its replicas the
+//! same way.
 
 use crate::{
     bail,
@@ -35,46 +37,80 @@ pub fn run_replicated(module: &Module, args_per_replica: &[Vec<Literal>]) -> Res
     if n == 0 {
         bail!("run_replicated needs at least one replica");
     }
-    let rendezvous = Arc::new(Rendezvous::new(n));
-    let results: Vec<Result<Literal>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..n)
-            .map(|r| {
-                let rendezvous = rendezvous.clone();
-                let args = &args_per_replica[r];
-                std::thread::Builder::new().name(format!("replica-{r}")).stack_size(256 << 20).spawn_scoped(
-                    scope,
-                    move || {
-                        COMM.with(|c| *c.borrow_mut() = Some(rendezvous.clone()));
-                        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            let mut interpreter = Interpreter::new(module);
-                            interpreter.options.replicas = n;
-                            interpreter.replica_id = r;
-                            interpreter.run(args)
-                        }));
-                        let result = match outcome {
-                            Ok(result) => result,
-                            Err(_) => Err(EvalError::new(format!("replica {r} panicked"))),
-                        };
-                        rendezvous.finish(r, result.as_ref().err());
-                        COMM.with(|c| *c.borrow_mut() = None);
-                        result
-                    },
-                )
-            })
-            .collect();
-        handles
-            .into_iter()
-            .enumerate()
-            .map(|(r, h)| match h {
-                Ok(h) => h.join().unwrap_or_else(|_| Err(EvalError::new(format!("replica {r} panicked")))),
-                Err(e) => Err(EvalError::new(format!("cannot start replica {r}: {e}"))),
-            })
-            .collect()
-    });
-    if let Some(e) = rendezvous.first_failure() {
-        return Err(e);
+    let replicas = Replicas::new(n);
+    replicas.run(256 << 20, |r| {
+        let mut interpreter = Interpreter::new(module);
+        interpreter.options.replicas = n;
+        interpreter.replica_id = r;
+        interpreter.run(&args_per_replica[r])
+    })
+}
+
+/// The replicas of one run, for executors other than the interpreter's
+/// (rxla's CPU runtime): each replica runs on a thread of its own, and the
+/// collectives the interpreter evaluates on those threads (with
+/// `Options::replicas` and `Interpreter::replica_id` set) rendezvous with
+/// the other replicas.
+#[derive(Clone)]
+pub struct Replicas {
+    rendezvous: Arc<Rendezvous>,
+}
+
+impl Replicas {
+    pub fn new(n: usize) -> Replicas {
+        Replicas { rendezvous: Arc::new(Rendezvous::new(n.max(1))) }
     }
-    results.into_iter().collect()
+
+    pub fn count(&self) -> usize {
+        self.rendezvous.n
+    }
+
+    /// Runs `replica(r)` for every replica `r`, each on a thread of its own
+    /// with `stack` bytes of stack, and returns their results in replica
+    /// order. A replica that fails (or panics) aborts the others' waits;
+    /// the first failure in time is the run's error, named by its replica.
+    pub fn run<T: Send, E: std::fmt::Display>(
+        &self,
+        stack: usize,
+        replica: impl Fn(usize) -> std::result::Result<T, E> + Sync,
+    ) -> Result<Vec<T>> {
+        let n = self.count();
+        let results: Vec<Result<T>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..n)
+                .map(|r| {
+                    let rendezvous = self.rendezvous.clone();
+                    let replica = &replica;
+                    std::thread::Builder::new().name(format!("replica-{r}")).stack_size(stack).spawn_scoped(
+                        scope,
+                        move || {
+                            COMM.with(|c| *c.borrow_mut() = Some(rendezvous.clone()));
+                            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| replica(r)));
+                            let result = match outcome {
+                                Ok(Ok(value)) => Ok(value),
+                                Ok(Err(e)) => Err(EvalError::new(e.to_string())),
+                                Err(_) => Err(EvalError::new(format!("replica {r} panicked"))),
+                            };
+                            rendezvous.finish(r, result.as_ref().err());
+                            COMM.with(|c| *c.borrow_mut() = None);
+                            result
+                        },
+                    )
+                })
+                .collect();
+            handles
+                .into_iter()
+                .enumerate()
+                .map(|(r, h)| match h {
+                    Ok(h) => h.join().unwrap_or_else(|_| Err(EvalError::new(format!("replica {r} panicked")))),
+                    Err(e) => Err(EvalError::new(format!("cannot start replica {r}: {e}"))),
+                })
+                .collect()
+        });
+        if let Some(e) = self.rendezvous.first_failure() {
+            return Err(e);
+        }
+        results.into_iter().collect()
+    }
 }
 
 thread_local! {

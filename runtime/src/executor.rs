@@ -58,6 +58,22 @@ pub struct Machine<'a> {
     pub profile: Option<&'a Mutex<Vec<(String, std::time::Duration)>>>,
     /// How deep the program being run is nested (0: the entry).
     pub depth: usize,
+    /// The replica this run plays, of how many (collectives, which run in
+    /// the interpreter, rendezvous with the other replicas' threads).
+    pub replica: ReplicaIds,
+}
+
+/// The replica a run plays and the number of replicas (one partition).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReplicaIds {
+    pub replica: usize,
+    pub replicas: usize,
+}
+
+impl Default for ReplicaIds {
+    fn default() -> Self {
+        ReplicaIds { replica: 0, replicas: 1 }
+    }
 }
 
 /// Prefixes a profiled step of a nested program, once per level (the
@@ -131,6 +147,7 @@ impl Machine<'_> {
                 )
             }
             Step::Copy { to, .. } => format!("copy {}", shape(to)),
+            Step::DeviceId { partition, .. } => if *partition { "partition-id" } else { "replica-id" }.into(),
             Step::Relayout { to, .. } => format!("relayout {}", shape(to)),
             Step::Dot { out, .. } => format!("dot -> {}", shape(out)),
             Step::Convolution { out, .. } => format!("convolution -> {}", shape(out)),
@@ -335,11 +352,16 @@ impl Machine<'_> {
                     copy(b.as_ptr() as *mut u8, f.ptr(s), b.len());
                 }
             }
+            Step::DeviceId { out, partition } => {
+                let id = if *partition { 0 } else { self.replica.replica as u32 };
+                f.bytes_mut(*out).copy_from_slice(&id.to_le_bytes());
+            }
             Step::Interpret { opcode, module, inputs, outputs } => {
                 let args: Vec<Literal> = inputs.iter().map(|t| f.literal(t)).collect();
-                let result = Interpreter::new(module)
-                    .run(&args)
-                    .map_err(|e| RunError(format!("{opcode} (interpreter): {e}")))?;
+                let mut interpreter = Interpreter::new(module);
+                interpreter.options.replicas = self.replica.replicas;
+                interpreter.replica_id = self.replica.replica;
+                let result = interpreter.run(&args).map_err(|e| RunError(format!("{opcode} (interpreter): {e}")))?;
                 let leaves = flatten(&result);
                 if leaves.len() != outputs.len() {
                     return Err(RunError(format!(

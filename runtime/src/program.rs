@@ -102,6 +102,12 @@ pub enum Step {
         from: Slot,
         to: Slot,
     },
+    /// Writes the replica id (or, with `partition`, the partition id) the
+    /// run plays to `out` (a `u32` scalar).
+    DeviceId {
+        out: Slot,
+        partition: bool,
+    },
     /// Copies `from` to `to`, which has the same logical shape and another
     /// physical layout.
     Relayout {
@@ -204,6 +210,7 @@ impl Step {
         match self {
             Step::Kernel { args, .. } => (args.clone(), args.clone()),
             Step::Copy { from, to } | Step::Relayout { from, to } => (vec![*from], vec![*to]),
+            Step::DeviceId { out, .. } => (vec![], vec![*out]),
             Step::Dot { lhs, rhs, out, .. } | Step::Convolution { lhs, rhs, out, .. } => (vec![*lhs, *rhs], vec![*out]),
             Step::Sort { outputs, .. } => (outputs.clone(), outputs.clone()),
             Step::SortByKeys { keys, outputs, .. } => {

@@ -380,13 +380,9 @@ impl ThunkEmitter {
             "after_all" => vec![Tree::Token],
             "add_dependency" => vec![operand_trees()?[0].clone()],
             "replica_id" | "partition_id" => {
-                let bytes = 0u32.to_le_bytes();
-                let k = self.constants.len();
-                self.constants.push(Buffer::from_bytes(&bytes));
-                let slot = p.new_slot(ArrayShape::new(ElementType::U32, vec![]), None, &opcode);
-                let b = p.buffer_of(slot);
-                p.buffers[b] = Allocation::Constant(k);
-                vec![Tree::Array(slot)]
+                let out = p.new_slot(ArrayShape::new(ElementType::U32, vec![]), None, &opcode);
+                p.steps.push(Step::DeviceId { out, partition: opcode == "partition_id" });
+                vec![Tree::Array(out)]
             }
             "dot" => self.dot(p, op, values)?,
             "convolution" if self.emitted_convolutions && emits_convolution(op) => {

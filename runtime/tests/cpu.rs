@@ -225,6 +225,47 @@ fn entry_layouts_are_honoured_or_made_row_major() {
     check_with(text, 1e-6, 1e-6, &Options { entry_layouts: EntryLayouts::Default, ..Options::default() });
 }
 
+/// Replicas on different arguments: each replica's result (sums within
+/// pairs, a permutation, its id) agrees with the interpreter's replicated
+/// run; a replica that fails ends the run with its error instead of
+/// leaving the others waiting in a collective.
+#[test]
+fn replicas_run_on_threads_and_exchange_data() {
+    let text = "HloModule r, replica_count=3\n\nadd {\n  a = s32[] parameter(0)\n  b = s32[] parameter(1)\n  ROOT c = s32[] add(a, b)\n}\n\n\
+                ENTRY e {\n  x = s32[4] parameter(0)\n  id = u32[] replica-id()\n  i = s32[] convert(id)\n  \
+                b = s32[4] broadcast(i), dimensions={}\n  y = s32[4] multiply(x, b)\n  \
+                s = s32[4] all-reduce(y), replica_groups={{0,2},{1}}, to_apply=add\n  \
+                p = s32[4] collective-permute(x), source_target_pairs={{0,1},{1,2},{2,0}}\n  \
+                ROOT t = (s32[4], s32[4], u32[]) tuple(s, p, id)\n}\n";
+    let exe = compile_hlo_text(text, "replicas.hlo", &Options::default()).expect("compiles");
+    let ast = rxla_hlo_text::parse_module(text).expect("parses");
+    let args: Vec<Vec<Literal>> =
+        (0..3).map(|r| vec![Literal::array(vec![4], Data::S32((0..4).map(|k| 10 * r + k).collect()))]).collect();
+    let want = rxla_interpreter::replicated::run_replicated(&ast, &args).expect("interpreter");
+    let got = exe.run_replicated(&args).expect("cpu");
+    assert_eq!(got.len(), 3);
+    for (r, (g, w)) in got.iter().zip(&want).enumerate() {
+        if let Some(m) = first_mismatch(g, w, 0.0, 0.0) {
+            panic!("replica {r}: cpu differs from the interpreter: {m}");
+        }
+    }
+    // The sums by hand: replicas 0 and 2 share 0 * x0 + 2 * x2, replica 1
+    // (alone in its group) has 1 * x1.
+    let sums = |r: usize| match &got[r] {
+        Literal::Tuple(items) => items[0].clone(),
+        other => panic!("a tuple result, not {other:?}"),
+    };
+    let expect = |v: Vec<i32>| Literal::array(vec![4], Data::S32(v));
+    for (r, v) in [(0, vec![40, 42, 44, 46]), (1, vec![10, 11, 12, 13]), (2, vec![40, 42, 44, 46])] {
+        assert!(first_mismatch(&sums(r), &expect(v), 0.0, 0.0).is_none(), "replica {r}: {:?}", sums(r));
+    }
+    // A replica that fails (arguments of the wrong shape) fails the run.
+    let mut bad = args.clone();
+    bad[1] = vec![Literal::array(vec![3], Data::S32(vec![1, 2, 3]))];
+    let e = exe.run_replicated(&bad).expect_err("a failing replica fails the run");
+    assert!(e.to_string().contains("replica 1"), "{e}");
+}
+
 #[test]
 fn collectives_on_one_device_and_interpreted_ops() {
     check(

@@ -220,7 +220,10 @@ struct Args {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     iterations: u32,
 
-    /// Number of replicas the module is run with (collectives see this many).
+    /// Number of replicas to run (interpreter, cpu): each on the same
+    /// arguments and on a thread of its own, with its `replica-id`; the
+    /// collectives exchange data between them. The outputs are replica
+    /// 0's; `--reference-platform` compares every replica.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     replicas: u32,
 }
@@ -305,28 +308,44 @@ fn run(args: &Args) -> Result<(), Failure> {
         npy::write_npz(path, &named)?;
     }
 
-    let (result, times, compile_times) = match args.platform {
-        Platform::Interpreter => {
-            let (r, t) = run_interpreter(module(), &arguments, args)?;
-            (r, t, Vec::new())
-        }
-        Platform::Cpu => run_cpu(&source, &file, &mut arguments, args)?,
-        Platform::Gpu => run_gpu(source.text, &file, is_mlir, &mut arguments, args)?,
+    // One result per replica (`--replicas`); the outputs are replica 0's.
+    let run = |platform: Platform, arguments: &mut Vec<Literal>, args: &Args| -> Result<Runs, Failure> {
+        Ok(match platform {
+            Platform::Interpreter => {
+                let (r, t) = run_interpreter(module(), arguments, args)?;
+                (r, t, Vec::new())
+            }
+            Platform::Cpu => run_cpu(&source, &file, arguments, args)?,
+            Platform::Gpu => {
+                if args.replicas > 1 {
+                    return Err(Failure(format!(
+                        "{file}: --replicas {} runs on the interpreter and the CPU; the GPU runs one replica",
+                        args.replicas
+                    )));
+                }
+                let (r, t, c) = run_gpu(source.text, &file, is_mlir, arguments, args)?;
+                (vec![r], t, c)
+            }
+        })
     };
+    let (results, times, compile_times) = run(args.platform, &mut arguments, args)?;
     let mut mismatch = None;
     if let Some(reference) = args.reference_platform {
         let quiet = Args { iterations: 1, warmup: 0, ..args.clone() };
-        let (expected, _, _) = match reference {
-            Platform::Interpreter => {
-                let (r, t) = run_interpreter(module(), &arguments, &quiet)?;
-                (r, t, Vec::new())
-            }
-            Platform::Cpu => run_cpu(&source, &file, &mut arguments, &quiet)?,
-            Platform::Gpu => run_gpu(source.text, &file, is_mlir, &mut arguments, &quiet)?,
-        };
-        mismatch = Some(rxla_interpreter::compare::first_mismatch(&result, &expected, args.atol, args.rtol));
+        let (expected, _, _) = run(reference, &mut arguments, &quiet)?;
+        // Every replica against its own reference.
+        mismatch = Some(results.iter().zip(&expected).enumerate().find_map(|(r, (got, want))| {
+            rxla_interpreter::compare::first_mismatch(got, want, args.atol, args.rtol).map(|m| {
+                if results.len() > 1 {
+                    format!("replica {r}: {m}")
+                } else {
+                    m.to_string()
+                }
+            })
+        }));
     }
-    let outputs = npy::output_arrays(&result);
+    let result = &results[0];
+    let outputs = npy::output_arrays(result);
 
     if let Some(path) = &args.output {
         npy::write_npz(path, &outputs)?;
@@ -692,14 +711,25 @@ fn check_saved_run(args: &Args, file: &str) -> Result<(), Failure> {
     Ok(())
 }
 
-fn run_cpu(
-    source: &Source,
-    file: &str,
-    arguments: &mut Vec<Literal>,
-    args: &Args,
-) -> Result<(Literal, Vec<Duration>, Vec<Duration>), Failure> {
+fn run_cpu(source: &Source, file: &str, arguments: &mut Vec<Literal>, args: &Args) -> Result<Runs, Failure> {
     let (exe, compile_times, _) = compile_cpu(source, file, args)?;
     let fail = |e: rxla_runtime::RunError| Failure(format!("{file}: {e}"));
+    if args.replicas > 1 {
+        // Every replica on the same arguments, one thread each (the
+        // collectives exchange data between them).
+        let per_replica = vec![arguments.clone(); args.replicas as usize];
+        for _ in 0..args.warmup {
+            exe.run_replicated(&per_replica).map_err(fail)?;
+        }
+        let mut times = Vec::with_capacity(args.iterations as usize);
+        let mut results = Vec::new();
+        for _ in 0..args.iterations {
+            let start = Instant::now();
+            results = exe.run_replicated(&per_replica).map_err(fail)?;
+            times.push(start.elapsed());
+        }
+        return Ok((results, times, compile_times));
+    }
     let buffers = exe.prepare(arguments).map_err(fail)?;
     release_arguments(arguments, args);
     for _ in 0..args.warmup {
@@ -727,7 +757,7 @@ fn run_cpu(
     let result = exe.into_result(outputs.expect("at least one iteration"));
     drop(exe);
     rxla_runtime::cpu::release_pooled_buffers();
-    Ok((result, times, compile_times))
+    Ok((vec![result], times, compile_times))
 }
 
 /// Frees the argument literals once the executable holds its own copies,
@@ -848,18 +878,34 @@ fn read_arguments(args: &Args, params: &[Shape]) -> Result<Vec<Literal>, Failure
     )))
 }
 
+/// Each replica's result, the run times and the compile times.
+type Runs = (Vec<Literal>, Vec<Duration>, Vec<Duration>);
+
 fn run_interpreter(
     module: &ast::Module,
     arguments: &[Literal],
     args: &Args,
-) -> Result<(Literal, Vec<Duration>), Failure> {
+) -> Result<(Vec<Literal>, Vec<Duration>), Failure> {
+    if args.replicas > 1 {
+        // Every replica on the same arguments, one thread each.
+        let per_replica = vec![arguments.to_vec(); args.replicas as usize];
+        let mut times = Vec::with_capacity(args.iterations as usize);
+        let mut results = Vec::new();
+        for _ in 0..args.iterations {
+            let start = Instant::now();
+            results = rxla_interpreter::replicated::run_replicated(module, &per_replica)
+                .map_err(|e| Failure(format!("{}: {e}", args.input)))?;
+            times.push(start.elapsed());
+        }
+        return Ok((results, times));
+    }
     // A big stack for deeply nested computations, and a panic in the
     // interpreter becomes an error message instead of a crash.
     std::thread::scope(|scope| {
         let handle = std::thread::Builder::new()
             .name("interpreter".into())
             .stack_size(512 << 20)
-            .spawn_scoped(scope, || -> Result<(Literal, Vec<Duration>), Failure> {
+            .spawn_scoped(scope, || -> Result<(Vec<Literal>, Vec<Duration>), Failure> {
                 let mut interpreter = Interpreter::new(module);
                 interpreter.options.replicas = args.replicas as usize;
                 let mut times = Vec::with_capacity(args.iterations as usize);
@@ -870,7 +916,7 @@ fn run_interpreter(
                     times.push(start.elapsed());
                     result = Some(value);
                 }
-                Ok((result.expect("at least one iteration"), times))
+                Ok((vec![result.expect("at least one iteration")], times))
             })
             .map_err(|e| Failure(format!("cannot start the interpreter thread: {e}")))?;
         match handle.join() {

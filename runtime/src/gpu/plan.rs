@@ -237,6 +237,7 @@ fn host_step_name(step: &Step, kernels: &[KernelInfo]) -> String {
     match step {
         Step::Kernel { kernel, .. } => format!("kernel {}", kernels[*kernel].name),
         Step::Relayout { .. } => "relayout".into(),
+        Step::DeviceId { partition, .. } => if *partition { "partition-id" } else { "replica-id" }.into(),
         Step::Dot { .. } => "dot".into(),
         Step::Convolution { .. } => "convolution".into(),
         Step::Sort { comparator, .. } => format!("sort, comparator {}", kernels[*comparator].name),
