@@ -33,24 +33,43 @@ use std::{
 /// returns each replica's result. The first error of any replica (in time)
 /// is the error of the run.
 pub fn run_replicated(module: &Module, args_per_replica: &[Vec<Literal>]) -> Result<Vec<Literal>> {
-    let n = args_per_replica.len();
+    run_devices(module, args_per_replica.len(), 1, args_per_replica)
+}
+
+/// Runs `module`'s entry computation on `replicas x partitions` devices,
+/// one thread each: device `d` is replica `d / partitions`, partition
+/// `d % partitions` (XLA's default device assignment), with
+/// `args_per_device[d]`; returns each device's result in device order.
+pub fn run_devices(
+    module: &Module,
+    replicas: usize,
+    partitions: usize,
+    args_per_device: &[Vec<Literal>],
+) -> Result<Vec<Literal>> {
+    let n = replicas * partitions;
     if n == 0 {
-        bail!("run_replicated needs at least one replica");
+        bail!("a run needs at least one replica and one partition");
     }
-    let replicas = Replicas::new(n);
-    replicas.run(256 << 20, |r| {
+    if args_per_device.len() != n {
+        bail!("{} argument lists for {replicas} replicas x {partitions} partitions", args_per_device.len());
+    }
+    let devices = Replicas::new(n);
+    devices.run(256 << 20, |d| {
         let mut interpreter = Interpreter::new(module);
-        interpreter.options.replicas = n;
-        interpreter.replica_id = r;
-        interpreter.run(&args_per_replica[r])
+        interpreter.options.replicas = replicas;
+        interpreter.options.partitions = partitions;
+        interpreter.replica_id = d / partitions;
+        interpreter.partition_id = d % partitions;
+        interpreter.run(&args_per_device[d])
     })
 }
 
-/// The replicas of one run, for executors other than the interpreter's
-/// (rxla's CPU runtime): each replica runs on a thread of its own, and the
-/// collectives the interpreter evaluates on those threads (with
-/// `Options::replicas` and `Interpreter::replica_id` set) rendezvous with
-/// the other replicas.
+/// The devices (replicas x partitions) of one run, for executors other
+/// than the interpreter's (rxla's CPU runtime): each device runs on a
+/// thread of its own, and the collectives the interpreter evaluates on
+/// those threads (with `Options::replicas`/`partitions` and the
+/// interpreter's replica and partition ids set) rendezvous with the
+/// other devices.
 #[derive(Clone)]
 pub struct Replicas {
     rendezvous: Arc<Rendezvous>,
@@ -119,16 +138,19 @@ thread_local! {
 }
 
 /// Deposits `value` for the collective `name` and returns the values of
-/// all replicas, indexed by replica id (just `[value]` outside
-/// [`run_replicated`]).
+/// all devices, indexed by device id (`replica * partitions + partition`;
+/// just `[value]` outside [`run_devices`]).
 pub(crate) fn exchange(interp: &Interpreter, name: &str, value: Literal) -> Result<Vec<Literal>> {
     let comm = COMM.with(|c| c.borrow().clone());
+    let devices = interp.options.replicas.max(1) * interp.options.partitions.max(1);
     match comm {
-        Some(rendezvous) => rendezvous.exchange(interp.replica_id, name, value),
-        None if interp.options.replicas > 1 => bail!(
-            "collective '{name}' needs {} replicas to rendezvous; use replicated::run_replicated",
-            interp.options.replicas
-        ),
+        Some(rendezvous) => {
+            let device = interp.replica_id * interp.options.partitions.max(1) + interp.partition_id;
+            rendezvous.exchange(device, name, value)
+        }
+        None if devices > 1 => {
+            bail!("collective '{name}' needs {devices} devices to rendezvous; use replicated::run_devices")
+        }
         None => Ok(vec![value]),
     }
 }

@@ -58,21 +58,32 @@ pub struct Machine<'a> {
     pub profile: Option<&'a Mutex<Vec<(String, std::time::Duration)>>>,
     /// How deep the program being run is nested (0: the entry).
     pub depth: usize,
-    /// The replica this run plays, of how many (collectives, which run in
-    /// the interpreter, rendezvous with the other replicas' threads).
-    pub replica: ReplicaIds,
+    /// The device this run plays, of how many (collectives, which run in
+    /// the interpreter, rendezvous with the other devices' threads).
+    pub device: DeviceIds,
 }
 
-/// The replica a run plays and the number of replicas (one partition).
+/// The replica and partition a run plays, and how many there are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ReplicaIds {
+pub struct DeviceIds {
     pub replica: usize,
     pub replicas: usize,
+    pub partition: usize,
+    pub partitions: usize,
 }
 
-impl Default for ReplicaIds {
+impl DeviceIds {
+    /// Device `d` of `replicas x partitions` (XLA's default device
+    /// assignment: `d = replica * partitions + partition`).
+    pub fn of(d: usize, replicas: usize, partitions: usize) -> DeviceIds {
+        let partitions = partitions.max(1);
+        DeviceIds { replica: d / partitions, replicas: replicas.max(1), partition: d % partitions, partitions }
+    }
+}
+
+impl Default for DeviceIds {
     fn default() -> Self {
-        ReplicaIds { replica: 0, replicas: 1 }
+        DeviceIds::of(0, 1, 1)
     }
 }
 
@@ -353,14 +364,16 @@ impl Machine<'_> {
                 }
             }
             Step::DeviceId { out, partition } => {
-                let id = if *partition { 0 } else { self.replica.replica as u32 };
+                let id = if *partition { self.device.partition } else { self.device.replica } as u32;
                 f.bytes_mut(*out).copy_from_slice(&id.to_le_bytes());
             }
             Step::Interpret { opcode, module, inputs, outputs } => {
                 let args: Vec<Literal> = inputs.iter().map(|t| f.literal(t)).collect();
                 let mut interpreter = Interpreter::new(module);
-                interpreter.options.replicas = self.replica.replicas;
-                interpreter.replica_id = self.replica.replica;
+                interpreter.options.replicas = self.device.replicas;
+                interpreter.options.partitions = self.device.partitions;
+                interpreter.replica_id = self.device.replica;
+                interpreter.partition_id = self.device.partition;
                 let result = interpreter.run(&args).map_err(|e| RunError(format!("{opcode} (interpreter): {e}")))?;
                 let leaves = flatten(&result);
                 if leaves.len() != outputs.len() {

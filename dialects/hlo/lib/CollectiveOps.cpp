@@ -7,9 +7,11 @@
 // replica group checks (CheckReplicaGroups): groups are non-empty, ids are
 // distinct and name every id 0..n-1, and (except for all-reduce-like ops)
 // all groups have the same size, which is the number of shards of
-// all-gather, reduce-scatter and all-to-all. Without explicit groups all
-// replicas form one group of a size unknown here, so only divisibility is
-// checked.
+// all-gather, reduce-scatter and all-to-all (times the module's
+// num_partitions for gathers and scatters whose groups name replicas
+// across partitions: a channel_id without use_global_device_ids). Without
+// explicit groups all replicas form one group of a size unknown here, so
+// only divisibility is checked.
 //
 //===----------------------------------------------------------------------===//
 
@@ -72,6 +74,38 @@ static FailureOr<std::optional<int64_t>> verifyCollectiveAttrs(OpT op, bool unif
   if (op.getUseGlobalDeviceIds() && !op.getChannelId())
     return op.emitOpError() << "use_global_device_ids requires a channel_id";
   return verifyReplicaGroups(op, op.getReplicaGroupsAttr(), uniform);
+}
+
+/// The enclosing module's `num_partitions` (its HLO header attribute, 1
+/// when it has none), or nullopt when it cannot be read.
+static std::optional<int64_t> numPartitions(Operation *op) {
+  auto module = op->getParentOfType<ModuleOp>();
+  if (!module)
+    return std::nullopt;
+  auto header = module->getAttrOfType<DictionaryAttr>("hlo.module_attributes");
+  Attribute value = header ? header.get("num_partitions") : Attribute();
+  if (!value)
+    return 1;
+  if (auto i = dyn_cast<IntegerAttr>(value))
+    return i.getInt();
+  int64_t n;
+  if (auto text = dyn_cast<StringAttr>(value); text && !text.getValue().trim().getAsInteger(10, n))
+    return n;
+  return std::nullopt;
+}
+
+/// The devices in one group of a gather or scatter: the group's size, times
+/// the module's partitions when the groups name replicas across all
+/// partitions (a channel_id without use_global_device_ids: XLA's
+/// kCrossReplicaAndPartition, GetSubgroupSize).
+template <typename OpT>
+static std::optional<int64_t> participantCount(OpT op, std::optional<int64_t> groupSize) {
+  if (!groupSize || !op.getChannelId() || op.getUseGlobalDeviceIds())
+    return groupSize;
+  std::optional<int64_t> partitions = numPartitions(op);
+  if (!partitions)
+    return std::nullopt;
+  return *groupSize * *partitions;
 }
 
 /// At least one operand.
@@ -242,7 +276,8 @@ LogicalResult AllGatherOp::verify() {
   FailureOr<std::optional<int64_t>> groupSize = verifyCollectiveAttrs(*this, true);
   if (failed(groupSize) || failed(verifyHasOperands(*this)))
     return failure();
-  return verifyGathered(*this, getResultTypes(), getAllGatherDimension(), *groupSize);
+  return verifyGathered(*this, getResultTypes(), getAllGatherDimension(),
+                        participantCount(*this, *groupSize));
 }
 
 LogicalResult AllGatherStartOp::verify() {
@@ -268,7 +303,8 @@ LogicalResult AllGatherStartOp::verify() {
                            << " gathered arrays, got " << tuple.getType(1);
     gathered.append(inner.getTypes().begin(), inner.getTypes().end());
   }
-  return verifyGathered(*this, gathered, getAllGatherDimension(), *groupSize);
+  return verifyGathered(*this, gathered, getAllGatherDimension(),
+                        participantCount(*this, *groupSize));
 }
 
 /// The operand is the 2-tuple of an async start and the result its element 1.
@@ -374,7 +410,8 @@ LogicalResult ReduceScatterOp::verify() {
                          << getOperands().size() << " operands (one result per operand)";
   for (auto [i, pair] : llvm::enumerate(llvm::zip(getOperands(), getResultTypes())))
     if (failed(verifyResized(*this, tensorType(std::get<0>(pair)), std::get<1>(pair),
-                             getScatterDimension(), *groupSize, /*gather=*/false, i)))
+                             getScatterDimension(), participantCount(*this, *groupSize),
+                             /*gather=*/false, i)))
       return failure();
   return success();
 }

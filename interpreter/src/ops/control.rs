@@ -22,9 +22,14 @@
 //! - `replica-id` / `partition-id` are the u32 ids the interpreter plays.
 //! - Collectives exchange data between the replicas run by
 //!   [`crate::replicated::run_replicated`]; a plain run is one replica.
-//!   `replica_groups` (list or iota form; empty or absent: all replicas in
-//!   order) are replica ids (device ids `replica * partitions + partition`
-//!   with `use_global_device_ids=true`). `all-reduce` folds the group's
+//!   `replica_groups` (list or iota form; empty or absent: all of them in
+//!   order) name replica ids, partition ids or global device ids
+//!   (`replica * partitions + partition`) by XLA's `CollectiveOpGroupMode`:
+//!   without `channel_id`, replicas within this partition; with one,
+//!   partitions within this replica (all-to-all, collective-broadcast,
+//!   collective-permute's pairs), replicas across all partitions
+//!   (all-reduce, all-gather, reduce-scatter), or device ids with
+//!   `use_global_device_ids=true`. `all-reduce` folds the group's
 //!   values in group order with `to_apply` (a lone add/multiply/maximum/
 //!   minimum/and/or/xor of the two parameters runs as a typed loop: floats
 //!   of 16 bits or fewer are combined in f32 and rounded, maximum/minimum
@@ -249,40 +254,93 @@ fn start_tuple(
 // ---------------------------------------------------------------------------
 // Collectives
 
-/// The groups of device ids (all `n` devices when absent or empty).
-fn replica_groups(inst: &Instruction, n: usize) -> Result<Vec<Vec<usize>>> {
-    let groups = match attr(inst, "replica_groups") {
-        None => vec![(0..n as i64).collect()],
+/// How a collective's `replica_groups` name its participants (XLA's
+/// `CollectiveOpGroupMode`): replica ids within one partition, partition
+/// ids within one replica, replica ids across all partitions, or global
+/// device ids (`replica * partitions + partition`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum GroupMode {
+    CrossReplica,
+    CrossPartition,
+    CrossReplicaAndPartition,
+    FlattenedId,
+}
+
+/// The mode of `inst`, as XLA's `GetCollectiveOpGroupMode` decides it:
+/// no `channel_id` is cross-replica; with one, the ops that have a
+/// `use_global_device_ids` field (all-reduce, all-gather, reduce-scatter)
+/// are cross-replica-and-partition (false) or flattened ids (true), the
+/// others (all-to-all, collective-broadcast) cross-partition.
+fn group_mode(inst: &Instruction) -> Result<GroupMode> {
+    let has_channel = attr(inst, "channel_id").is_some();
+    let global = match attr(inst, "use_global_device_ids") {
+        Some(v) => Some(attrs::boolean(v).map_err(attr_error)?),
+        None if matches!(
+            inst.opcode.as_str(),
+            "all-reduce" | "all-reduce-start" | "all-gather" | "all-gather-start" | "reduce-scatter"
+        ) =>
+        {
+            Some(false)
+        }
+        None => None,
+    };
+    Ok(match (has_channel, global) {
+        (false, Some(true)) => bail!("use_global_device_ids=true needs a channel_id"),
+        (false, _) => GroupMode::CrossReplica,
+        (true, None) => GroupMode::CrossPartition,
+        (true, Some(false)) => GroupMode::CrossReplicaAndPartition,
+        (true, Some(true)) => GroupMode::FlattenedId,
+    })
+}
+
+/// The devices taking part in `inst` with this device, as global device
+/// ids in group order, and this device's position among them; `None` when
+/// this device is in no group.
+fn participants(interp: &Interpreter, inst: &Instruction) -> Result<Option<(Vec<usize>, usize)>> {
+    let replicas = interp.options.replicas.max(1);
+    let partitions = interp.options.partitions.max(1);
+    let (me_r, me_p) = (interp.replica_id, interp.partition_id);
+    let me = me_r * partitions + me_p;
+    let mode = group_mode(inst)?;
+    // What the group members are, and how many there are.
+    let (what, count) = match mode {
+        GroupMode::CrossReplica | GroupMode::CrossReplicaAndPartition => ("replicas", replicas),
+        GroupMode::CrossPartition => ("partitions", partitions),
+        GroupMode::FlattenedId => ("devices", replicas * partitions),
+    };
+    let groups: Vec<Vec<i64>> = match attr(inst, "replica_groups") {
+        None => vec![(0..count as i64).collect()],
         Some(v) => match attrs::replica_groups(v).map_err(attr_error)? {
-            attrs::ReplicaGroups::List(g) if g.is_empty() => vec![(0..n as i64).collect()],
+            attrs::ReplicaGroups::List(g) if g.is_empty() => vec![(0..count as i64).collect()],
             other => other.groups().ok_or_else(|| EvalError::new("replica_groups cannot be expanded"))?,
         },
     };
-    groups
-        .into_iter()
-        .map(|g| {
-            g.into_iter()
-                .map(|id| {
-                    if id < 0 || id as usize >= n {
-                        bail!("replica group member {id} is outside the {n} replicas the interpreter runs");
-                    }
-                    Ok(id as usize)
-                })
-                .collect()
-        })
-        .collect()
+    for &id in groups.iter().flatten() {
+        if id < 0 || id as usize >= count {
+            bail!("replica group member {id} is outside the {count} {what} the interpreter runs");
+        }
+    }
+    let groups = groups.into_iter().map(|g| g.into_iter().map(|id| id as usize).collect::<Vec<_>>());
+    let devices: Vec<Vec<usize>> = match mode {
+        GroupMode::CrossReplica => groups.map(|g| g.iter().map(|r| r * partitions + me_p).collect()).collect(),
+        GroupMode::CrossPartition => groups.map(|g| g.iter().map(|q| me_r * partitions + q).collect()).collect(),
+        // Every partition of each replica of the group, replica by replica
+        // (XLA's GetParticipatingDevices).
+        GroupMode::CrossReplicaAndPartition => {
+            groups.map(|g| g.iter().flat_map(|r| (0..partitions).map(move |p| r * partitions + p)).collect()).collect()
+        }
+        GroupMode::FlattenedId => groups.collect(),
+    };
+    Ok(devices.into_iter().find_map(|g| g.iter().position(|&d| d == me).map(|i| (g.clone(), i))))
 }
 
-/// This replica's device id for group lookups.
-fn device_id(interp: &Interpreter, inst: &Instruction) -> Result<usize> {
-    let global = match attr(inst, "use_global_device_ids") {
-        Some(v) => attrs::boolean(v).map_err(attr_error)?,
-        None => false,
-    };
-    Ok(if global {
-        interp.replica_id * interp.options.partitions.max(1) + interp.partition_id
-    } else {
-        interp.replica_id
+/// [`participants`], where this device must be in a group.
+fn require_participants(interp: &Interpreter, inst: &Instruction) -> Result<(Vec<usize>, usize)> {
+    participants(interp, inst)?.ok_or_else(|| {
+        EvalError::new(format!(
+            "replica {} (partition {}) is in no replica group of {}",
+            interp.replica_id, interp.partition_id, inst.opcode
+        ))
     })
 }
 
@@ -297,16 +355,6 @@ fn exchange(interp: &Interpreter, inst: &Instruction, operands: &[&Literal]) -> 
             _ => bail!("collective exchange lost its operand tuple"),
         })
         .collect()
-}
-
-/// The group containing `me` and `me`'s position in it.
-fn my_group(groups: &[Vec<usize>], me: usize) -> Option<(&[usize], usize)> {
-    groups.iter().find_map(|g| g.iter().position(|&m| m == me).map(|p| (g.as_slice(), p)))
-}
-
-fn require_group<'g>(groups: &'g [Vec<usize>], me: usize, inst: &Instruction) -> Result<(&'g [usize], usize)> {
-    my_group(groups, me)
-        .ok_or_else(|| EvalError::new(format!("replica {me} is in no replica group of {}", inst.opcode)))
 }
 
 /// Array results of a collective: one array, or a tuple when the declared
@@ -556,9 +604,8 @@ fn reduce_over(
 
 fn all_reduce(interp: &Interpreter, inst: &Instruction, operands: &[&Literal], shape: &Shape) -> Result<Literal> {
     let all = exchange(interp, inst, operands)?;
-    let groups = replica_groups(inst, all.len())?;
-    let (group, _) = require_group(&groups, device_id(interp, inst)?, inst)?;
-    let values = reduce_over(interp, inst, &all, group)?;
+    let (group, _) = require_participants(interp, inst)?;
+    let values = reduce_over(interp, inst, &all, &group)?;
     shaped_result(shape, values, &inst.opcode, all.len())
 }
 
@@ -653,8 +700,7 @@ fn split(lit: &Literal, dim: usize, count: usize, index: usize) -> Result<Litera
 fn all_gather(interp: &Interpreter, inst: &Instruction, operands: &[&Literal], shape: &Shape) -> Result<Literal> {
     let dim = single_dimension(inst)?;
     let all = exchange(interp, inst, operands)?;
-    let groups = replica_groups(inst, all.len())?;
-    let (group, _) = require_group(&groups, device_id(interp, inst)?, inst)?;
+    let (group, _) = require_participants(interp, inst)?;
     let values = (0..operands.len())
         .map(|j| {
             let parts: Vec<&Literal> = group.iter().map(|&m| &all[m][j]).collect();
@@ -667,17 +713,15 @@ fn all_gather(interp: &Interpreter, inst: &Instruction, operands: &[&Literal], s
 fn reduce_scatter(interp: &Interpreter, inst: &Instruction, operands: &[&Literal]) -> Result<Literal> {
     let dim = single_dimension(inst)?;
     let all = exchange(interp, inst, operands)?;
-    let groups = replica_groups(inst, all.len())?;
-    let (group, position) = require_group(&groups, device_id(interp, inst)?, inst)?;
-    let reduced = reduce_over(interp, inst, &all, group)?;
+    let (group, position) = require_participants(interp, inst)?;
+    let reduced = reduce_over(interp, inst, &all, &group)?;
     let values = reduced.iter().map(|r| split(r, dim, group.len(), position)).collect::<Result<Vec<_>>>()?;
     shaped_result(&inst.shape, values, &inst.opcode, all.len())
 }
 
 fn all_to_all(interp: &Interpreter, inst: &Instruction, operands: &[&Literal]) -> Result<Literal> {
     let all = exchange(interp, inst, operands)?;
-    let groups = replica_groups(inst, all.len())?;
-    let (group, position) = require_group(&groups, device_id(interp, inst)?, inst)?;
+    let (group, position) = require_participants(interp, inst)?;
     let values = if attr(inst, "dimensions").is_some() {
         let dim = single_dimension(inst)?;
         (0..operands.len())
@@ -708,14 +752,29 @@ fn collective_permute(
     let pairs = attrs::source_target_pairs(require(inst, "source_target_pairs")?).map_err(attr_error)?;
     let all = exchange(interp, inst, operands)?;
     let n = all.len();
+    // Pairs of replica ids within this partition, or, with a channel_id,
+    // of partition ids within this replica.
+    let partitions = interp.options.partitions.max(1);
+    let cross_partition = attr(inst, "channel_id").is_some();
+    let (count, what, me) = if cross_partition {
+        (partitions, "partitions", interp.partition_id)
+    } else {
+        (interp.options.replicas.max(1), "replicas", interp.replica_id)
+    };
     for &(s, t) in &pairs {
-        if s < 0 || t < 0 || s as usize >= n || t as usize >= n {
-            bail!("source-target pair {{{s},{t}}} is outside the {n} replicas the interpreter runs");
+        if s < 0 || t < 0 || s as usize >= count || t as usize >= count {
+            bail!("source-target pair {{{s},{t}}} is outside the {count} {what} the interpreter runs");
         }
     }
-    let me = interp.replica_id;
+    let device = |id: usize| {
+        if cross_partition {
+            interp.replica_id * partitions + id
+        } else {
+            id * partitions + interp.partition_id
+        }
+    };
     let value = match pairs.iter().find(|&&(_, t)| t as usize == me) {
-        Some(&(s, _)) => all[s as usize][0].clone(),
+        Some(&(s, _)) => all[device(s as usize)][0].clone(),
         None => Literal::zeros_of_shape(shape),
     };
     shaped_result(shape, vec![value], &inst.opcode, n)
@@ -723,8 +782,7 @@ fn collective_permute(
 
 fn collective_broadcast(interp: &Interpreter, inst: &Instruction, operands: &[&Literal]) -> Result<Literal> {
     let all = exchange(interp, inst, operands)?;
-    let groups = replica_groups(inst, all.len())?;
-    let values = match my_group(&groups, device_id(interp, inst)?) {
+    let values = match participants(interp, inst)? {
         Some((group, _)) => all[group[0]].clone(),
         None => match &inst.shape {
             Shape::Tuple(e) => e.iter().map(Literal::zeros_of_shape).collect(),

@@ -223,9 +223,17 @@ struct Args {
     /// Number of replicas to run (interpreter, cpu): each on the same
     /// arguments and on a thread of its own, with its `replica-id`; the
     /// collectives exchange data between them. The outputs are replica
-    /// 0's; `--reference-platform` compares every replica.
+    /// 0's; `--reference-platform` compares every replica
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     replicas: u32,
+
+    /// Number of partitions to run (interpreter, cpu): with --replicas,
+    /// replicas x partitions devices, device d being replica d / partitions
+    /// and partition d % partitions (XLA's default device assignment), each
+    /// on the same arguments; collectives with a channel_id exchange data
+    /// across partitions (XLA's group modes). The outputs are device 0's
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    partitions: u32,
 }
 
 /// An error already worded for the user.
@@ -308,7 +316,8 @@ fn run(args: &Args) -> Result<(), Failure> {
         npy::write_npz(path, &named)?;
     }
 
-    // One result per replica (`--replicas`); the outputs are replica 0's.
+    // One result per device (`--replicas` x `--partitions`); the outputs
+    // are device 0's.
     let run = |platform: Platform, arguments: &mut Vec<Literal>, args: &Args| -> Result<Runs, Failure> {
         Ok(match platform {
             Platform::Interpreter => {
@@ -317,10 +326,9 @@ fn run(args: &Args) -> Result<(), Failure> {
             }
             Platform::Cpu => run_cpu(&source, &file, arguments, args)?,
             Platform::Gpu => {
-                if args.replicas > 1 {
+                if args.replicas > 1 || args.partitions > 1 {
                     return Err(Failure(format!(
-                        "{file}: --replicas {} runs on the interpreter and the CPU; the GPU runs one replica",
-                        args.replicas
+                        "{file}: --replicas and --partitions run on the interpreter and the CPU; the GPU runs one device"
                     )));
                 }
                 let (r, t, c) = run_gpu(source.text, &file, is_mlir, arguments, args)?;
@@ -714,18 +722,19 @@ fn check_saved_run(args: &Args, file: &str) -> Result<(), Failure> {
 fn run_cpu(source: &Source, file: &str, arguments: &mut Vec<Literal>, args: &Args) -> Result<Runs, Failure> {
     let (exe, compile_times, _) = compile_cpu(source, file, args)?;
     let fail = |e: rxla_runtime::RunError| Failure(format!("{file}: {e}"));
-    if args.replicas > 1 {
-        // Every replica on the same arguments, one thread each (the
+    let (replicas, partitions) = (args.replicas as usize, args.partitions as usize);
+    if replicas * partitions > 1 {
+        // Every device on the same arguments, one thread each (the
         // collectives exchange data between them).
-        let per_replica = vec![arguments.clone(); args.replicas as usize];
+        let per_device = vec![arguments.clone(); replicas * partitions];
         for _ in 0..args.warmup {
-            exe.run_replicated(&per_replica).map_err(fail)?;
+            exe.run_devices(replicas, partitions, &per_device).map_err(fail)?;
         }
         let mut times = Vec::with_capacity(args.iterations as usize);
         let mut results = Vec::new();
         for _ in 0..args.iterations {
             let start = Instant::now();
-            results = exe.run_replicated(&per_replica).map_err(fail)?;
+            results = exe.run_devices(replicas, partitions, &per_device).map_err(fail)?;
             times.push(start.elapsed());
         }
         return Ok((results, times, compile_times));
@@ -886,14 +895,15 @@ fn run_interpreter(
     arguments: &[Literal],
     args: &Args,
 ) -> Result<(Vec<Literal>, Vec<Duration>), Failure> {
-    if args.replicas > 1 {
-        // Every replica on the same arguments, one thread each.
-        let per_replica = vec![arguments.to_vec(); args.replicas as usize];
+    let (replicas, partitions) = (args.replicas as usize, args.partitions as usize);
+    if replicas * partitions > 1 {
+        // Every device on the same arguments, one thread each.
+        let per_device = vec![arguments.to_vec(); replicas * partitions];
         let mut times = Vec::with_capacity(args.iterations as usize);
         let mut results = Vec::new();
         for _ in 0..args.iterations {
             let start = Instant::now();
-            results = rxla_interpreter::replicated::run_replicated(module, &per_replica)
+            results = rxla_interpreter::replicated::run_devices(module, replicas, partitions, &per_device)
                 .map_err(|e| Failure(format!("{}: {e}", args.input)))?;
             times.push(start.elapsed());
         }

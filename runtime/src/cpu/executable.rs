@@ -5,7 +5,7 @@ use crate::{
     buffer_assignment,
     driver::CompileTimes,
     entry::{argument_buffers, parameter_specs, result_literal, ParameterSpec},
-    executor::{KernelFn, Machine, ReplicaIds},
+    executor::{DeviceIds, KernelFn, Machine},
     pool,
     program::{KernelInfo, Program},
     RunError,
@@ -96,7 +96,7 @@ impl Executable {
             arenas: &self.arenas,
             profile: None,
             depth: 0,
-            replica: Default::default(),
+            device: Default::default(),
         }
     }
 
@@ -186,18 +186,18 @@ impl Executable {
     /// Runs the entry program; `donated[j]` is the buffer of parameter
     /// `owned[j]`, which outputs may live in.
     fn run_entry(&self, params: &[*mut u8], donated: Vec<Buffer>, owned: &[usize]) -> Result<Vec<Buffer>, RunError> {
-        self.run_entry_as(ReplicaIds::default(), params, donated, owned)
+        self.run_entry_as(DeviceIds::default(), params, donated, owned)
     }
 
     fn run_entry_as(
         &self,
-        replica: ReplicaIds,
+        device: DeviceIds,
         params: &[*mut u8],
         donated: Vec<Buffer>,
         owned: &[usize],
     ) -> Result<Vec<Buffer>, RunError> {
         let _flush = pool::FlushDenormals::new();
-        let fresh = Machine { replica, ..self.machine() }.run(self.entry, params)?;
+        let fresh = Machine { device, ..self.machine() }.run(self.entry, params)?;
         let p = self.entry();
         let mut donated: Vec<Option<Buffer>> = donated.into_iter().map(Some).collect();
         let mut fresh = fresh.into_iter();
@@ -249,31 +249,46 @@ impl Executable {
         Ok(self.result(&outputs))
     }
 
-    /// Runs `args_per_replica.len()` replicas of the module at once, one
-    /// thread each, replica `r` on `args_per_replica[r]` with `replica-id`
-    /// `r`; returns each replica's result. Collectives exchange data
-    /// between the replicas' threads (in the interpreter's rendezvous,
-    /// `rxla_interpreter::replicated::Replicas`), as XLA's CPU client runs
-    /// several devices in one process. A replica that fails ends the run
-    /// with its error.
-    pub fn run_replicated(&self, args_per_replica: &[Vec<Literal>]) -> Result<Vec<Literal>, RunError> {
-        let replicas = args_per_replica.len();
-        if replicas == 0 {
-            return Err(RunError("a replicated run needs at least one replica".into()));
+    /// Runs `replicas x partitions` devices of the module at once, one
+    /// thread each: device `d` is replica `d / partitions` and partition
+    /// `d % partitions` (XLA's default device assignment), on
+    /// `args_per_device[d]`; returns each device's result in device order.
+    /// Collectives exchange data between the devices' threads (in the
+    /// interpreter's rendezvous, `rxla_interpreter::replicated::Replicas`),
+    /// as XLA's CPU client runs several devices in one process. A device
+    /// that fails ends the run with its error.
+    pub fn run_devices(
+        &self,
+        replicas: usize,
+        partitions: usize,
+        args_per_device: &[Vec<Literal>],
+    ) -> Result<Vec<Literal>, RunError> {
+        let n = replicas * partitions;
+        if n == 0 || args_per_device.len() != n {
+            return Err(RunError(format!(
+                "{} argument lists for {replicas} replicas x {partitions} partitions",
+                args_per_device.len()
+            )));
         }
-        let group = rxla_interpreter::replicated::Replicas::new(replicas);
+        let group = rxla_interpreter::replicated::Replicas::new(n);
         group
-            .run(64 << 20, |r| -> Result<Literal, RunError> {
-                let mut buffers = self.prepare(&args_per_replica[r])?;
+            .run(64 << 20, |d| -> Result<Literal, RunError> {
+                let mut buffers = self.prepare(&args_per_device[d])?;
                 let owned = self.donated_parameters(buffers.len());
                 let donated: Vec<Buffer> = owned.iter().map(|&i| buffers[i].clone()).collect();
                 let mut params: Vec<*mut u8> = buffers.iter_mut().map(|b| b.as_mut_ptr()).collect();
                 for (&i, b) in owned.iter().zip(&donated) {
                     params[i] = b.as_ptr() as *mut u8;
                 }
-                let outputs = self.run_entry_as(ReplicaIds { replica: r, replicas }, &params, donated, &owned)?;
+                let outputs = self.run_entry_as(DeviceIds::of(d, replicas, partitions), &params, donated, &owned)?;
                 Ok(self.result(&outputs))
             })
             .map_err(|e| RunError(e.to_string()))
+    }
+
+    /// [`Executable::run_devices`] with one partition: replica `r` on
+    /// `args_per_replica[r]`.
+    pub fn run_replicated(&self, args_per_replica: &[Vec<Literal>]) -> Result<Vec<Literal>, RunError> {
+        self.run_devices(args_per_replica.len(), 1, args_per_replica)
     }
 }

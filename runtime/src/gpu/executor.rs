@@ -124,7 +124,7 @@ impl GpuMachine<'_> {
             arenas: &[],
             profile: None,
             depth: 0,
-            replica: Default::default(),
+            device: Default::default(),
         }
     }
 

@@ -734,3 +734,15 @@ func.func @partition_id_type() {
   %0 = hlo.partition_id : tensor<1xui32>
   return
 }
+
+// -----
+
+// A gather whose groups name replicas across all partitions (a channel_id
+// without use_global_device_ids) has replicas x partitions shards.
+module attributes {hlo.module_attributes = {num_partitions = "2"}} {
+  func.func @gather_across_partitions(%x: tensor<4xf32>) {
+    // expected-error @+1 {{'hlo.all_gather' op result 0 has shape [8] but [16] was expected}}
+    %0 = hlo.all_gather %x {all_gather_dimension = 0 : i64, channel_id = 1 : i64, replica_groups = #hlo.groups<[[0, 1]]>} : (tensor<4xf32>) -> tensor<8xf32>
+    return
+  }
+}

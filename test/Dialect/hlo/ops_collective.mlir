@@ -184,3 +184,14 @@ func.func @partition_id() -> tensor<ui32> {
   %0 = hlo.partition_id : tensor<ui32>
   return %0 : tensor<ui32>
 }
+
+// Replicas across all partitions (a module of 2 partitions): 2 replicas x
+// 2 partitions shards.
+// CHECK-LABEL: func.func @gather_across_partitions
+// CHECK: hlo.all_gather {{.*}} -> tensor<16xf32>
+module attributes {hlo.module_attributes = {num_partitions = "2"}} {
+  func.func @gather_across_partitions(%x: tensor<4xf32>) -> tensor<16xf32> {
+    %0 = hlo.all_gather %x {all_gather_dimension = 0 : i64, channel_id = 1 : i64, replica_groups = #hlo.groups<[[0, 1]]>} : (tensor<4xf32>) -> tensor<16xf32>
+    return %0 : tensor<16xf32>
+  }
+}
