@@ -237,6 +237,42 @@ fn replica_group_forms() {
     bad(source_target_pairs(&v("{{0,1,2}}")), "10:21: error: expects a {source,target} pair (at '{')");
 }
 
+/// XLA's mesh form (`MeshAxesReplicaGroupList`), with the groups XLA's own
+/// tests expect: a group varies its axes, the other axes fixed.
+#[test]
+fn replica_groups_over_mesh_axes() {
+    let groups = |text: &str| replica_groups(&v(text)).unwrap().groups().unwrap();
+    assert_eq!(groups("mesh['x'=2,'y'=2] {'x'}"), vec![vec![0, 2], vec![1, 3]]);
+    assert_eq!(groups("mesh[x=2,y=2] {y}"), vec![vec![0, 1], vec![2, 3]]);
+    assert_eq!(groups("mesh['x'=4,'y'=4] {'x','y'}"), vec![(0..16).collect::<Vec<_>>()]);
+    // An iota mesh is read as the canonical iota form.
+    assert_eq!(
+        replica_groups(&v("mesh['axis_0'=2,'axis_1'=2] {'axis_1'}")).unwrap(),
+        ReplicaGroups::Iota(IotaReplicaGroups {
+            num_groups: 2,
+            group_size: 2,
+            reshape_dims: vec![4],
+            transpose_perm: vec![0]
+        })
+    );
+    // Sub-axes: `(2)4` of an axis of 8 is its 8 = 2 x 4 x 1 split's middle
+    // factor (device strides 128 and 16 here), as XLA reshapes it.
+    let sub = groups("mesh['axis_0'=8,'axis_1'=8,'axis_2'=16] {'axis_0':(2)4,'axis_1':(2)4}");
+    assert_eq!((sub.len(), sub[0].len()), (64, 16));
+    assert_eq!(&sub[0][..5], &[0, 16, 32, 48, 128]);
+    // Devices not in iota order.
+    assert_eq!(groups("mesh['x'=2,'y'=2], device_ids=([[3,2],[1,0]]) {'y'}"), vec![vec![3, 2], vec![1, 0]]);
+    bad(replica_groups(&v("mesh['x'=2] {'z'}")), "10:33: error: no mesh axis 'z' (at ''z'')");
+    bad(
+        replica_groups(&v("mesh['x'=4] {'x':(2)4}")),
+        "10:33: error: sub-axis (2)4 does not divide 'x' of size 4 (at ''x'')",
+    );
+    bad(
+        replica_groups(&v("mesh['x'=2,'y'=2], device_ids=(0,1,1,3) {'x'}")),
+        "10:50: error: device_ids must be a permutation of 0..4 (at '(')",
+    );
+}
+
 #[test]
 fn precision_and_accuracy() {
     assert_eq!(precision_list(&v("{highest,DEFAULT}")).unwrap(), vec![Precision::Highest, Precision::Default]);
