@@ -341,14 +341,14 @@ fn run(args: &Args) -> Result<(), Failure> {
     if let Some(reference) = args.reference_platform {
         let quiet = Args { iterations: 1, warmup: 0, ..args.clone() };
         let (expected, _, _) = run(reference, &mut arguments, &quiet)?;
-        // Every replica against its own reference.
-        mismatch = Some(results.iter().zip(&expected).enumerate().find_map(|(r, (got, want))| {
-            rxla_interpreter::compare::first_mismatch(got, want, args.atol, args.rtol).map(|m| {
-                if results.len() > 1 {
-                    format!("replica {r}: {m}")
-                } else {
-                    m.to_string()
-                }
+        // Every device against its own reference, named by replica (and
+        // partition) when there are several.
+        let partitions = args.partitions as usize;
+        mismatch = Some(results.iter().zip(&expected).enumerate().find_map(|(d, (got, want))| {
+            rxla_interpreter::compare::first_mismatch(got, want, args.atol, args.rtol).map(|m| match results.len() {
+                1 => m.to_string(),
+                _ if partitions == 1 => format!("replica {d}: {m}"),
+                _ => format!("replica {} partition {}: {m}", d / partitions, d % partitions),
             })
         }));
     }

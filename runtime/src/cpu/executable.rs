@@ -157,13 +157,18 @@ impl Executable {
     /// outputs (`input_output_alias`) are copied first, so `args` stay
     /// unchanged; [`Executable::execute_donated`] avoids the copies.
     pub fn execute(&self, args: &[Buffer]) -> Result<Vec<Buffer>, RunError> {
+        self.execute_as(DeviceIds::default(), args)
+    }
+
+    /// [`Executable::execute`] as device `device` of a multi-device run.
+    fn execute_as(&self, device: DeviceIds, args: &[Buffer]) -> Result<Vec<Buffer>, RunError> {
         let owned = self.donated_parameters(args.len());
         let donated: Vec<Buffer> = owned.iter().map(|&i| args[i].clone()).collect();
         let mut params: Vec<*mut u8> = args.iter().map(|b| b.as_ptr() as *mut u8).collect();
         for (&i, b) in owned.iter().zip(&donated) {
             params[i] = b.as_ptr() as *mut u8;
         }
-        self.run_entry(&params, donated, &owned)
+        self.run_entry_as(device, &params, donated, &owned)
     }
 
     /// Runs, taking the arguments: an argument the module aliases to an
@@ -273,14 +278,8 @@ impl Executable {
         let group = rxla_interpreter::replicated::Replicas::new(n);
         group
             .run(64 << 20, |d| -> Result<Literal, RunError> {
-                let mut buffers = self.prepare(&args_per_device[d])?;
-                let owned = self.donated_parameters(buffers.len());
-                let donated: Vec<Buffer> = owned.iter().map(|&i| buffers[i].clone()).collect();
-                let mut params: Vec<*mut u8> = buffers.iter_mut().map(|b| b.as_mut_ptr()).collect();
-                for (&i, b) in owned.iter().zip(&donated) {
-                    params[i] = b.as_ptr() as *mut u8;
-                }
-                let outputs = self.run_entry_as(DeviceIds::of(d, replicas, partitions), &params, donated, &owned)?;
+                let buffers = self.prepare(&args_per_device[d])?;
+                let outputs = self.execute_as(DeviceIds::of(d, replicas, partitions), &buffers)?;
                 Ok(self.result(&outputs))
             })
             .map_err(|e| RunError(e.to_string()))
