@@ -932,24 +932,23 @@ impl ConvAccumulator {
         }
     }
 
+    /// The accumulator's type (integers as signed: wrapping makes the
+    /// signedness irrelevant to the sum).
+    fn acc_type(&self) -> ElementType {
+        ElementType::new(&self.ty)
+    }
+
     /// An operand element of type `elem` as an accumulator value.
     fn operand(&self, fb: &mut FuncBuilder, x: &str, elem: &ElementType) -> Result<String, String> {
-        let acc = ElementType::new(&self.ty);
         match self.kind {
             AccKind::Complex => Ok(x.to_string()),
             // Integers keep their value: extended by their own signedness.
-            AccKind::Integer => scalar_ops::convert(fb, x, elem, &self.integer_type()),
+            AccKind::Integer => scalar_ops::convert(fb, x, elem, &self.acc_type()),
             AccKind::Float => {
                 let x = scalar_ops::convert(fb, x, elem, &self.result)?;
-                scalar_ops::convert(fb, &x, &self.result, &acc)
+                scalar_ops::convert(fb, &x, &self.result, &self.acc_type())
             }
         }
-    }
-
-    /// The accumulator as a signed HLO integer type (its kernel type is
-    /// signless; wrapping makes signedness irrelevant to the sum).
-    fn integer_type(&self) -> ElementType {
-        ElementType::new(&self.ty)
     }
 
     /// `acc + x * y`.
@@ -967,15 +966,7 @@ impl ConvAccumulator {
     fn finish(&self, fb: &mut FuncBuilder, sum: &str) -> Result<String, String> {
         match self.kind {
             AccKind::Complex => Ok(sum.to_string()),
-            AccKind::Float => scalar_ops::convert(fb, sum, &ElementType::new(&self.ty), &self.result),
-            AccKind::Integer => {
-                let (from, to) = (self.ty.as_str(), mlir_elem(&self.result));
-                Ok(if from == to {
-                    sum.to_string()
-                } else {
-                    fb.assign("conv", &format!("arith.trunci {sum} : {from} to {to}"))
-                })
-            }
+            AccKind::Float | AccKind::Integer => scalar_ops::convert(fb, sum, &self.acc_type(), &self.result),
         }
     }
 }
