@@ -7,8 +7,9 @@
     bench/.venv/bin/python bench/models.py --filter 'vit|mixer' --json /tmp/models.json
 
 The models are bench/models/<name>/module.hlo (bench/models/export.py: Llama-style prefill, decode loop
-and AdamW training step, ViT-B/16, MLP-Mixer B/16, a ResNet-50 training step, a T5 training step, at
-realistic sizes with generated weights). For each, in one process: inputs drawn from the model's
+and AdamW training step, ViT-B/16, MLP-Mixer B/16, a ResNet-50 training step, a T5 training step,
+EfficientNet-B0, a mixture-of-experts layer, a diffusion UNet stage, a two-layer LSTM over lax.scan and
+AlphaFold-style triangle updates, at realistic sizes with generated weights). For each, in one process: inputs drawn from the model's
 meta.json `gen_inputs` (weights ~ N(0, 1/fan-in), norm scales ~ N(1, 0.1), optimizer state small, ids in
 range), XLA:CPU compiled and timed in-process, rxla timed by `hlo-run --inputs ... --timings-json`, and
 rxla's outputs checked against XLA's. Printed per model: run time, compile time and their ratios

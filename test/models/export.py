@@ -50,49 +50,11 @@ import export as bench  # noqa: E402  (the bench's model builders)
 
 F32, I32 = jnp.float32, jnp.int32
 sds = bench.sds
+conv = bench.conv
 
 
 # ---------------------------------------------------------------------------------------------
-# Models the bench does not have. Each returns (f, args, argnames, description, config) like the bench's.
-
-def moe_layer(batch=2, seq=16, d=64, experts=8, top_k=2, ffn=128):
-    """Top-k routed mixture of experts with gather/scatter dispatch (Mixtral/DeepSeek style)."""
-    params = {"router": sds((d, experts)), "w_gate": sds((experts, d, ffn)), "w_up": sds((experts, d, ffn)),
-              "w_down": sds((experts, ffn, d)), "norm": sds((d,))}
-
-    def f(params, x):
-        b, t, _ = x.shape
-        h = bench.rms_norm(x, params["norm"]).reshape(b * t, d)
-        logits = h @ params["router"]
-        gate, idx = lax.top_k(jax.nn.softmax(logits, axis=-1), top_k)  # [N, k]
-        gate = gate / jnp.sum(gate, axis=-1, keepdims=True)
-        flat_e = idx.reshape(-1)  # [N*k]
-        order = jnp.argsort(flat_e, stable=True)
-        token = order // top_k
-        xs = h[token]  # gather the routed tokens, grouped by expert
-        es = flat_e[order]
-        ys = jnp.zeros_like(xs)
-        for e in range(experts):  # dense per-expert compute, masked to the expert's group
-            y = (jax.nn.silu(xs @ params["w_gate"][e]) * (xs @ params["w_up"][e])) @ params["w_down"][e]
-            ys = ys + jnp.where((es == e)[:, None], y, 0.0)
-        ys = ys * gate.reshape(-1)[order][:, None]
-        out = jnp.zeros((b * t, d), F32).at[token].add(ys)  # scatter-add back to the tokens
-        aux = experts * jnp.sum(jnp.mean(jax.nn.one_hot(idx[:, 0], experts), axis=0) *
-                                jnp.mean(jax.nn.softmax(logits, axis=-1), axis=0))
-        return x + out.reshape(b, t, d), aux
-
-    desc = (f"Mixture-of-experts layer: RMSNorm, softmax router over {experts} experts, top-{top_k} "
-            "(lax.top_k), tokens sorted by expert and gathered, SwiGLU experts, gate-weighted scatter-add "
-            f"back, load-balancing loss; batch {batch}, seq {seq}, d {d}")
-    return f, (params, sds((batch, seq, d))), ("params", "x"), desc, dict(
-        batch=batch, seq=seq, d=d, experts=experts, top_k=top_k, ffn=ffn)
-
-
-def conv(x, w, stride=1, groups=1):
-    k = w.shape[0]
-    pad = [((k - 1) // 2, k // 2)] * 2
-    return lax.conv_general_dilated(x, w, (stride, stride), pad, dimension_numbers=("NHWC", "HWIO", "NHWC"),
-                                    feature_group_count=groups)
+# A model the bench does not have. It returns (f, args, argnames, description, config) like the bench's.
 
 
 def efficientnet_blocks(batch=2, image=32, stem=16, blocks=((16, 24, 4, 2), (24, 24, 4, 1), (24, 40, 6, 2)),
@@ -134,133 +96,6 @@ def efficientnet_blocks(batch=2, image=32, stem=16, blocks=((16, 24, 4, 2), (24,
         batch=batch, image=image, stem=stem, blocks=[list(b) for b in blocks], classes=classes)
 
 
-def unet_block(batch=2, image=16, ch=32, groups=8, heads=4, temb=64):
-    """A diffusion UNet stage: ResNet blocks with group norm and a time embedding, self-attention,
-    a stride-2 downsample and a nearest-neighbour upsample with a skip connection."""
-    gn = lambda c: {"scale": sds((c,)), "bias": sds((c,))}  # noqa: E731
-
-    def res_p(cin, cout):
-        p = {"gn1": gn(cin), "conv1": sds((3, 3, cin, cout)), "t": {"w": sds((temb, cout)), "b": sds((cout,))},
-             "gn2": gn(cout), "conv2": sds((3, 3, cout, cout))}
-        if cin != cout:
-            p["skip"] = sds((1, 1, cin, cout))
-        return p
-    params = {"t1": {"w": sds((temb, temb)), "b": sds((temb,))}, "in": sds((3, 3, 4, ch)),
-              "res1": res_p(ch, ch), "down": sds((3, 3, ch, 2 * ch)), "res2": res_p(2 * ch, 2 * ch),
-              "attn": {"gn": gn(2 * ch), "qkv": sds((2 * ch, 6 * ch)), "o": sds((2 * ch, 2 * ch))},
-              "up": sds((3, 3, 2 * ch, ch)), "res3": res_p(2 * ch, ch), "gn_out": gn(ch), "out": sds((3, 3, ch, 4))}
-
-    def group_norm(x, p, eps=1e-5):
-        b, h, w, c = x.shape
-        g = x.reshape(b, h, w, groups, c // groups)
-        mean = jnp.mean(g, axis=(1, 2, 4), keepdims=True)
-        var = jnp.mean(jnp.square(g - mean), axis=(1, 2, 4), keepdims=True)
-        return ((g - mean) * lax.rsqrt(var + eps)).reshape(b, h, w, c) * p["scale"] + p["bias"]
-
-    def res(x, p, t):
-        h = conv(jax.nn.silu(group_norm(x, p["gn1"])), p["conv1"])
-        h = h + bench.dense(jax.nn.silu(t), p["t"])[:, None, None, :]
-        h = conv(jax.nn.silu(group_norm(h, p["gn2"])), p["conv2"])
-        return h + (conv(x, p["skip"]) if "skip" in p else x)
-
-    def attention(x, p):
-        b, h, w, c = x.shape
-        hd = c // heads
-        qkv = group_norm(x, p["gn"]).reshape(b, h * w, c) @ p["qkv"]
-        q, k, v = (a.reshape(b, h * w, heads, hd) for a in jnp.split(qkv, 3, axis=-1))
-        s = jnp.einsum("bqhd,bkhd->bhqk", q, k) / math.sqrt(hd)
-        o = jnp.einsum("bhqk,bkhd->bqhd", jax.nn.softmax(s, axis=-1), v).reshape(b, h * w, c)
-        return x + (o @ p["o"]).reshape(b, h, w, c)
-
-    def f(params, x, t):
-        # A table computed in NumPy at trace time: a constant in the HLO, which XLA's dumps elide.
-        half = temb // 2
-        freqs = np.exp(-math.log(10000.0) * np.arange(half, dtype=np.float32) / half).astype(np.float32)
-        e = t[:, None] * freqs[None, :]
-        te = bench.dense(jnp.concatenate([jnp.sin(e), jnp.cos(e)], axis=-1), params["t1"])
-        h0 = conv(x, params["in"])
-        h1 = res(h0, params["res1"], te)
-        h2 = conv(h1, params["down"], 2)  # downsample
-        h2 = attention(res(h2, params["res2"], te), params["attn"])
-        u = jnp.repeat(jnp.repeat(h2, 2, axis=1), 2, axis=2)  # nearest upsample
-        u = conv(u, params["up"])
-        h3 = res(jnp.concatenate([u, h1], axis=-1), params["res3"], te)
-        return conv(jax.nn.silu(group_norm(h3, params["gn_out"])), params["out"])
-
-    desc = (f"Diffusion UNet stage (noise prediction): sinusoidal time embedding, ResNet blocks with group norm "
-            f"({groups} groups) and SiLU, stride-2 downsample, {heads}-head self-attention, nearest upsample, "
-            f"skip concatenation; latents {image}x{image}x4 NHWC, {ch} channels, batch {batch}")
-    return f, (params, sds((batch, image, image, 4)), sds((batch,))), ("params", "latents", "timesteps"), desc, \
-        dict(batch=batch, image=image, ch=ch, groups=groups, heads=heads, temb=temb)
-
-
-def lstm_scan(batch=4, steps=16, inputs=32, hidden=64, classes=10):
-    """A two-layer LSTM over a sequence with lax.scan, and a classifier on the last state."""
-    cell = lambda i: {"wx": sds((i, 4 * hidden)), "wh": sds((hidden, 4 * hidden)), "b": sds((4 * hidden,))}  # noqa
-    params = {"l1": cell(inputs), "l2": cell(hidden), "fc": {"w": sds((hidden, classes)), "b": sds((classes,))}}
-
-    def lstm(p, xs):
-        def step(carry, x):
-            h, c = carry
-            z = x @ p["wx"] + h @ p["wh"] + p["b"]
-            i, f_, g, o = jnp.split(z, 4, axis=-1)
-            c = jax.nn.sigmoid(f_ + 1.0) * c + jax.nn.sigmoid(i) * jnp.tanh(g)
-            h = jax.nn.sigmoid(o) * jnp.tanh(c)
-            return (h, c), h
-        zeros = jnp.zeros((xs.shape[1], hidden), F32)
-        (h, _), hs = lax.scan(step, (zeros, zeros), xs)
-        return h, hs
-
-    def f(params, xs):  # xs [T, B, I]
-        _, hs = lstm(params["l1"], xs)
-        h, hs2 = lstm(params["l2"], hs)
-        return bench.dense(h, params["fc"]), hs2
-
-    desc = (f"Two-layer LSTM (forget-gate bias 1) over {steps} steps with lax.scan (a while loop with a "
-            f"dynamic-slice per step), batch {batch}, input {inputs}, hidden {hidden}; a {classes}-way classifier "
-            "on the last state, and every state of the second layer")
-    return f, (params, sds((steps, batch, inputs))), ("params", "sequence"), desc, dict(
-        batch=batch, steps=steps, inputs=inputs, hidden=hidden, classes=classes)
-
-
-def triangle_attention(batch=1, n=16, c=32, heads=4, hidden=32):
-    """AlphaFold 3 pair-representation updates: triangle multiplication (outgoing) and triangle attention
-    (starting node), each gated, as einsums."""
-    ln = lambda: {"scale": sds((c,)), "bias": sds((c,))}  # noqa: E731
-    params = {"mul": {"ln": ln(), "a": sds((c, hidden)), "b": sds((c, hidden)), "ga": sds((c, hidden)),
-                      "gb": sds((c, hidden)), "ln_out": {"scale": sds((hidden,)), "bias": sds((hidden,))},
-                      "out": sds((hidden, c)), "g": sds((c, c))},
-              "att": {"ln": ln(), "q": sds((c, hidden)), "k": sds((c, hidden)), "v": sds((c, hidden)),
-                      "bias": sds((c, heads)), "g": sds((c, hidden)), "o": sds((hidden, c))}}
-    hd = hidden // heads
-
-    def f(params, z, mask):  # z [B, N, N, C], mask [B, N, N]
-        p = params["mul"]
-        x = bench.layer_norm(z, **p["ln"])
-        m = mask[..., None]
-        a = m * jax.nn.sigmoid(x @ p["ga"]) * (x @ p["a"])
-        b = m * jax.nn.sigmoid(x @ p["gb"]) * (x @ p["b"])
-        t = jnp.einsum("bikc,bjkc->bijc", a, b)  # outgoing edges
-        z = z + jax.nn.sigmoid(x @ p["g"]) * (bench.layer_norm(t, **p["ln_out"]) @ p["out"])
-        p = params["att"]
-        x = bench.layer_norm(z, **p["ln"])
-        bsz = x.shape[0]
-        q = (x @ p["q"]).reshape(bsz, n, n, heads, hd)
-        k = (x @ p["k"]).reshape(bsz, n, n, heads, hd)
-        v = (x @ p["v"]).reshape(bsz, n, n, heads, hd)
-        tri = jnp.einsum("bjkh->bhjk", x @ p["bias"])[:, None]  # [B, 1, H, N, N]
-        s = jnp.einsum("bijhd,bikhd->bihjk", q, k) / math.sqrt(hd) + tri
-        s = jnp.where(mask[:, :, None, None, :] > 0, s, -1e9)
-        o = jnp.einsum("bihjk,bikhd->bijhd", jax.nn.softmax(s, axis=-1), v).reshape(bsz, n, n, heads * hd)
-        return z + (jax.nn.sigmoid(x @ p["g"]) * o) @ p["o"]
-
-    desc = (f"AlphaFold-style pair updates: gated triangle multiplication (outgoing, einsum bikc,bjkc->bijc) "
-            f"and {heads}-head triangle attention around the starting node with a pair bias and a mask; "
-            f"{n}x{n} pairs, {c} channels, batch {batch}")
-    return f, (params, sds((batch, n, n, c)), sds((batch, n, n))), ("params", "pair", "mask"), desc, dict(
-        batch=batch, n=n, c=c, heads=heads, hidden=hidden)
-
-
 SMALL_LLAMA = dict(layers=2, d=128, heads=4, kv_heads=2, ffn=344, vocab=512, rope_theta=10000.0)
 # The training step carries parameters, gradients' moments and new copies of both: smaller still.
 TRAIN_LLAMA = dict(layers=2, d=64, heads=4, kv_heads=2, ffn=172, vocab=256, rope_theta=10000.0)
@@ -282,11 +117,13 @@ MODELS = {
     "t5_train_step": (lambda: bench.t5_encoder_decoder_step(batch=2, src=16, tgt=8, layers=2, d=32, heads=4,
                                                             ffn=64, vocab=256, buckets=8, max_dist=16),
                       (1e-3, 1e-4), {"src_tokens": 256, "tgt_tokens": 256, "opt_state.step": 100}),
-    "moe_layer": (moe_layer, (1e-4, 1e-5), {}),
+    "moe_layer": (lambda: bench.moe_layer(batch=2, seq=16, d=64, experts=8, top_k=2, ffn=128), (1e-4, 1e-5), {}),
     "efficientnet_blocks": (efficientnet_blocks, (1e-4, 1e-5), {}),
-    "unet_block": (unet_block, (1e-4, 1e-5), {}),
-    "lstm_scan": (lstm_scan, (1e-4, 1e-5), {}),
-    "triangle_attention": (triangle_attention, (1e-4, 1e-5), {}),
+    "unet_block": (lambda: bench.unet_block(batch=2, image=16, ch=32, groups=8, heads=4, temb=64),
+                   (1e-4, 1e-5), {}),
+    "lstm_scan": (lambda: bench.lstm_scan(batch=4, steps=16, inputs=32, hidden=64, classes=10), (1e-4, 1e-5), {}),
+    "triangle_attention": (lambda: bench.triangle_attention(batch=1, n=16, c=32, heads=4, hidden=32),
+                           (1e-4, 1e-5), {}),
 }
 
 
