@@ -137,7 +137,9 @@ struct Args {
     timings_json: Option<String>,
 
     /// Print the time of every step of the entry computation (cpu, gpu),
-    /// measured on one extra run after the timed ones.
+    /// measured on one extra run (cpu: after the --warmup runs, before the
+    /// timed ones, so that with --warmup 1 or more its outputs reuse freed
+    /// memory like every timed run; gpu: after the timed runs).
     #[arg(long)]
     profile: bool,
 
@@ -744,6 +746,12 @@ fn run_cpu(source: &Source, file: &str, arguments: &mut Vec<Literal>, args: &Arg
     for _ in 0..args.warmup {
         exe.execute(&buffers).map_err(fail)?;
     }
+    if args.profile {
+        // Before the timed runs: their outputs are held until the end, so a
+        // run after them would take every output as fresh, faulting memory.
+        print_profile(exe.profile(&buffers).map_err(fail)?);
+        eprintln!("{}", memory_line(exe.memory()));
+    }
     let mut times = Vec::with_capacity(args.iterations as usize);
     let mut outputs = None;
     for _ in 0..args.iterations {
@@ -754,10 +762,6 @@ fn run_cpu(source: &Source, file: &str, arguments: &mut Vec<Literal>, args: &Arg
         let out = exe.execute(&buffers).map_err(fail)?;
         times.push(start.elapsed());
         outputs = Some(out);
-    }
-    if args.profile {
-        print_profile(exe.profile(&buffers).map_err(fail)?);
-        eprintln!("{}", memory_line(exe.memory()));
     }
     // No more runs: the memory the runs kept for the next one is released
     // before the result literal (as big as the outputs) is made.
