@@ -18,9 +18,10 @@ The layout is the oracle corpus's (test/oracle), so the same harness runs both
     cases/<name>/expected.npz   out0, out1, ...: XLA:CPU's outputs (jaxlib, this machine) on inputs.npz
     cases/<name>/meta.json      description, config, tolerances, whether dump.hlo elides a constant
 
-The models are the bench's (bench/models/export.py) at test sizes, plus a mixture-of-experts layer, an
-EfficientNet block stack, a diffusion UNet block, an LSTM over lax.scan and AlphaFold-style triangle
-attention and multiplication. Weights are generated, never downloaded; every file stays under ~2 MB.
+The models are the bench's (bench/models/export.py: Llama prefill, decode and training step, ViT,
+MLP-Mixer, ResNet, T5, a mixture-of-experts layer, a diffusion UNet block, an LSTM over lax.scan and
+AlphaFold-style triangle attention and multiplication) at test sizes, plus an EfficientNet block stack
+with a grouped convolution. Weights are generated, never downloaded; every file stays under ~2 MB.
 """
 import argparse
 import glob
