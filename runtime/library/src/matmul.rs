@@ -152,12 +152,9 @@ struct Packed(Vec<u64>);
 
 /// Right operands up to this size are packed (see `product`); beyond it
 /// the copy leaves the caches and costs as much as gemm's own packing
-/// (a 512 x 32128 embedding: 14 ms to transpose, 13 ms saved).
+/// (a 512 x 32128 embedding: 14 ms to transpose, 13 ms saved). It also
+/// bounds the scratch memory a thread keeps.
 const PACK_MAX: usize = 16 << 20;
-
-/// Scratch memory kept per thread, up to this many bytes (larger copies
-/// are freed after use).
-const SCRATCH_KEPT: usize = 16 << 20;
 
 thread_local! {
     /// Taken while in use: a product that rayon runs on this thread while
@@ -183,12 +180,10 @@ impl Packed {
 impl Drop for Packed {
     fn drop(&mut self) {
         let v = std::mem::take(&mut self.0);
-        if v.capacity() * 8 <= SCRATCH_KEPT {
-            SCRATCH.with(|s| {
-                let old = s.take();
-                s.set(if old.capacity() > v.capacity() { old } else { v });
-            });
-        }
+        SCRATCH.with(|s| {
+            let old = s.take();
+            s.set(if old.capacity() > v.capacity() { old } else { v });
+        });
     }
 }
 
