@@ -13,9 +13,8 @@ use crate::{
     fusion::mlir_tensor,
     kernel::Kernel,
     kernel_ops,
-    launch::{bitcast_index, cpu_workgroups, Grid},
-    r#loop::{entry_args, unroll_factor, Work},
-    target::Target,
+    launch::{bitcast_index, Grid},
+    r#loop::{entry_args, Work},
     EmitError,
 };
 use std::collections::HashMap;
@@ -29,15 +28,7 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
         .map(|h| h.ok_or_else(|| kernel.err("a root is not a DUS")))
         .collect::<Result<_, _>>()?;
     let update_shape = comp.ty(comp.instrs[duses[0]].operands[1]).dims.clone();
-    let elements: i64 = update_shape.iter().product();
-    let mut work = Work::new(&kernel.target, comp, elements, Some(1));
-    if let (Grid::Cpu { workgroups }, Target::Cpu(cpu)) = (&mut work.grid, &kernel.target) {
-        // As many elements per workgroup as a loop fusion's (a vector's
-        // worth per step): an element here is one load and one store, and a
-        // workgroup of 1024 of them costs less than handing it to a thread
-        // (an LSTM's per-step state update, [16, 512], took 28 us in 8).
-        *workgroups = cpu_workgroups(cpu, elements, unroll_factor(&kernel.target, comp, elements));
-    }
+    let work = Work::per_element(&kernel.target, comp, update_shape.iter().product());
     kernel.entry_attrs.extend(work.grid.attrs());
     kernel.entry_attrs.push("xla.in_place".to_string());
     let (args, params, outs) = entry_args(comp);
