@@ -1,20 +1,21 @@
 // RUN: hlo-opt %s --split-input-file --passes=xla-lower-loops | FileCheck %s
 
 // An xla.loop becomes one scf.for per range variable (bounds from the
-// variable's interval), the map's results an xla.apply_indexing in the
-// innermost body, and the constraint a guard: 19 vectors of 8 lanes cover
-// 152 positions, only 150 are elements. The workgroup id is annotated
-// within the dimension's bounds, so it is not checked.
+// variable's interval), the constraint a guard and the map's results an
+// xla.apply_indexing under it: 19 vectors of 8 lanes cover 152 positions,
+// only 150 are elements. The constraint uses the innermost variable, so
+// the guard is in the innermost body. The workgroup id is annotated within
+// the dimension's bounds, so it is not checked.
 // CHECK-LABEL: func.func @loop
 // CHECK:         %[[WG:.*]] = xla.workgroup_id x
 // CHECK-DAG:     %[[C19:.*]] = arith.constant 19 : index
 // CHECK:         %[[R:.*]] = scf.for %[[V:.*]] = %{{.*}} to %[[C19]] step %{{.*}} iter_args(%[[T0:.*]] = %arg1)
 // CHECK:           %[[C8:.*]] = arith.constant 8 : index
 // CHECK:           scf.for %[[L:.*]] = %{{.*}} to %[[C8]] step %{{.*}} iter_args(%[[T1:.*]] = %[[T0]])
-// CHECK:             %[[IDX:.*]]:2 = xla.apply_indexing #{{.*}}(%[[WG]])[%[[V]], %[[L]]]
 // CHECK:             %[[LIN:.*]] = xla.apply_indexing #{{.*}}(%[[WG]])[%[[V]], %[[L]]]
 // CHECK:             %[[OK:.*]] = arith.cmpi sle, %[[LIN]], %{{.*}}
 // CHECK:             %[[IF:.*]] = scf.if %[[OK]] -> (tensor<30x5xf32>) {
+// CHECK:               %[[IDX:.*]]:2 = xla.apply_indexing #{{.*}}(%[[WG]])[%[[V]], %[[L]]]
 // CHECK:               tensor.extract %arg0[%[[IDX]]#0, %[[IDX]]#1]
 // CHECK:               %[[INS:.*]] = tensor.insert %{{.*}} into %[[T1]][%[[IDX]]#0, %[[IDX]]#1]
 // CHECK:               scf.yield %[[INS]]
@@ -31,6 +32,35 @@ func.func @loop(%in: tensor<30x5xf32>, %out: tensor<30x5xf32>) -> tensor<30x5xf3
     xla.yield %t : tensor<30x5xf32>
   }
   return %r : tensor<30x5xf32>
+}
+
+// -----
+
+// A guard goes outside the loops of the variables its constraints do not
+// use: 50 rows of 8 lanes, every fifth row skipped, the check on the row
+// only, so the lane loop's body is straight-line (a vectorizable lane
+// loop) and the check runs once per row. Variables it does not use are 0
+// in its xla.apply_indexing.
+// CHECK-LABEL: func.func @guard_outside_lanes
+// CHECK:         scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[T0:.*]] = %arg1)
+// CHECK:           %[[C0:.*]] = arith.constant 0 : index
+// CHECK:           %[[R:.*]] = xla.apply_indexing #{{.*}}[%[[ROW]], %[[C0]]]
+// CHECK:           %[[OK:.*]] = arith.cmpi sle, %[[R]], %{{.*}}
+// CHECK:           scf.if %[[OK]] -> (tensor<400xf32>) {
+// CHECK:             scf.for %[[L:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[T1:.*]] = %[[T0]])
+// CHECK-NOT:           scf.if
+// CHECK:               xla.apply_indexing #{{.*}}[%[[ROW]], %[[L]]]
+// CHECK:               tensor.insert
+// CHECK:           } else {
+// CHECK:             scf.yield %[[T0]]
+#map2 = #xla.indexing_map<"()[r, l] -> (r * 8 + l), domain: r in [0, 49], l in [0, 7], r mod 5 in [0, 3]">
+func.func @guard_outside_lanes(%in: tensor<400xf32>, %out: tensor<400xf32>) -> tensor<400xf32> {
+  %r = xla.loop ()[%i, %j] -> (%a) in #map2 iter_args(%iter = %out) -> (tensor<400xf32>) {
+    %x = tensor.extract %in[%a] : tensor<400xf32>
+    %t = tensor.insert %x into %iter[%a] : tensor<400xf32>
+    xla.yield %t : tensor<400xf32>
+  }
+  return %r : tensor<400xf32>
 }
 
 // -----

@@ -271,6 +271,52 @@ func.func @straight_line(%in: tensor<64xf32>, %out: tensor<64xf32>, %d: index) -
 
 // -----
 
+// A chain in one branch of an `scf.if` whose other branch yields the
+// chain's start (a GPU column reduction's lane 0 writing its adjacent
+// outputs): the other branch does not run with the chain, so the writes
+// still become one vector write. A read of the start between the chain's
+// inserts keeps them scalar (the writes would move past it).
+// CHECK-LABEL: func.func @straight_line_in_branch
+// CHECK:         scf.if
+// CHECK:           %[[E:.*]] = vector.from_elements %{{.*}}, %{{.*}} : vector<2xf32>
+// CHECK:           %[[W:.*]] = vector.transfer_write %[[E]], %arg1[%{{.*}}] {in_bounds = [true]} : vector<2xf32>, tensor<64xf32>
+// CHECK:           scf.yield %[[W]]
+// CHECK:         } else {
+// CHECK:           scf.yield %arg1
+// CHECK-LABEL: func.func @read_during_chain
+// CHECK-NOT:     vector.
+#row2b = #xla.indexing_map<"(d0) -> (d0 * 2), domain: d0 in [0, 31]">
+#plus2b = #xla.indexing_map<"(i)[k] -> (i + k), domain: i in [0, 62], k in [0, 1]">
+func.func @straight_line_in_branch(%x: f32, %out: tensor<64xf32>, %d: index, %ok: i1) -> tensor<64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.if %ok -> (tensor<64xf32>) {
+    %b = xla.apply_indexing #row2b(%d)
+    %i0 = xla.apply_indexing #plus2b(%b)[%c0]
+    %t0 = tensor.insert %x into %out[%i0] : tensor<64xf32>
+    %i1 = xla.apply_indexing #plus2b(%b)[%c1]
+    %t1 = tensor.insert %x into %t0[%i1] : tensor<64xf32>
+    scf.yield %t1 : tensor<64xf32>
+  } else {
+    scf.yield %out : tensor<64xf32>
+  }
+  return %r : tensor<64xf32>
+}
+func.func @read_during_chain(%x: f32, %out: tensor<64xf32>, %d: index) -> (tensor<64xf32>, f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c9 = arith.constant 9 : index
+  %b = xla.apply_indexing #row2b(%d)
+  %i0 = xla.apply_indexing #plus2b(%b)[%c0]
+  %t0 = tensor.insert %x into %out[%i0] : tensor<64xf32>
+  %y = tensor.extract %out[%c9] : tensor<64xf32>
+  %i1 = xla.apply_indexing #plus2b(%b)[%c1]
+  %t1 = tensor.insert %y into %t0[%i1] : tensor<64xf32>
+  return %t1, %y : tensor<64xf32>, f32
+}
+
+// -----
+
 // What stays scalar: reads of a tensor the function also writes (the
 // writes could reach the reads), a base that is not a multiple of the
 // vector (d0 * 2 + 1), a chain that writes one address twice (the later

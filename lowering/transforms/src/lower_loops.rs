@@ -4,7 +4,8 @@
 //! - `xla.loop` -> one `scf.for` per range variable (its bounds), with the
 //!   map's results computed by `xla.apply_indexing` in the innermost body
 //!   and the body under an `scf.if` that checks the dimension bounds and
-//!   the constraints (both skipped where they provably hold);
+//!   the constraints (both skipped where they provably hold), placed
+//!   outside the loops of the variables the constraints do not use;
 //! - `xla.predicated_insert` / `xla.predicated_extract` -> `scf.if`;
 //! - `xla.pure_call` -> `func.call` (run `inline` first: it applies XLA's
 //!   inlining rule to pure calls; what stays a call becomes a plain one).
@@ -140,6 +141,14 @@ struct Loop {
     /// The check of the dimension operands against their bounds (computed
     /// before the loop nest).
     dims_ok: Option<Value>,
+    /// The constraints that do not always hold, checked inside the loops
+    /// of the range variables they use and outside the others: a check
+    /// that does not depend on the innermost loops stays out of them, whose
+    /// bodies are then straight-line (vectorizable lane loops).
+    checks: Vec<(Expr, Interval, Interval)>,
+    /// The loop depth the checks go at: one past the last range variable
+    /// they use.
+    check_depth: usize,
 }
 
 fn lower_loop(op: Op) -> Result<()> {
@@ -160,24 +169,39 @@ fn lower_loop(op: Op) -> Result<()> {
     }
     let body = op.region_block(0).ok_or_else(|| bug("xla.loop without a body"))?;
     let types: Vec<MlirType> = inits.iter().map(|v| v.raw_type()).collect();
-    let l = Loop { op, map, dims: dims.to_vec(), body, types, dims_ok };
+    // Ranges from the variables' bounds alone: the constraints are what is
+    // being checked.
+    let unconstrained = rxla_indexing::RangeEvaluator::new(&map, false);
+    let mut checks = Vec::new();
+    for (expr, bounds) in map.constraints() {
+        let range = unconstrained.range(expr);
+        if range.lower < bounds.lower || range.upper > bounds.upper {
+            checks.push((expr.clone(), *bounds, range));
+        }
+    }
+    let check_depth = checks.iter().flat_map(|(e, _, _)| e.used_syms()).map(|j| j + 1).max().unwrap_or(0);
+    let l = Loop { op, map, dims: dims.to_vec(), body, types, dims_ok, checks, check_depth };
     let mut ivs = Vec::new();
-    let results = nest(&l, b, 0, inits.to_vec(), &mut ivs)?;
+    let results = nest(&l, b, 0, inits.to_vec(), &mut ivs, false)?;
     replace_op(op, &results);
     Ok(())
 }
 
 /// Builds the loops for range variables `j..` at `b`, carrying `carried`;
-/// returns the values the enclosing code sees (the loop results, or the
-/// innermost body's yielded values).
-fn nest(l: &Loop, b: B, j: usize, carried: Vec<Value>, ivs: &mut Vec<Value>) -> Result<Vec<Value>> {
+/// returns the values the enclosing code sees (the loop results, the
+/// check's `scf.if` results, or the innermost body's yielded values).
+/// `checked`: the checks were made outside.
+fn nest(l: &Loop, b: B, j: usize, carried: Vec<Value>, ivs: &mut Vec<Value>, checked: bool) -> Result<Vec<Value>> {
+    if j == l.check_depth && !checked {
+        return check(l, b, j, carried, ivs);
+    }
     if j == l.map.num_range_vars() {
         return innermost(l, b, carried, ivs);
     }
     let bounds = l.map.range_vars()[j].bounds;
     if bounds.lower == bounds.upper {
         ivs.push(b.const_index(bounds.lower));
-        let r = nest(l, b, j + 1, carried, ivs);
+        let r = nest(l, b, j + 1, carried, ivs, checked);
         ivs.pop();
         return r;
     }
@@ -192,28 +216,45 @@ fn nest(l: &Loop, b: B, j: usize, carried: Vec<Value>, ivs: &mut Vec<Value>) -> 
     let for_op = b.op("scf.for", &operands, &l.types, &[], vec![region]);
     let args = block_args(block);
     ivs.push(args[0]);
-    let inner = nest(l, b.at_end(block), j + 1, args[1..].to_vec(), ivs)?;
+    let inner = nest(l, b.at_end(block), j + 1, args[1..].to_vec(), ivs, checked)?;
     ivs.pop();
     b.yield_in(block, &inner);
     Ok(for_op.results())
+}
+
+/// The dimension and constraint checks at depth `j` (the range variables
+/// from `j` on are not used by them: they get 0), with the rest of the nest
+/// inside an `scf.if` (or directly, if nothing needs checking).
+fn check(l: &Loop, b: B, j: usize, carried: Vec<Value>, ivs: &mut Vec<Value>) -> Result<Vec<Value>> {
+    let mut operands = l.dims.clone();
+    operands.extend_from_slice(ivs);
+    let zero = b.const_index(0);
+    operands.resize(l.dims.len() + l.map.num_range_vars(), zero);
+    let mut ok = l.dims_ok;
+    for (expr, bounds, range) in &l.checks {
+        let v = apply(&b, &l.map, vec![expr.clone()], &operands)[0];
+        ok = and_opt(&b, ok, in_bounds(&b, v, *bounds, Some(*range)));
+    }
+    if zero.uses().is_empty() {
+        zero.op().expect("a constant").erase();
+    }
+    let Some(ok) = ok else {
+        // Every point of the nest is in the domain: the body runs as is.
+        return nest(l, b, j, carried, ivs, true);
+    };
+    let (then_region, then_block) = region_with_block(&[], b.loc);
+    let (else_region, else_block) = region_with_block(&[], b.loc);
+    let if_op = b.op("scf.if", &[ok], &l.types, &[], vec![then_region, else_region]);
+    let inner = nest(l, b.at_end(then_block), j, carried.clone(), ivs, true)?;
+    b.yield_in(then_block, &inner);
+    b.yield_in(else_block, &carried);
+    Ok(if_op.results())
 }
 
 fn innermost(l: &Loop, b: B, carried: Vec<Value>, ivs: &[Value]) -> Result<Vec<Value>> {
     let mut operands = l.dims.clone();
     operands.extend_from_slice(ivs);
     let results = apply(&b, &l.map, l.map.results().to_vec(), &operands);
-    let mut ok = l.dims_ok;
-    // Ranges from the variables' bounds alone: the constraints are what is
-    // being checked.
-    let unconstrained = rxla_indexing::RangeEvaluator::new(&l.map, false);
-    for (expr, bounds) in l.map.constraints() {
-        let range = unconstrained.range(expr);
-        if range.lower >= bounds.lower && range.upper <= bounds.upper {
-            continue;
-        }
-        let v = apply(&b, &l.map, vec![expr.clone()], &operands)[0];
-        ok = and_opt(&b, ok, in_bounds(&b, v, *bounds, Some(range)));
-    }
     let args = block_args(l.body);
     let nr = l.map.num_range_vars();
     let nres = l.map.num_results();
@@ -226,19 +267,9 @@ fn innermost(l: &Loop, b: B, carried: Vec<Value>, ivs: &[Value]) -> Result<Vec<V
     for (a, v) in args[nr + nres..].iter().zip(&carried) {
         a.replace_all_uses_with(*v);
     }
-    let Some(ok) = ok else {
-        // Every point of the nest is in the domain: the body runs as is.
-        let yielded = take_body(l.body, &b);
-        return Ok(yielded);
-    };
-    let (then_region, then_block) = region_with_block(&[], b.loc);
-    let (else_region, else_block) = region_with_block(&[], b.loc);
-    let if_op = b.op("scf.if", &[ok], &l.types, &[], vec![then_region, else_region]);
-    let yielded = take_body(l.body, &b.append(then_block));
-    b.yield_in(then_block, &yielded);
-    b.yield_in(else_block, &carried);
+    let yielded = take_body(l.body, &b);
     let _ = l.op;
-    Ok(if_op.results())
+    Ok(yielded)
 }
 
 /// Moves the ops of an `xla.loop` body to `b`'s point, dropping its

@@ -1,7 +1,8 @@
 //! The straight-line half of `xla-vectorize-loads-stores`: accesses the
 //! emitters unrolled themselves (a CPU column reduction's lanes, a CPU
-//! transpose tile, small reduce-windows) are grouped into vector
-//! transfers, as an SLP vectorizer groups consecutive memory operations.
+//! transpose tile, a GPU column reduction's adjacent columns, small
+//! reduce-windows) are grouped into vector transfers, as an SLP
+//! vectorizer groups consecutive memory operations.
 //!
 //! In one block:
 //!
@@ -15,7 +16,8 @@
 //!   writing `base + k` for `k` = `k0 .. k0 + n`, each address once, with
 //!   the same conditions, becomes one `vector.from_elements` and
 //!   `vector.transfer_write` after the chain's last insert (the chain's
-//!   intermediate tensors have no other readers, so the writes may move).
+//!   intermediate tensors have no other readers, and nothing in the block
+//!   reads its start while it runs, so the writes may move).
 //!
 //! `n` is the widest power of two that fits: 128 bits on the GPU, 256 on
 //! the CPU. Kernels that update a buffer in place (`xla.in_place`) are
@@ -223,6 +225,34 @@ fn group_stores(block: MlirBlock, max_bits: i64) {
     }
 }
 
+/// True if `head` (the tensor a chain of inserts starts from) is used by
+/// an op of the chain's block between its first and last insert, or nested
+/// in one. Other uses run before the chain, after it, or not with it (the
+/// other branch of an `scf.if`), and see the same writes wherever in the
+/// chain they happen.
+fn read_during(head: Value, chain: &[Op]) -> bool {
+    let block = chain[0].block();
+    let ops = block_ops(block);
+    let position = |op: Op| ops.iter().position(|o| *o == op);
+    let (Some(first), Some(last)) = (position(chain[0]), position(*chain.last().expect("non-empty chain"))) else {
+        return true;
+    };
+    head.uses().into_iter().any(|(user, _)| {
+        if user == chain[0] {
+            return false;
+        }
+        // The user's ancestor in the chain's block, if it has one.
+        let mut at = Some(user);
+        while let Some(op) = at {
+            if op.block().ptr == block.ptr {
+                return position(op).is_none_or(|p| (first..=last).contains(&p));
+            }
+            at = op.parent();
+        }
+        false
+    })
+}
+
 /// A vector write replacing a run of a chain's inserts: the lanes, their
 /// values in order, and the first lane's index with its index ops.
 struct PlannedWrite {
@@ -235,8 +265,9 @@ struct PlannedWrite {
 fn vectorize_chain(chain: &[Op], max_bits: i64) {
     let head = chain[0].operand(1);
     let Some((elem, max_lanes)) = lanes_for(head.raw_type(), max_bits) else { return };
-    // The chain's writes move to its end: nothing else may see its start.
-    if head.uses().len() != 1 {
+    // The chain's writes move to its end: nothing may read its start while
+    // the chain runs.
+    if read_during(head, chain) {
         return;
     }
     let mut composer = Composer::free();
@@ -271,6 +302,8 @@ fn vectorize_chain(chain: &[Op], max_bits: i64) {
     }
     let tail = *chain.last().expect("non-empty chain");
     let Some(after) = tail.next() else { return };
+    // Who reads the chain's result reads the last write.
+    let users = tail.result(0).uses();
     // The writes go after the chain: take the grouped inserts out of it.
     for op in chain {
         if removed.contains(op) {
@@ -283,7 +316,6 @@ fn vectorize_chain(chain: &[Op], max_bits: i64) {
         Some(op) => op.result(0),
         None => head,
     };
-    let users = current.uses();
     let b = B::before(after);
     for w in planned {
         let vector = b.val("vector.from_elements", &w.values, vector_type_of(elem, w.lanes), &[]);
