@@ -122,6 +122,14 @@ pub fn bitcast_index(idx: &[Expr], from: &[i64], to: &[i64]) -> Vec<Expr> {
     if from == to {
         return idx.to_vec();
     }
+    // Shapes that differ only in size-1 dimensions: the index moves over
+    // as it is, with no linearization (whose `mod`s would hide a
+    // contiguous index from the vectorizer where a range is not tight).
+    let kept = |shape: &[i64]| shape.iter().copied().filter(|&d| d != 1).collect::<Vec<_>>();
+    if kept(from) == kept(to) {
+        let mut moved = from.iter().zip(idx).filter(|(&d, _)| d != 1).map(|(_, e)| e.clone());
+        return to.iter().map(|&d| if d == 1 { Expr::zero() } else { moved.next().expect("same kept dims") }).collect();
+    }
     delinearize(&linearize(idx, from), to)
 }
 
@@ -319,5 +327,9 @@ mod tests {
         let r = bitcast_index(&idx, &[4, 6], &[24]);
         // Simplified away once the bounds of d0 and d1 are known.
         assert_eq!(r[0].to_string(), "(d0 * 6 + d1) mod 24");
+        // Only size-1 dimensions differ: the index moves over unchanged.
+        let r = bitcast_index(&[Expr::zero(), Expr::dim(0), Expr::dim(1)], &[1, 4, 6], &[4, 1, 6]);
+        let r: Vec<String> = r.iter().map(|e| e.to_string()).collect();
+        assert_eq!(r, ["d0", "0", "d1"]);
     }
 }
