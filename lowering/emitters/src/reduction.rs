@@ -99,17 +99,32 @@ fn rows_per_block(kept: i64, lanes: i64) -> i64 {
     (if kept * lanes <= 256 { kept } else { 256 / lanes }).max(1)
 }
 
-fn tiling(row: bool, dims: [i64; 3], input_bits: u32, complex: bool) -> Tiling {
+/// A GPU column reduction's vector (XLA's `GetVectorSizeForMlir` for
+/// columns): adjacent columns per thread, 2 when the minor kept dimension
+/// `c` is even and leaves every lane two columns; 4 for inputs narrower
+/// than 32 bits when `c` divides by 4 and leaves every lane four.
+fn column_vector(c: i64, smallest_input_bits: i64, no_vectors: bool) -> i64 {
+    if no_vectors || c % 2 != 0 || 32 * 2 > c {
+        1
+    } else if smallest_input_bits >= 32 || 32 * 4 > c || c % 4 != 0 {
+        2
+    } else {
+        4
+    }
+}
+
+fn tiling(row: bool, dims: [i64; 3], input_bits: u32, smallest_input_bits: i64, complex: bool) -> Tiling {
     let [_, b, c] = dims;
     if !row {
-        let blocks = dims[0] * ceil_div(c, 32);
+        let vector = column_vector(c, smallest_input_bits, complex);
+        let blocks = dims[0] * ceil_div(c, 32 * vector);
         return Tiling {
             row,
             multi_row: false,
             dims,
             lanes: 32,
             rows: 32,
-            vector: 1,
+            vector,
             launch: LaunchDims::new([blocks, 1, 1], [1024, 1, 1]),
         };
     }
@@ -177,8 +192,12 @@ fn multi_row_tiling(dims: [i64; 3], smallest_bits: i64, largest_bits: i64, warp:
     })
 }
 
-/// The map from the grid to the input element each thread reads.
-fn input_map(t: &Tiling, in_shape: &[i64]) -> IndexingMap {
+/// The map from the grid to the input element each thread reads. A
+/// column reduction's thread reads `t.vector` adjacent columns, each with
+/// its own accumulators: its map's `vector` variable takes `vector_points`
+/// values (1 for the loop, which starts at the first column; `t.vector`
+/// for the elements).
+fn input_map(t: &Tiling, in_shape: &[i64], vector_points: i64) -> IndexingMap {
     let [a, b, c] = t.dims;
     let th = Expr::dim(0);
     let bl = Expr::dim(3);
@@ -200,13 +219,18 @@ fn input_map(t: &Tiling, in_shape: &[i64]) -> IndexingMap {
     } else {
         let lane = th.modulo_const(32);
         let row = th.floor_div_const(32);
-        let col_blocks = ceil_div(c, 32);
+        let col_blocks = ceil_div(c, 32 * t.vector);
         let major = bl.floor_div_const(col_blocks);
-        let col = bl.modulo_const(col_blocks).mul_const(32).add(&lane);
+        let mut col = bl.modulo_const(col_blocks).mul_const(32).add(&lane);
+        let mut ranges = vec![Variable::named(0, ceil_div(b, 32) - 1, "iter")];
+        if t.vector > 1 {
+            col = col.mul_const(t.vector).add(&Expr::sym(1));
+            ranges.push(Variable::named(0, vector_points - 1, "vector"));
+        }
         let red = Expr::sym(0).mul_const(32).add(&row);
         (
             vec![major, red.clone(), col.clone()],
-            vec![Variable::named(0, ceil_div(b, 32) - 1, "iter")],
+            ranges,
             vec![(col, Interval::new(0, c - 1)), (red, Interval::new(0, b - 1))],
         )
     };
@@ -314,8 +338,10 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
         None => (smallest_out, smallest_out),
     };
     let multi = if rd.row { multi_row_tiling(rd.dims, smallest, largest, gpu.warp_size, gpu.core_count) } else { None };
-    let t = multi.unwrap_or_else(|| tiling(rd.row, rd.dims, input_bits, complex || variadic));
-    // Shared memory: per accumulator, [rows, warps] (row) or 32 x 33 (column).
+    let smallest_input = smallest_in.unwrap_or(smallest);
+    let t = multi.unwrap_or_else(|| tiling(rd.row, rd.dims, input_bits, smallest_input, complex || variadic));
+    // Shared memory: per accumulator, [rows, warps] (row) or 32 x (32 *
+    // vector + 1) (column).
     let warps = ceil_div(t.lanes, 32);
     let acc_bytes: i64 = heroes.iter().flat_map(|h| h.instr_results(comp)).map(|b| b as i64).sum();
     let shmem_bytes = if t.row {
@@ -325,7 +351,7 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
             0
         }
     } else {
-        32 * 33 * acc_bytes
+        32 * (32 * t.vector + 1) * acc_bytes
     };
     if shmem_bytes > gpu.shared_memory_per_block {
         return Err(kernel.err(format!("needs {shmem_bytes} bytes of shared memory")));
@@ -354,7 +380,12 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
     let out_types: Vec<String> = comp.roots.iter().map(|r| mlir_tensor(comp.ty(*r))).collect();
     let mut fb = FuncBuilder::new();
     let ids = gpu_ids(&mut fb, &t.launch);
-    let map = input_map(&t, &in_shape);
+    let map = input_map(&t, &in_shape, 1);
+    // A column reduction's thread keeps `vector` copies of the accumulators,
+    // one per column it reads (the row reduction's vector elements share
+    // theirs).
+    let copies = if t.row { 1 } else { t.vector };
+    let elements = input_map(&t, &in_shape, copies);
     let mut outputs = outs.clone();
     {
         let mut el = Elemental::new(&mut kernel, comp, Current::Entry, params, HashMap::new());
@@ -365,6 +396,9 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
                 inits.push((el.value(&mut fb, *v, &[])?, ty.clone()));
             }
         }
+        let per_copy = inits.len();
+        let init_values: Vec<String> = inits.iter().map(|(v, _)| v.clone()).collect();
+        inits = (0..copies).flat_map(|_| inits.iter().cloned()).collect();
         let num_accs = inits.len();
         let side: Vec<usize> =
             (0..comp.roots.len()).filter(|&k| choice.root_heroes.get(k).copied().flatten().is_none()).collect();
@@ -372,48 +406,60 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
             inits.push((outputs[k].clone(), out_types[k].clone()));
         }
         let roots = comp.roots.clone();
-        let final_values =
-            kernel_ops::loop_over_map(&mut fb, &map, &ids, &inits, &mut |fb, idx, _syms, iters| {
-                let mut out = Vec::new();
-                let mut a = 0;
+        let final_values = kernel_ops::loop_over_map(&mut fb, &map, &ids, &inits, &mut |fb, idx, syms, iters| {
+            let mut out = iters.to_vec();
+            for copy in 0..copies {
+                let idx: Vec<Expr> = if copies == 1 {
+                    idx.to_vec()
+                } else {
+                    let mut at = syms.to_vec();
+                    at[1] = Expr::constant(copy);
+                    elements.results().iter().map(|e| fb.simplify(&e.replace_dims_and_symbols(&ids, &at))).collect()
+                };
+                let mut a = copy as usize * per_copy;
                 for h in &heroes {
-                    let accs = iters[a..a + h.types.len()].to_vec();
-                    let mut call_args = accs.clone();
+                    let n = h.types.len();
+                    let mut call_args = out[a..a + n].to_vec();
                     for v in &h.inputs {
-                        call_args.push(el.value(fb, *v, idx)?);
+                        call_args.push(el.value(fb, *v, &idx)?);
                     }
-                    out.extend(kernel_ops::call(
+                    let reduced = kernel_ops::call(
                         fb,
                         &h.reducer.name,
                         &call_args,
                         &h.reducer.arg_types,
                         &h.reducer.result_types,
-                    ));
-                    a += h.types.len();
+                    );
+                    out.splice(a..a + n, reduced);
+                    a += n;
                 }
                 for (j, &k) in side.iter().enumerate() {
                     let root = roots[k];
-                    let root_idx = bitcast_index(idx, &in_shape, &comp.ty(root).dims);
+                    let root_idx = bitcast_index(&idx, &in_shape, &comp.ty(root).dims);
                     let v = el.value(fb, root, &root_idx)?;
                     let ids = fb.indices(&root_idx)?;
-                    let tensor = &iters[num_accs + j];
-                    out.push(fb.assign(
+                    let tensor = &out[num_accs + j];
+                    out[num_accs + j] = fb.assign(
                         "ins",
                         &format!("tensor.insert {v} into {tensor}[{}] : {}", ids.join(", "), out_types[k]),
-                    ));
+                    );
                 }
-                Ok(out)
-            })?;
+            }
+            Ok(out)
+        })?;
         for (j, &k) in side.iter().enumerate() {
             outputs[k] = final_values[num_accs + j].clone();
         }
-        let mut accs: Vec<Vec<String>> = Vec::new();
+        // accs[hero][copy]: the hero's accumulators for one column.
+        let mut accs: Vec<Vec<Vec<String>>> = Vec::new();
         let mut a = 0;
         for h in &heroes {
-            accs.push(final_values[a..a + h.types.len()].to_vec());
-            a += h.types.len();
+            let n = h.types.len();
+            accs.push(
+                (0..copies as usize).map(|c| final_values[c * per_copy + a..c * per_copy + a + n].to_vec()).collect(),
+            );
+            a += n;
         }
-        let init_values: Vec<String> = inits[..num_accs].iter().map(|(v, _)| v.clone()).collect();
 
         // Phase 2: combine across threads.
         let th = ids[0].clone();
@@ -422,11 +468,11 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
             let mut a = 0;
             for (hi, h) in heroes.iter().enumerate() {
                 let max_offset = (t.lanes.min(32)) / 2;
-                accs[hi] = warp_reduce(&mut fb, &accs[hi], h, max_offset, gpu.warp_size)?;
+                accs[hi][0] = warp_reduce(&mut fb, &accs[hi][0], h, max_offset, gpu.warp_size)?;
                 if t.lanes > 32 {
-                    accs[hi] = across_warps(
+                    accs[hi][0] = across_warps(
                         &mut fb,
-                        &accs[hi],
+                        &accs[hi][0],
                         h,
                         &init_values[a..a + h.types.len()],
                         &th,
@@ -447,24 +493,24 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
         } else {
             let lane = th.modulo_const(32);
             let row = th.floor_div_const(32);
-            let col_blocks = ceil_div(t.dims[2], 32);
+            let col_blocks = ceil_div(t.dims[2], 32 * t.vector);
             let major = bl.floor_div_const(col_blocks);
-            let col = bl.modulo_const(col_blocks).mul_const(32).add(&row);
+            // The first of the `vector` columns this warp reduces.
+            let col = bl.modulo_const(col_blocks).mul_const(32).add(&row).mul_const(t.vector);
             for (hi, h) in heroes.iter().enumerate() {
                 accs[hi] = transpose_tile(&mut fb, &accs[hi], h, &lane, &row)?;
-                accs[hi] = warp_reduce(&mut fb, &accs[hi], h, 16, gpu.warp_size)?;
+                for copy in accs[hi].iter_mut() {
+                    *copy = warp_reduce(&mut fb, copy, h, 16, gpu.warp_size)?;
+                }
             }
             let mut conds = Vec::new();
             conds.extend(fb.in_range(&lane, 0, 0)?);
             conds.extend(fb.in_range(&col, 0, t.dims[2] - 1)?);
             let cond = if conds.is_empty() { None } else { Some(fb.and_all(&conds)) };
-            (cond, fb.simplify(&major.mul_const(t.dims[2]).add(&col)))
+            (cond, major.mul_const(t.dims[2]).add(&col))
         };
-        let hero_idx = delinearize(&out_linear, &out_shape);
-        for (hi, h) in heroes.iter().enumerate() {
-            el.injected.insert(h.instr, accs[hi].clone());
-        }
-        // Outputs of reductions (and their epilogues), written by one thread.
+        // Outputs of reductions (and their epilogues), written by one thread:
+        // `copies` adjacent outputs from `out_linear` on.
         let red_outputs: Vec<usize> =
             (0..comp.roots.len()).filter(|&k| choice.root_heroes.get(k).copied().flatten().is_some()).collect();
         let inits_w: Vec<(String, String)> =
@@ -472,16 +518,22 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
         let current: Vec<String> = inits_w.iter().map(|(v, _)| v.clone()).collect();
         let types: Vec<String> = inits_w.iter().map(|(_, t)| t.clone()).collect();
         let written = fb.if_then(writer.as_deref(), &current, &types, &mut |fb| {
-            let mut out = Vec::new();
-            for (j, &k) in red_outputs.iter().enumerate() {
-                let root = comp.roots[k];
-                let root_idx = bitcast_index(&hero_idx, &out_shape, &comp.ty(root).dims);
-                let v = el.value(fb, root, &root_idx)?;
-                let ids = fb.indices(&root_idx)?;
-                out.push(fb.assign(
-                    "ins",
-                    &format!("tensor.insert {v} into {}[{}] : {}", current[j], ids.join(", "), types[j]),
-                ));
+            let mut out = current.clone();
+            for copy in 0..copies {
+                let hero_idx = delinearize(&fb.simplify(&out_linear.add(&Expr::constant(copy))), &out_shape);
+                for (hi, h) in heroes.iter().enumerate() {
+                    el.injected.insert(h.instr, accs[hi][copy as usize].clone());
+                }
+                for (j, &k) in red_outputs.iter().enumerate() {
+                    let root = comp.roots[k];
+                    let root_idx = bitcast_index(&hero_idx, &out_shape, &comp.ty(root).dims);
+                    let v = el.value(fb, root, &root_idx)?;
+                    let ids = fb.indices(&root_idx)?;
+                    out[j] = fb.assign(
+                        "ins",
+                        &format!("tensor.insert {v} into {}[{}] : {}", out[j], ids.join(", "), types[j]),
+                    );
+                }
             }
             Ok(out)
         })?;
@@ -999,32 +1051,40 @@ fn across_warps(
     warp_reduce(fb, &values, h, max_offset, warp)
 }
 
-/// Column reductions: every thread writes its partial result to a padded
-/// 32 x 33 tile at `[row, lane]` and reads `[lane, row]` after a barrier.
+/// Column reductions: every thread writes its partial results (one copy
+/// per column of its vector) to a padded `32 x (32 * vector + 1)` tile at
+/// `[row, lane * vector + v]` and reads `[lane, row * vector + v]` after a
+/// barrier: warp `row` then holds column `row * vector + v` of the block
+/// in its lanes.
 fn transpose_tile(
     fb: &mut FuncBuilder,
-    accs: &[String],
+    copies: &[Vec<String>],
     h: &Hero,
     lane: &Expr,
     row: &Expr,
-) -> Result<Vec<String>, EmitError> {
-    let write_at = fb.indices(&[row.clone(), lane.clone()])?.join(", ");
+) -> Result<Vec<Vec<String>>, EmitError> {
+    let vector = copies.len() as i64;
     let mut tiles = Vec::new();
-    for (v, ty) in accs.iter().zip(&h.types) {
-        let tile_ty = format!("tensor<32x33x{ty}>");
-        let shmem = kernel_ops::allocate_shared(fb, &tile_ty);
-        let w = fb.assign("ins", &format!("tensor.insert {v} into {shmem}[{write_at}] : {tile_ty}"));
-        tiles.push((w, tile_ty));
+    for (j, ty) in h.types.iter().enumerate() {
+        let tile_ty = format!("tensor<32x{}x{ty}>", 32 * vector + 1);
+        let mut tile = kernel_ops::allocate_shared(fb, &tile_ty);
+        for (v, copy) in copies.iter().enumerate() {
+            let at = fb.indices(&[row.clone(), lane.mul_const(vector).add(&Expr::constant(v as i64))])?.join(", ");
+            tile = fb.assign("ins", &format!("tensor.insert {} into {tile}[{at}] : {tile_ty}", copy[j]));
+        }
+        tiles.push((tile, tile_ty));
     }
     let names: Vec<String> = tiles.iter().map(|(n, _)| n.clone()).collect();
     let types: Vec<String> = tiles.iter().map(|(_, t)| t.clone()).collect();
     let synced = kernel_ops::sync_threads(fb, &names, &types);
-    let read_at = fb.indices(&[lane.clone(), row.clone()])?.join(", ");
-    Ok(synced
-        .iter()
-        .zip(&tiles)
-        .map(|(tile, (_, tile_ty))| fb.assign("x", &format!("tensor.extract {tile}[{read_at}] : {tile_ty}")))
-        .collect())
+    let mut out = vec![Vec::new(); copies.len()];
+    for (v, values) in out.iter_mut().enumerate() {
+        let read_at = fb.indices(&[lane.clone(), row.mul_const(vector).add(&Expr::constant(v as i64))])?.join(", ");
+        for (tile, (_, tile_ty)) in synced.iter().zip(&tiles) {
+            values.push(fb.assign("x", &format!("tensor.extract {tile}[{read_at}] : {tile_ty}")));
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -1108,14 +1168,16 @@ mod tests {
             (true, [1, 2, 70], vec![2, 70]),
             (false, [1, 70, 40], vec![70, 40]),
             (false, [3, 33, 65], vec![3, 33, 65]),
+            (false, [1, 70, 128], vec![70, 128]),
+            (false, [2, 40, 66], vec![2, 40, 66]),
         ];
         for (row, dims, shape) in cases {
             for bits in [16, 32] {
-                let t = tiling(row, dims, bits, false);
-                let map = input_map(&t, &shape);
+                let t = tiling(row, dims, bits, bits as i64, false);
+                let map = input_map(&t, &shape, t.vector);
                 let pts = points(&map, &sizes(&t));
                 covers_once(&pts.iter().map(|p| p.2.clone()).collect::<Vec<_>>(), &shape);
-                for (d, _, r) in &pts {
+                for (d, s, r) in &pts {
                     let (th, bl) = (d[0], d[3]);
                     let linear = r.iter().zip(&shape).fold(0, |acc, (x, s)| acc * s + x);
                     let [_, b, c] = dims;
@@ -1124,13 +1186,27 @@ mod tests {
                         assert_eq!(kept, bl * t.rows + th / t.lanes, "{dims:?} row group");
                     } else {
                         let (major, col) = (linear / (b * c), linear % c);
-                        let col_blocks = ceil_div(c, 32);
+                        let col_blocks = ceil_div(c, 32 * t.vector);
+                        let v = if t.vector > 1 { s[1] } else { 0 };
                         assert_eq!(major, bl / col_blocks);
-                        assert_eq!(col, (bl % col_blocks) * 32 + th % 32, "{dims:?} column");
+                        assert_eq!(col, ((bl % col_blocks) * 32 + th % 32) * t.vector + v, "{dims:?} column");
                     }
                 }
             }
         }
+    }
+
+    /// XLA's column vectors: 2 adjacent columns, 4 for narrow inputs with
+    /// room for them; none for odd or narrow columns.
+    #[test]
+    fn column_vectors_follow_xla() {
+        assert_eq!(column_vector(512, 32, false), 2);
+        assert_eq!(column_vector(512, 16, false), 4);
+        assert_eq!(column_vector(96, 16, false), 2, "32 lanes of 4 need 128 columns");
+        assert_eq!(column_vector(130, 16, false), 2, "130 is not a multiple of 4");
+        assert_eq!(column_vector(62, 32, false), 1, "fewer than 2 columns per lane");
+        assert_eq!(column_vector(513, 32, false), 1);
+        assert_eq!(column_vector(512, 32, true), 1, "complex or variadic");
     }
 
     /// The multi-row emitter: every input element is read once, by a
@@ -1159,7 +1235,7 @@ mod tests {
                 };
                 assert!(t.multi_row && t.lanes <= 32 && 32 % t.lanes == 0, "{dims:?}");
                 assert!(t.launch.num_threads() <= 1024);
-                let map = input_map(&t, &shape);
+                let map = input_map(&t, &shape, t.vector);
                 let pts = points(&map, &sizes(&t));
                 covers_once(&pts.iter().map(|p| p.2.clone()).collect::<Vec<_>>(), &shape);
                 let [_, b, c] = dims;
@@ -1202,11 +1278,11 @@ mod tests {
     /// loop of the output it reduces into.
     #[test]
     fn tilings() {
-        let t = tiling(true, [1, 32, 100], 32, false);
+        let t = tiling(true, [1, 32, 100], 32, 32, false);
         assert_eq!((t.lanes, t.rows, t.vector), (32, 8, 1));
-        let t = tiling(true, [1, 8, 4096], 32, false);
+        let t = tiling(true, [1, 8, 4096], 32, 32, false);
         assert_eq!((t.lanes, t.rows, t.vector), (256, 1, 2));
-        let t = tiling(true, [1, 8, 4096], 16, false);
+        let t = tiling(true, [1, 8, 4096], 16, 16, false);
         assert_eq!(t.vector, 4);
         let t = multi_row_tiling([1, 1024, 8], 32, 32, 32, 132).unwrap();
         assert_eq!((t.lanes, t.rows, t.vector), (8, 32, 1));

@@ -7,18 +7,28 @@
 //! `rxla_ir::hlo_analysis::tiled_transpose`): size-1 dimensions dropped and
 //! dimensions that stay adjacent merged, leaving `[n, a, b] -> [n, b, a]`
 //! (`021`; a 2-D `[1, 0]` is `021` with `n = 1`) or `[a, m, b] -> [b, m, a]`
-//! (`210`). A block of 128 threads (32 x 4) handles a 32 x 32 tile of the
-//! two swapped dimensions; each thread covers 8 of its rows.
+//! (`210`). A block of 128 threads (32 x 4) handles a `T x T` tile of the
+//! two swapped dimensions, `T = 32 * vector`; each thread covers
+//! `T / 4` of its rows, `vector` consecutive elements of each.
 //!
-//! 1. Every thread reads 8 input elements along the input's minor dimension
-//!    (coalesced), computes the hero's operand there (calling its
-//!    function), and writes it to a shared-memory tile padded to 33 columns
-//!    (`32x33`, or `32x1x33` for `210`) so that the transposed reads hit
-//!    different banks. Roots that are not transposes (side outputs, with as
-//!    many elements as the transpose's input) are written here too.
-//! 2. After a barrier, every thread reads 8 elements of the tile transposed
-//!    and writes the output along its minor dimension (coalesced), applying
-//!    the epilogue between the hero and the root.
+//! 1. Every thread reads its input elements along the input's minor
+//!    dimension (coalesced), computes the hero's operand there (calling its
+//!    function), and writes it to a shared-memory tile padded to `T + 1`
+//!    columns (`Tx(T+1)`, or `Tx1x(T+1)` for `210`) so that the transposed
+//!    reads hit different banks. Roots that are not transposes (side
+//!    outputs, with as many elements as the transpose's input) are written
+//!    here too.
+//! 2. After a barrier, every thread reads its elements of the tile
+//!    transposed and writes the output along its minor dimension
+//!    (coalesced), applying the epilogue between the hero and the root.
+//!
+//! `vector` is XLA's rule ([`gpu_vector`]): elements narrower than 32 bits
+//! are read and written 32 bits at a time (2 16-bit or 4 8-bit elements:
+//! the innermost loop `xla-vectorize-loads-stores` makes vector accesses)
+//! when the transpose is large enough to keep the GPU busy with fewer
+//! threads, the tiles fit in shared memory, and both swapped dimensions
+//! are multiples of the vector. Wider elements keep one element per
+//! access: a warp already moves 128 bytes per access.
 //!
 //! Several transpose heroes with the same normalized shape share the
 //! kernel, each with its own tile.
@@ -37,7 +47,7 @@ use crate::{
     kernel_ops,
     launch::{bitcast_index, ceil_div, cpu_workgroups, Grid, LaunchDims, GPU_DIMS},
     r#loop::{entry_args, gpu_ids},
-    target::{CpuTarget, Target},
+    target::{CpuTarget, GpuTarget, Target},
     EmitError,
 };
 use rxla_indexing::{Expr, IndexingMap, Interval, Variable};
@@ -64,35 +74,77 @@ impl Spec {
         }
     }
 
-    /// Blocks per swapped dimension and in total.
-    fn blocks(&self) -> (i64, i64, i64) {
+    /// Blocks of `tile x tile` elements per swapped dimension (the input's
+    /// major swapped one, its minor one) and along the third.
+    fn blocks(&self, tile: i64) -> (i64, i64, i64) {
         let [x, y, z] = self.dims;
         if self.outer {
-            (ceil_div(x, TILE), ceil_div(z, TILE), y)
+            (ceil_div(x, tile), ceil_div(z, tile), y)
         } else {
-            (ceil_div(y, TILE), ceil_div(z, TILE), x)
+            (ceil_div(y, tile), ceil_div(z, tile), x)
+        }
+    }
+
+    /// The input dimension that becomes the output's minor one.
+    fn swapped_major(&self) -> i64 {
+        if self.outer {
+            self.dims[0]
+        } else {
+            self.dims[1]
         }
     }
 }
 
+/// Most bytes a thread reads or writes at once in a vectorized GPU
+/// transpose (XLA's `kMaxVectorizedBytes`).
+const MAX_VECTOR_BYTES: i64 = 4;
+
+/// The GPU transpose's vector (XLA's rule): the most elements of the
+/// widest hero (`bytes` each) in `MAX_VECTOR_BYTES`, halved until the
+/// grid of the unvectorized tiling still has `vector^2` times the threads
+/// the GPU can hold at once, the `32 * vector` square tiles of every hero
+/// (`tile_bytes`: bytes of one element of each) fit in shared memory, and
+/// both swapped dimensions are multiples of it.
+fn gpu_vector(spec: &Spec, bytes: i64, tile_bytes: i64, gpu: &GpuTarget) -> i64 {
+    let (ba, bb, bo) = spec.blocks(TILE);
+    let threads = ba * bb * bo * TILE * ROWS_PER_PASS;
+    let mut vector = MAX_VECTOR_BYTES / bytes.max(1);
+    while vector > 1 {
+        let tile = TILE * vector;
+        let enough_work = threads >= vector * vector * gpu.core_count * gpu.threads_per_core_limit;
+        let enough_shmem = tile * (tile + 1) * tile_bytes <= gpu.shared_memory_per_block;
+        let aligned = spec.dims[2] % vector == 0 && spec.swapped_major() % vector == 0;
+        if enough_work && enough_shmem && aligned {
+            return vector;
+        }
+        vector /= 2;
+    }
+    1
+}
+
 /// The normalized input (`read`) or output (`!read`) index a thread handles
-/// in pass `s0`, with bounds constraints, followed by the shared-memory
-/// cell it writes (`read`) or reads, as a map from the grid.
-fn tile_map(spec: &Spec, launch: &LaunchDims, read: bool) -> IndexingMap {
+/// in pass `s0` (and, with `vector > 1`, element `s1` of its vector), with
+/// bounds constraints, followed by the shared-memory cell it writes
+/// (`read`) or reads, as a map from the grid.
+fn tile_map(spec: &Spec, launch: &LaunchDims, vector: i64, read: bool) -> IndexingMap {
+    let tile = TILE * vector;
     let th = Expr::dim(0);
     let bl = Expr::dim(3);
-    let lane = th.modulo_const(TILE);
+    let mut lane = th.modulo_const(TILE);
+    if vector > 1 {
+        lane = lane.mul_const(vector).add(&Expr::sym(1));
+    }
     let row = Expr::sym(0).mul_const(ROWS_PER_PASS).add(&th.floor_div_const(TILE));
-    let (ba_count, bb_count, _) = spec.blocks();
+    let (ba_count, bb_count, _) = spec.blocks(tile);
     // Block coordinates: (ba: tile of the input's swapped major dim, bb:
     // tile of the input's minor dim, bo: the other dim).
     let bb = bl.modulo_const(bb_count);
     let ba = bl.floor_div_const(bb_count).modulo_const(ba_count);
     let bo = bl.floor_div_const(bb_count * ba_count);
     let (major, minor) = if read {
-        (ba.mul_const(TILE).add(&row), bb.mul_const(TILE).add(&lane))
+        (ba.mul_const(tile).add(&row), bb.mul_const(tile).add(&lane))
     } else {
-        (bb.mul_const(TILE).add(&row), ba.mul_const(TILE).add(&lane))
+        (bb.mul_const(tile).add(&row), ba.mul_const(tile).add(&lane))
     };
     let dims = if read { spec.dims } else { spec.out_dims() };
     let mut results = if spec.outer { vec![major, bo, minor] } else { vec![bo, major, minor] };
@@ -111,14 +163,11 @@ fn tile_map(spec: &Spec, launch: &LaunchDims, read: bool) -> IndexingMap {
             Variable::named(0, size - 1, GPU_DIMS[i])
         })
         .collect();
-    let mut map = IndexingMap::new(
-        results.clone(),
-        vars,
-        vec![Variable::named(0, TILE / ROWS_PER_PASS - 1, "row")],
-        vec![],
-        vec![],
-    )
-    .expect("valid transpose map");
+    let mut ranges = vec![Variable::named(0, tile / ROWS_PER_PASS - 1, "row")];
+    if vector > 1 {
+        ranges.push(Variable::named(0, vector - 1, "vector"));
+    }
+    let mut map = IndexingMap::new(results.clone(), vars, ranges, vec![], vec![]).expect("valid transpose map");
     for (e, d) in bounded.into_iter().zip(dims) {
         let _ = map.add_constraint(e, Interval::new(0, d - 1));
     }
@@ -175,19 +224,22 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
             return emit_cpu(kernel, choice, &heroes, &spec, &cpu);
         }
     };
-    let tile_dims = if spec.outer { format!("{TILE}x1x{}", TILE + 1) } else { format!("{TILE}x{}", TILE + 1) };
-    let shmem_bytes: i64 =
-        heroes.iter().map(|&h| TILE * (TILE + 1) * comp.instrs[h].results[0].elem.byte_size() as i64).sum();
+    let hero_bytes: Vec<i64> = heroes.iter().map(|&h| comp.instrs[h].results[0].elem.byte_size() as i64).collect();
+    let vector = gpu_vector(&spec, hero_bytes.iter().copied().max().unwrap_or(1), hero_bytes.iter().sum(), &gpu);
+    let tile = TILE * vector;
+    let tile_dims = if spec.outer { format!("{tile}x1x{}", tile + 1) } else { format!("{tile}x{}", tile + 1) };
+    let shmem_bytes: i64 = tile * (tile + 1) * hero_bytes.iter().sum::<i64>();
     if shmem_bytes > gpu.shared_memory_per_block {
         return Err(kernel.err(format!("needs {shmem_bytes} bytes of shared memory")));
     }
-    let (ba, bb, bo) = spec.blocks();
+    let (ba, bb, bo) = spec.blocks(tile);
     let launch = LaunchDims::new([ba * bb * bo, 1, 1], [TILE * ROWS_PER_PASS, 1, 1]);
     let grid = Grid::Gpu(launch);
     kernel.entry_attrs.extend(grid.attrs());
     kernel.entry_attrs.push(format!("xla.shared_memory_bytes = {shmem_bytes} : i64"));
+    let vector_text = if vector > 1 { format!(", vector {vector}") } else { String::new() };
     kernel.entry_attrs.push(format!(
-        "xla.transpose = \"{} [{}, {}, {}]\"",
+        "xla.transpose = \"{} [{}, {}, {}]{vector_text}\"",
         if spec.outer { "210" } else { "021" },
         spec.dims[0],
         spec.dims[1],
@@ -214,7 +266,7 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
         for &k in &side {
             inits.push((outputs[k].clone(), out_types[k].clone()));
         }
-        let read_map = tile_map(&spec, &launch, true);
+        let read_map = tile_map(&spec, &launch, vector, true);
         let norm_in = spec.dims;
         let first_operand_dims = comp.ty(first.operands[0]).dims.clone();
         let written = kernel_ops::loop_over_map(&mut fb, &read_map, &ids, &inits, &mut |fb, results, _syms, iters| {
@@ -249,7 +301,7 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
         let tr: Vec<usize> =
             (0..comp.roots.len()).filter(|&k| choice.root_heroes.get(k).copied().flatten().is_some()).collect();
         let inits2: Vec<(String, String)> = tr.iter().map(|&k| (outputs[k].clone(), out_types[k].clone())).collect();
-        let write_map = tile_map(&spec, &launch, false);
+        let write_map = tile_map(&spec, &launch, vector, false);
         let norm_out = spec.out_dims();
         let root_heroes = choice.root_heroes.clone();
         let new = kernel_ops::loop_over_map(&mut fb, &write_map, &ids, &inits2, &mut |fb, results, _syms, iters| {
@@ -537,34 +589,50 @@ mod tests {
 
     /// Pass 2 reads, from the shared-memory cell of its block, exactly the
     /// element pass 1 wrote there, transposed; both passes cover their
-    /// shapes once.
+    /// shapes once, with and without vectors.
     #[test]
     fn tiles_transpose_through_shared_memory() {
-        for (dims, outer) in [([1, 40, 70], false), ([3, 33, 17], false), ([20, 3, 50], true), ([64, 1, 64], true)] {
+        let cases = [([1, 40, 70], false), ([3, 34, 18], false), ([20, 3, 50], true), ([64, 1, 64], true)];
+        for ((dims, outer), vector) in cases.into_iter().flat_map(|c| [(c, 1), (c, 2)]) {
             let spec = Spec { dims, outer };
-            let (ba, bb, bo) = spec.blocks();
+            let (ba, bb, bo) = spec.blocks(TILE * vector);
             let launch = LaunchDims::new([ba * bb * bo, 1, 1], [TILE * ROWS_PER_PASS, 1, 1]);
             let sizes = vec![128, 1, 1, ba * bb * bo, 1, 1];
-            let read = points(&tile_map(&spec, &launch, true), &sizes);
-            let write = points(&tile_map(&spec, &launch, false), &sizes);
+            let read = points(&tile_map(&spec, &launch, vector, true), &sizes);
+            let write = points(&tile_map(&spec, &launch, vector, false), &sizes);
             covers_once(&read.iter().map(|p| p.2[..3].to_vec()).collect::<Vec<_>>(), &spec.dims);
             covers_once(&write.iter().map(|p| p.2[..3].to_vec()).collect::<Vec<_>>(), &spec.out_dims());
             let cell = |r: &[i64]| if outer { (r[3], r[5]) } else { (r[3], r[4]) };
+            let lane = |th: i64, s: &[i64]| (th % TILE) * vector + if vector > 1 { s[1] } else { 0 };
             // (block, cell) -> input element written there.
             let mut cells: HashMap<(i64, (i64, i64)), Vec<i64>> = HashMap::new();
             for (d, s, r) in &read {
                 let (th, bl) = (d[0], d[3]);
-                assert_eq!(cell(r), (s[0] * ROWS_PER_PASS + th / TILE, th % TILE), "pass 1 writes [row, lane]");
+                assert_eq!(cell(r), (s[0] * ROWS_PER_PASS + th / TILE, lane(th, s)), "pass 1 writes [row, lane]");
                 cells.insert((bl, cell(r)), r[..3].to_vec());
             }
             for (d, s, r) in &write {
                 let (th, bl) = (d[0], d[3]);
-                assert_eq!(cell(r), (th % TILE, s[0] * ROWS_PER_PASS + th / TILE), "pass 2 reads [lane, row]");
+                assert_eq!(cell(r), (lane(th, s), s[0] * ROWS_PER_PASS + th / TILE), "pass 2 reads [lane, row]");
                 let x = cells.get(&(bl, cell(r))).expect("cell written in pass 1");
                 let r = &r[..3];
                 let transposed = if outer { vec![x[2], x[1], x[0]] } else { vec![x[0], x[2], x[1]] };
-                assert_eq!(&transposed, r, "{dims:?}");
+                assert_eq!(&transposed, r, "{dims:?} vector {vector}");
             }
         }
+    }
+
+    /// XLA's vector rule: narrow elements of big, aligned transposes only.
+    #[test]
+    fn vectorizes_big_aligned_narrow_transposes() {
+        let gpu = GpuTarget::by_name("sm_90").unwrap();
+        let big = Spec { dims: [1, 4096, 4096], outer: false };
+        assert_eq!(gpu_vector(&big, 2, 2, &gpu), 2);
+        assert_eq!(gpu_vector(&big, 1, 1, &gpu), 2, "4 needs 16x the threads");
+        assert_eq!(gpu_vector(&big, 4, 4, &gpu), 1);
+        let odd = Spec { dims: [1, 4095, 4096], outer: false };
+        assert_eq!(gpu_vector(&odd, 2, 2, &gpu), 1);
+        let small = Spec { dims: [1, 512, 512], outer: false };
+        assert_eq!(gpu_vector(&small, 2, 2, &gpu), 1);
     }
 }
