@@ -9,6 +9,8 @@
 #   sort       the device radix sort: test/hlo-run/gpu-sort.hlo against the
 #              interpreter, and 5M-element sorts (more than 1024 tiles)
 #              against the CPU backend, exactly;
+#   vectors    bench/gpu_vectors.hlo (the transposes and column reductions
+#              that read and write vectors) against the CPU backend;
 #   bench      bench/gpu.py: every bench module on rxla and on XLA:GPU
 #              (JAX), same inputs, same machine; times, achieved bandwidth
 #              and a device-to-device copy baseline;
@@ -33,7 +35,7 @@ bundle=build/device
 oracle=test/oracle
 results=${OUT:-build/device-results}
 mkdir -p "$results"
-steps=" ${GPU_STEPS:-smoke check sort bench models sanitizer xla} "
+steps=" ${GPU_STEPS:-smoke check sort vectors bench models sanitizer xla} "
 step() { [[ $steps == *" $1 "* ]]; }
 filter_args() { [[ -n ${1:-} ]] && echo "--filter=$1"; }
 export PYTHONUNBUFFERED=1
@@ -125,6 +127,14 @@ ENTRY main {
 HLO
   timeout 90 /tmp/hlo-run /tmp/sort-big.hlo --platform=gpu --random-inputs --reference-platform=cpu \
     --atol 0 --rtol 0 --output /tmp/sort-big.npz 2>&1 | tail -2
+fi
+
+if step vectors; then
+  echo "== vector kernels"
+  # Transposes move elements exactly; the sums differ from the CPU's only
+  # by their order of accumulation.
+  timeout 90 /tmp/hlo-run bench/gpu_vectors.hlo --platform=gpu --random-inputs --seed 3 \
+    --reference-platform=cpu --atol 1e-3 --rtol 1e-3 --output /tmp/vectors.npz 2>&1 | tail -3
 fi
 
 if step bench; then
