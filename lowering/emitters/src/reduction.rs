@@ -553,11 +553,16 @@ fn cpu_reduction_workgroups(cpu: &CpuTarget, input_elements: i64, units: i64, ve
     cpu_workgroups(cpu, input_elements, vector).min(units.max(1))
 }
 
-/// Independent accumulators per output (row) or adjacent outputs per strip
-/// (column): four SIMD vectors' worth, so that the vectorized reduction
-/// has four independent dependency chains in flight.
-fn cpu_lanes(extent: i64, vector: i64) -> i64 {
-    extent.clamp(1, 4 * vector.max(1))
+/// Adjacent outputs per strip of a CPU column reduction: enough SIMD
+/// vectors of them that, with `accumulators` per output (the heroes'
+/// results together), the vectorized reduction has four independent
+/// dependency chains in flight. Four vectors for one accumulator; one for
+/// four or more (a batch norm's backward pass reduces five quantities at
+/// once): more lanes would not add parallelism, only code (the lanes are
+/// unrolled), which LLVM spends its time on.
+fn cpu_lanes(extent: i64, vector: i64, accumulators: i64) -> i64 {
+    let vectors = ceil_div(4, accumulators.max(1));
+    extent.clamp(1, vectors * vector.max(1))
 }
 
 /// The normalized `[a, b, c]` index of a reduction input, as an index of
@@ -755,7 +760,8 @@ fn emit_cpu(
     // Column: strips of adjacent kept columns. Row: one accumulator; the
     // reducer is reassociative, so LLVM vectorizes and interleaves the
     // reduction loop itself.
-    let lanes = if row { 1 } else { cpu_lanes(c, vector) };
+    let accumulators = heroes.iter().map(|h| h.types.len() as i64).sum::<i64>();
+    let lanes = if row { 1 } else { cpu_lanes(c, vector, accumulators) };
     let strips_per_major = ceil_div(c.max(1), lanes);
     let units = if row { b } else { a * strips_per_major };
     let workgroups = cpu_reduction_workgroups(cpu, input_elements, units, vector);
