@@ -385,7 +385,7 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
     // one per column it reads (the row reduction's vector elements share
     // theirs).
     let copies = if t.row { 1 } else { t.vector };
-    let elements = input_map(&t, &in_shape, copies);
+    let elements = (copies > 1).then(|| input_map(&t, &in_shape, copies));
     let mut outputs = outs.clone();
     {
         let mut el = Elemental::new(&mut kernel, comp, Current::Entry, params, HashMap::new());
@@ -409,12 +409,13 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
         let final_values = kernel_ops::loop_over_map(&mut fb, &map, &ids, &inits, &mut |fb, idx, syms, iters| {
             let mut out = iters.to_vec();
             for copy in 0..copies {
-                let idx: Vec<Expr> = if copies == 1 {
-                    idx.to_vec()
-                } else {
-                    let mut at = syms.to_vec();
-                    at[1] = Expr::constant(copy);
-                    elements.results().iter().map(|e| fb.simplify(&e.replace_dims_and_symbols(&ids, &at))).collect()
+                let idx: Vec<Expr> = match &elements {
+                    None => idx.to_vec(),
+                    Some(elements) => {
+                        let mut at = syms.to_vec();
+                        at[1] = Expr::constant(copy);
+                        elements.results().iter().map(|e| fb.simplify(&e.replace_dims_and_symbols(&ids, &at))).collect()
+                    }
                 };
                 let mut a = copy as usize * per_copy;
                 for h in &heroes {

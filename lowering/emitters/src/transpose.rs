@@ -99,16 +99,17 @@ impl Spec {
 /// transpose (XLA's `kMaxVectorizedBytes`).
 const MAX_VECTOR_BYTES: i64 = 4;
 
-/// The GPU transpose's vector (XLA's rule): the most elements of the
-/// widest hero (`bytes` each) in `MAX_VECTOR_BYTES`, halved until the
-/// grid of the unvectorized tiling still has `vector^2` times the threads
-/// the GPU can hold at once, the `32 * vector` square tiles of every hero
-/// (`tile_bytes`: bytes of one element of each) fit in shared memory, and
-/// both swapped dimensions are multiples of it.
-fn gpu_vector(spec: &Spec, bytes: i64, tile_bytes: i64, gpu: &GpuTarget) -> i64 {
+/// The GPU transpose's vector (XLA's rule) for heroes of `hero_bytes`
+/// bytes per element: the most elements of the widest in
+/// `MAX_VECTOR_BYTES`, halved until the grid of the unvectorized tiling
+/// still has `vector^2` times the threads the GPU can hold at once, the
+/// `32 * vector` square tiles of every hero fit in shared memory, and both
+/// swapped dimensions are multiples of it.
+fn gpu_vector(spec: &Spec, hero_bytes: &[i64], gpu: &GpuTarget) -> i64 {
     let (ba, bb, bo) = spec.blocks(TILE);
     let threads = ba * bb * bo * TILE * ROWS_PER_PASS;
-    let mut vector = MAX_VECTOR_BYTES / bytes.max(1);
+    let tile_bytes: i64 = hero_bytes.iter().sum();
+    let mut vector = MAX_VECTOR_BYTES / hero_bytes.iter().copied().max().unwrap_or(1).max(1);
     while vector > 1 {
         let tile = TILE * vector;
         let enough_work = threads >= vector * vector * gpu.core_count * gpu.threads_per_core_limit;
@@ -225,7 +226,7 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
         }
     };
     let hero_bytes: Vec<i64> = heroes.iter().map(|&h| comp.instrs[h].results[0].elem.byte_size() as i64).collect();
-    let vector = gpu_vector(&spec, hero_bytes.iter().copied().max().unwrap_or(1), hero_bytes.iter().sum(), &gpu);
+    let vector = gpu_vector(&spec, &hero_bytes, &gpu);
     let tile = TILE * vector;
     let tile_dims = if spec.outer { format!("{tile}x1x{}", tile + 1) } else { format!("{tile}x{}", tile + 1) };
     let shmem_bytes: i64 = tile * (tile + 1) * hero_bytes.iter().sum::<i64>();
@@ -627,12 +628,12 @@ mod tests {
     fn vectorizes_big_aligned_narrow_transposes() {
         let gpu = GpuTarget::by_name("sm_90").unwrap();
         let big = Spec { dims: [1, 4096, 4096], outer: false };
-        assert_eq!(gpu_vector(&big, 2, 2, &gpu), 2);
-        assert_eq!(gpu_vector(&big, 1, 1, &gpu), 2, "4 needs 16x the threads");
-        assert_eq!(gpu_vector(&big, 4, 4, &gpu), 1);
+        assert_eq!(gpu_vector(&big, &[2], &gpu), 2);
+        assert_eq!(gpu_vector(&big, &[1], &gpu), 2, "4 needs 16x the threads");
+        assert_eq!(gpu_vector(&big, &[4], &gpu), 1);
         let odd = Spec { dims: [1, 4095, 4096], outer: false };
-        assert_eq!(gpu_vector(&odd, 2, 2, &gpu), 1);
+        assert_eq!(gpu_vector(&odd, &[2], &gpu), 1);
         let small = Spec { dims: [1, 512, 512], outer: false };
-        assert_eq!(gpu_vector(&small, 2, 2, &gpu), 1);
+        assert_eq!(gpu_vector(&small, &[2], &gpu), 1);
     }
 }

@@ -228,15 +228,14 @@ fn nest(l: &Loop, b: B, j: usize, carried: Vec<Value>, ivs: &mut Vec<Value>, che
 fn check(l: &Loop, b: B, j: usize, carried: Vec<Value>, ivs: &mut Vec<Value>) -> Result<Vec<Value>> {
     let mut operands = l.dims.clone();
     operands.extend_from_slice(ivs);
-    let zero = b.const_index(0);
-    operands.resize(l.dims.len() + l.map.num_range_vars(), zero);
+    let all = l.dims.len() + l.map.num_range_vars();
+    if !l.checks.is_empty() && operands.len() < all {
+        operands.resize(all, b.const_index(0));
+    }
     let mut ok = l.dims_ok;
     for (expr, bounds, range) in &l.checks {
         let v = apply(&b, &l.map, vec![expr.clone()], &operands)[0];
         ok = and_opt(&b, ok, in_bounds(&b, v, *bounds, Some(*range)));
-    }
-    if zero.uses().is_empty() {
-        zero.op().expect("a constant").erase();
     }
     let Some(ok) = ok else {
         // Every point of the nest is in the domain: the body runs as is.

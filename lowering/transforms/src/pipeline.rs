@@ -164,9 +164,10 @@ const LOWERING_DIALECTS: [&str; 18] = [
 /// kernel module at a time, the modules in parallel on all cores: the
 /// passes are nested under `builtin.module` and the context is
 /// multi-threaded while they run (the lowering's dialects are loaded
-/// first: none may be loaded during multi-threaded execution). Kernels share nothing, and
-/// MLIR reports the diagnostics of parallel passes in order. The context
-/// is single-threaded again afterwards, as rxla's compilers keep it.
+/// first: none may be loaded during multi-threaded execution). Kernels
+/// share nothing, and MLIR reports the diagnostics of parallel passes in
+/// order. The context is single-threaded again afterwards, as rxla's
+/// compilers keep it.
 pub fn run(context: &Context, module: &mut Module, steps: &[Step], verify_each: bool) -> Result<(), String> {
     let manager = PassManager::new(context);
     manager.enable_verifier(verify_each);

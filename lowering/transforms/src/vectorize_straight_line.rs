@@ -231,13 +231,18 @@ fn group_stores(block: MlirBlock, max_bits: i64) {
 /// other branch of an `scf.if`), and see the same writes wherever in the
 /// chain they happen.
 fn read_during(head: Value, chain: &[Op]) -> bool {
+    let uses = head.uses();
+    if uses.len() == 1 {
+        // Only the chain's first insert.
+        return false;
+    }
     let block = chain[0].block();
     let ops = block_ops(block);
     let position = |op: Op| ops.iter().position(|o| *o == op);
     let (Some(first), Some(last)) = (position(chain[0]), position(*chain.last().expect("non-empty chain"))) else {
         return true;
     };
-    head.uses().into_iter().any(|(user, _)| {
+    uses.into_iter().any(|(user, _)| {
         if user == chain[0] {
             return false;
         }
