@@ -248,12 +248,9 @@ impl Nodes {
     }
 }
 
-/// XLA's `CanFuseSiblings`; the merged view if so. `connected`: one of
-/// the siblings reaches the other.
-fn can_fuse_siblings(a: &Node, b: &Node, parent: Value, connected: bool) -> Result<View, &'static str> {
-    if connected {
-        return Err("the siblings are connected");
-    }
+/// XLA's `CanFuseSiblings` but for the siblings' connection (the
+/// costlier question, asked after this one): the merged view if so.
+fn can_fuse_siblings(a: &Node, b: &Node, parent: Value) -> Result<View, &'static str> {
     let va = a.view.as_ref().ok_or("no view")?;
     let vb = b.view.as_ref().ok_or("no view")?;
     shapes_compatible(a.hero.as_ref().ok_or("no view")?, b.hero.as_ref().ok_or("no view")?)?;
@@ -292,56 +289,89 @@ fn value_users(v: Value) -> Vec<Op> {
     out
 }
 
-/// Positions of a computation's ops (a topological order), refreshed after
-/// each fusion.
+/// Positions of a computation's ops in block (topological) order, kept
+/// up to date as fusions replace ops. Positions are spaced [`GAP`] apart
+/// so that a fusion takes the position of the op it replaces and the ops
+/// moved after it fit in the gap behind it; the body is renumbered only
+/// when a gap runs out. (Renumbering after every fusion made this pass
+/// quadratic in the computation's size.)
 struct Order {
     func: Op,
-    ops: Vec<Op>,
-    position: FxHashMap<Op, usize>,
+    position: FxHashMap<Op, u64>,
 }
+
+/// The initial distance between the positions of adjacent ops.
+const GAP: u64 = 1 << 32;
 
 impl Order {
     fn new(func: Op) -> Self {
-        let mut order = Order { func, ops: Vec::new(), position: FxHashMap::default() };
-        order.refresh();
+        let mut order = Order { func, position: FxHashMap::default() };
+        order.renumber();
         order
     }
 
-    fn refresh(&mut self) {
-        self.ops = self.func.body_ops();
-        self.position = self.ops.iter().enumerate().map(|(i, op)| (*op, i)).collect();
+    fn renumber(&mut self) {
+        self.position.clear();
+        for (i, op) in self.func.body_ops().into_iter().enumerate() {
+            self.position.insert(op, (i as u64 + 1) * GAP);
+        }
     }
 
-    fn pos(&self, op: Op) -> usize {
-        self.position.get(&op).copied().unwrap_or(usize::MAX)
+    fn pos(&self, op: Op) -> u64 {
+        self.position.get(&op).copied().unwrap_or(u64::MAX)
+    }
+
+    /// Updates the order after `fusion` replaced the ops `replaced` (now
+    /// erased), the last of which in block order was `last` (at position
+    /// `limit`): `fusion` was inserted right before `last`, and `moved`
+    /// (see [`Order::move_dependents_after`]) now follow it, in order.
+    fn replace(&mut self, replaced: &[Op], fusion: Op, limit: u64, moved: &[Op]) {
+        for op in replaced {
+            self.position.remove(op);
+        }
+        // Every op before `fusion` is before `last`'s old position and every
+        // op after the moved ones was after it.
+        self.position.insert(fusion, limit);
+        if moved.is_empty() {
+            return;
+        }
+        let next = moved.last().and_then(|op| op.next()).map(|op| self.pos(op));
+        let hi = next.unwrap_or(limit.saturating_add(GAP));
+        let slots = moved.len() as u64 + 1;
+        if hi == u64::MAX || hi <= limit || hi - limit < slots {
+            self.renumber();
+            return;
+        }
+        let step = (hi - limit) / slots;
+        for (i, op) in moved.iter().enumerate() {
+            self.position.insert(*op, limit + step * (i as u64 + 1));
+        }
     }
 
     /// Restores the body's topological order after `fusion` was inserted
-    /// right before `before` (an op of this order, now erased) and the
-    /// fused ops' uses moved to it. Only the ops before the fusion that
-    /// depend on it (its users there, and theirs) are out of place; they
-    /// move right after it, in their order. That is the order
+    /// right before the op at position `limit` (now erased) and the fused
+    /// ops' uses moved to it. Only the ops before the fusion that depend
+    /// on it (its users there, and theirs) are out of place; they move
+    /// right after it, in their order, and are returned. That is the order
     /// [`restore_topological_order`] makes (Kahn's algorithm taking ready
     /// ops in their current order emits the fusion, then those ops, then
-    /// the rest), found without its pass over the whole body, which made
-    /// this pass quadratic. Returns false, changing nothing, when a user
-    /// of the fusion is outside this order (nested in a region), for that
-    /// function to handle.
-    fn move_dependents_after(&self, fusion: Op, before: Op) -> bool {
-        let limit = self.pos(before);
-        if limit == usize::MAX {
-            return false;
+    /// the rest), found without its pass over the whole body. Returns
+    /// `None`, changing nothing, when a user of the fusion is outside this
+    /// order (nested in a region), for that function to handle.
+    fn move_dependents_after(&self, fusion: Op, limit: u64) -> Option<Vec<Op>> {
+        if limit == u64::MAX {
+            return None;
         }
         let block = fusion.block().ptr;
-        let mut late: Vec<(usize, Op)> = Vec::new();
+        let mut late: Vec<(u64, Op)> = Vec::new();
         let mut seen: FxHashSet<Op> = FxHashSet::default();
         let mut work: Vec<Op> = vec![fusion];
         while let Some(op) = work.pop() {
             for v in op.results() {
                 for (user, _) in v.uses() {
                     let p = self.pos(user);
-                    if user.block().ptr != block || p == usize::MAX {
-                        return false;
+                    if user.block().ptr != block || p == u64::MAX {
+                        return None;
                     }
                     if p < limit && seen.insert(user) {
                         late.push((p, user));
@@ -351,14 +381,27 @@ impl Order {
             }
         }
         if late.is_empty() {
-            return true;
+            return Some(Vec::new());
         }
         late.sort_unstable_by_key(|(p, _)| *p);
-        let Some(anchor) = fusion.next() else { return false };
-        for (_, op) in late {
+        let anchor = fusion.next()?;
+        let moved: Vec<Op> = late.into_iter().map(|(_, op)| op).collect();
+        for op in &moved {
             op.move_before(anchor);
         }
-        true
+        Some(moved)
+    }
+
+    /// Records `fusion`, which replaced `replaced` (erased) before the op
+    /// at position `limit`, repairing the body's order.
+    fn fused(&mut self, replaced: &[Op], fusion: Op, limit: u64) {
+        match self.move_dependents_after(fusion, limit) {
+            Some(moved) => self.replace(replaced, fusion, limit, &moved),
+            None => {
+                restore_topological_order(self.func);
+                self.renumber();
+            }
+        }
     }
 
     /// `ops` in block order.
@@ -394,8 +437,8 @@ impl Order {
     /// answers as [`Order::reaches`], for all pairs at once.
     fn reachability(&self, ops: &[Op]) -> Vec<Vec<u64>> {
         let words = ops.len().div_ceil(64);
-        let positions: Vec<usize> = ops.iter().map(|op| self.pos(*op)).collect();
-        if positions.contains(&usize::MAX) {
+        let positions: Vec<u64> = ops.iter().map(|op| self.pos(*op)).collect();
+        if positions.contains(&u64::MAX) {
             // An op nested in another's region: ask pair by pair.
             return (0..ops.len())
                 .map(|i| {
@@ -409,37 +452,41 @@ impl Order {
                 })
                 .collect();
         }
-        let (Some(&first), Some(&last)) = (positions.iter().min(), positions.iter().max()) else {
+        let (Some(first), Some(last)) = (
+            (0..ops.len()).min_by_key(|&j| positions[j]).map(|j| ops[j]),
+            (0..ops.len()).max_by_key(|&j| positions[j]).map(|j| ops[j]),
+        ) else {
             return Vec::new();
         };
-        // reach[p - first]: the set of `ops` reaching the op at position p
-        // (itself included).
-        let mut reach = vec![0u64; (last - first + 1) * words];
-        for (j, &p) in positions.iter().enumerate() {
-            if p != usize::MAX {
-                reach[(p - first) * words + j / 64] |= 1 << (j % 64);
+        // The sets of `ops` reaching each op from `first` to `last` (itself
+        // included), kept only where not empty: `row[op]` indexes `reach`.
+        let own: FxHashMap<Op, usize> = ops.iter().enumerate().map(|(j, op)| (*op, j)).collect();
+        let mut row: FxHashMap<Op, usize> = FxHashMap::default();
+        let mut reach: Vec<u64> = Vec::new();
+        let mut set = vec![0u64; words];
+        let mut cursor = Some(first);
+        while let Some(op) = cursor {
+            set.iter_mut().for_each(|w| *w = 0);
+            if let Some(&j) = own.get(&op) {
+                set[j / 64] |= 1 << (j % 64);
             }
-        }
-        for p in first..=last {
-            let op = self.ops[p];
             for i in 0..op.num_operands() {
-                let Some(def) = op.operand(i).op() else { continue };
-                let d = self.pos(def);
-                if d == usize::MAX || d < first || d >= p {
-                    continue;
-                }
-                let (lo, hi) = reach.split_at_mut((p - first) * words);
-                let from = &lo[(d - first) * words..(d - first + 1) * words];
-                for (w, f) in hi[..words].iter_mut().zip(from) {
+                let Some(&r) = op.operand(i).op().and_then(|def| row.get(&def)) else { continue };
+                for (w, f) in set.iter_mut().zip(&reach[r * words..(r + 1) * words]) {
                     *w |= *f;
                 }
             }
+            if set.iter().any(|w| *w != 0) {
+                row.insert(op, reach.len() / words);
+                reach.extend_from_slice(&set);
+            }
+            cursor = if op == last { None } else { op.next() };
         }
-        positions
-            .iter()
+        ops.iter()
             .enumerate()
-            .map(|(i, &p)| {
-                let mut set = reach[(p - first) * words..(p - first + 1) * words].to_vec();
+            .map(|(i, op)| {
+                let r = row[op];
+                let mut set = reach[r * words..(r + 1) * words].to_vec();
                 // Reaching itself does not count.
                 set[i / 64] &= !(1 << (i % 64));
                 set
@@ -465,33 +512,33 @@ fn fuse_siblings(
     }
     let mut siblings = order.sorted(users);
     siblings.sort_by_key(|op| std::cmp::Reverse(preference(*op)));
-    // Which siblings reach which (computed when first needed, and again
-    // after each fusion).
+    // Which siblings reach which: computed when first needed, then kept
+    // up to date through fusions ([`merge_reach`]). A fused sibling stays
+    // in `siblings` (so indices keep their meaning), no longer `alive`.
     let mut reach: Option<Vec<Vec<u64>>> = None;
-    let reaches = |reach: &[Vec<u64>], from: usize, to: usize| (reach[to][from / 64] >> (from % 64)) & 1 == 1;
+    let mut alive = vec![true; siblings.len()];
     let mut i = 0;
     while i < siblings.len() {
         let anchor_ok = |op: Op| op.is("fusion") || reduction_dimensions(op).is_some_and(|d| d.unnested_is_faster());
-        if !anchor_ok(siblings[i]) {
+        if !alive[i] || !anchor_ok(siblings[i]) {
             i += 1;
             continue;
         }
-        let mut j = i + 1;
-        while j < siblings.len() {
+        for j in i + 1..siblings.len() {
+            if !alive[j] {
+                continue;
+            }
             let (a, b) = (siblings[i], siblings[j]);
-            let sets = reach.get_or_insert_with(|| order.reachability(&siblings));
-            let connected = reaches(sets, i, j) || reaches(sets, j, i);
-            let (na, nb) =
-                if connected { (None, None) } else { (Some(nodes.get(a, funcs)), Some(nodes.get(b, funcs))) };
-            let merged = match (&na, &nb) {
-                (Some(na), Some(nb)) => can_fuse_siblings(na, nb, parent, false),
-                _ => Err("the siblings are connected"),
-            };
-            let Ok(merged) = merged else {
-                j += 1;
+            let Ok(merged) = can_fuse_siblings(&nodes.get(a, funcs), &nodes.get(b, funcs), parent) else {
                 continue;
             };
+            let sets = reach.get_or_insert_with(|| order.reachability(&siblings));
+            if reaches(sets, i, j) || reaches(sets, j, i) {
+                // The fusion would create a cycle.
+                continue;
+            }
             let before = if order.pos(a) > order.pos(b) { a } else { b };
+            let limit = order.pos(before);
             let fusion = materialize(funcs, &merged, merged.kind(), before)?;
             nodes.forget_users(a);
             nodes.forget_users(b);
@@ -508,17 +555,45 @@ fn fuse_siblings(
             funcs.erase_node(b);
             erased.insert(a);
             erased.insert(b);
-            if !order.move_dependents_after(fusion, before) {
-                restore_topological_order(order.func);
-            }
-            order.refresh();
+            order.fused(&[a, b], fusion, limit);
             siblings[i] = fusion;
-            siblings.remove(j);
-            reach = None;
+            alive[j] = false;
+            merge_reach(sets, i, j);
         }
         i += 1;
     }
     Ok(())
+}
+
+/// `reach[to]` has bit `from` set if sibling `from` reaches sibling `to`.
+fn reaches(reach: &[Vec<u64>], from: usize, to: usize) -> bool {
+    (reach[to][from / 64] >> (from % 64)) & 1 == 1
+}
+
+/// Updates the siblings' reachability after siblings `i` and `j` were
+/// fused into one op, now sibling `i` (`j` is gone and never asked about
+/// again). A new path between siblings passes through the fusion: from a
+/// sibling reaching `i` or `j` to one reached by `i` or `j`. So the sets
+/// stay what a fresh [`Order::reachability`] would compute, without its
+/// walk over every op between the siblings.
+fn merge_reach(reach: &mut [Vec<u64>], i: usize, j: usize) {
+    let bit = |k: usize| (k / 64, 1u64 << (k % 64));
+    let mut into: Vec<u64> = reach[i].iter().zip(&reach[j]).map(|(x, y)| x | y).collect();
+    for k in [i, j] {
+        let (w, m) = bit(k);
+        into[w] &= !m;
+    }
+    let (wi, mi) = bit(i);
+    let (wj, mj) = bit(j);
+    for (t, set) in reach.iter_mut().enumerate() {
+        if t != i && t != j && (set[wi] & mi != 0 || set[wj] & mj != 0) {
+            for (w, x) in set.iter_mut().zip(&into) {
+                *w |= x;
+            }
+            set[wi] |= mi;
+        }
+    }
+    reach[i] = into;
 }
 
 /// XLA's `IsProducerMultiOutputFusible`: a single-output loop fusion or
@@ -584,6 +659,7 @@ fn fuse_producer(
     let Some((c, merged)) = best else {
         return Ok(());
     };
+    let limit = order.pos(c);
     let fusion = materialize(funcs, &merged, merged.kind(), c)?;
     nodes.forget_users(c);
     nodes.forget_users(p);
@@ -606,10 +682,7 @@ fn fuse_producer(
     nodes.forget(p);
     funcs.erase_node(p);
     erased.insert(p);
-    if !order.move_dependents_after(fusion, c) {
-        restore_topological_order(order.func);
-    }
-    order.refresh();
+    order.fused(&[c, p], fusion, limit);
     Ok(())
 }
 
@@ -676,4 +749,95 @@ fn run_on(pass: &MultiOutputFusion, funcs: &mut Functions, func: Op) -> Result<(
         fuse_siblings(funcs, &mut nodes, &mut order, arg, &mut erased)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::merge_reach;
+
+    /// Transitive closure of a graph on `n` nodes (Floyd-Warshall).
+    fn closure(edges: &[(usize, usize)], n: usize) -> Vec<Vec<bool>> {
+        let mut r = vec![vec![false; n]; n];
+        for &(a, b) in edges {
+            r[a][b] = true;
+        }
+        for m in 0..n {
+            for a in 0..n {
+                for b in 0..n {
+                    if r[a][m] && r[m][b] {
+                        r[a][b] = true;
+                    }
+                }
+            }
+        }
+        r
+    }
+
+    /// The siblings' sets in `Order::reachability`'s format: `set[to]` has
+    /// bit `from` if sibling `from` reaches sibling `to`.
+    fn sets(r: &[Vec<bool>], siblings: &[usize]) -> Vec<Vec<u64>> {
+        siblings
+            .iter()
+            .enumerate()
+            .map(|(to, &t)| {
+                let mut set = vec![0u64; siblings.len().div_ceil(64)];
+                for (from, &f) in siblings.iter().enumerate() {
+                    if from != to && r[f][t] {
+                        set[from / 64] |= 1 << (from % 64);
+                    }
+                }
+                set
+            })
+            .collect()
+    }
+
+    /// After two unconnected siblings are fused (one node contracted into
+    /// the other), the updated sets are those computed afresh on the
+    /// contracted graph, on random DAGs whose siblings are joined through
+    /// other nodes.
+    #[test]
+    fn merged_reachability_equals_recomputed() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |m: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % m as u64) as usize
+        };
+        let (n, k) = (12, 5);
+        let mut checked = 0;
+        for _ in 0..500 {
+            // Edges from lower to higher nodes: a DAG.
+            let edges: Vec<(usize, usize)> = (0..next(16)).map(|_| (next(n), next(n))).filter(|(a, b)| a < b).collect();
+            let mut siblings: Vec<usize> = Vec::new();
+            while siblings.len() < k {
+                let x = next(n);
+                if !siblings.contains(&x) {
+                    siblings.push(x);
+                }
+            }
+            let r = closure(&edges, n);
+            let mut reach = sets(&r, &siblings);
+            let (i, j) = (next(k), next(k));
+            let (si, sj) = (siblings[i], siblings[j]);
+            if i == j || r[si][sj] || r[sj][si] {
+                continue;
+            }
+            merge_reach(&mut reach, i, j);
+            let contracted: Vec<(usize, usize)> =
+                edges.iter().map(|&(a, b)| (if a == sj { si } else { a }, if b == sj { si } else { b })).collect();
+            let fresh = sets(&closure(&contracted, n), &siblings);
+            // Sibling `j` is gone: neither its set nor its bit is asked about.
+            let (w, m) = (j / 64, 1u64 << (j % 64));
+            for to in (0..k).filter(|&t| t != j) {
+                assert_eq!(
+                    reach[to][w] & !m,
+                    fresh[to][w] & !m,
+                    "sibling {to} after fusing {i} and {j}; edges {edges:?}, siblings {siblings:?}"
+                );
+            }
+            checked += 1;
+        }
+        assert!(checked > 100, "too few unconnected pairs drawn: {checked}");
+    }
 }
