@@ -30,6 +30,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+from compile import XlaCpuCompiler, count_instructions  # noqa: E402
 SMALL = dict(d=256, heads=4, kv_heads=2, ffn=512, vocab=1024)
 TIMING_RE = re.compile(r"^\s+([0-9.]+) \(\s*[0-9.]+%\)\s+(\S.*)$")
 
@@ -49,10 +51,6 @@ def export(layers, out_dir):
         fh.write(text)
     os.replace(path + ".tmp", path)
     return path
-
-
-def count_instructions(text):
-    return sum(1 for ln in text.splitlines() if re.match(r"^\s+(?:ROOT\s+)?[^\s=]+ = ", ln))
 
 
 def rxla_pipeline(hlo_opt, path, platform, timeout):
@@ -77,15 +75,6 @@ def rxla_pipeline(hlo_opt, path, platform, timeout):
     return passes, total
 
 
-def xla_compile(text):
-    sys.path.insert(0, HERE)
-    from compile import XlaCpuCompiler
-    if not hasattr(xla_compile, "compiler"):
-        xla_compile.compiler = XlaCpuCompiler()
-    r = xla_compile.compiler.compile_text(text, 1, 1)
-    return r["compile_s"][0]
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--layers", default="16,64,256", help="comma-separated layer counts")
@@ -102,6 +91,7 @@ def main():
         layers = [int(x) for x in args.layers.split(",") if x]
     except ValueError:
         sys.exit(f"error: --layers expects comma-separated integers, got '{args.layers}'")
+    xla = XlaCpuCompiler() if args.xla else None
     rows = []
     for n in layers:
         t0 = time.perf_counter()
@@ -112,8 +102,8 @@ def main():
                "export_s": round(time.perf_counter() - t0, 2)}
         passes, total = rxla_pipeline(args.hlo_opt, path, args.platform, args.timeout)
         row.update(total_s=total, passes=passes)
-        if args.xla:
-            row["xla_compile_s"] = xla_compile(text)
+        if xla:
+            row["xla_compile_s"] = xla.compile_text(text, 1, 1)["compile_s"][0]
         rows.append(row)
         top = sorted(passes.items(), key=lambda kv: -kv[1])[:4]
         print(f"{n:4d} layers {row['instructions']:7d} instr  HLO pipeline {total:8.3f} s "
