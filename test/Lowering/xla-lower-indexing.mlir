@@ -30,3 +30,23 @@ func.func @signed(%a: index) -> (index, index) {
   %r:2 = xla.apply_indexing #map(%a)
   return %r#0, %r#1 : index, index
 }
+
+// -----
+
+// Unused maps are erased, not lowered, also one whose only user is another
+// unused map (a lane index the vectorizer merged into a wider access);
+// the used one is lowered as before.
+// CHECK-LABEL: func.func @unused
+// CHECK-NOT:     xla.apply_indexing
+// CHECK:         %[[C4:.*]] = arith.constant 4 : index
+// CHECK-NEXT:    %[[M:.*]] = arith.muli %arg0, %[[C4]] overflow<nsw, nuw> : index
+// CHECK-NEXT:    return %[[M]]
+#used = #xla.indexing_map<"(d0) -> (d0 * 4), domain: d0 in [0, 9]">
+#lane = #xla.indexing_map<"(d0) -> (d0 * 4 + 1), domain: d0 in [0, 9]">
+#next = #xla.indexing_map<"(d0) -> (d0 * 2), domain: d0 in [0, 40]">
+func.func @unused(%a: index) -> index {
+  %u = xla.apply_indexing #used(%a)
+  %l = xla.apply_indexing #lane(%a)
+  %n = xla.apply_indexing #next(%l)
+  return %u : index
+}

@@ -1,6 +1,6 @@
 //! `xla-lower-indexing`: `xla.apply_indexing` becomes `arith` on `index`
 //! (XLA lowers it through `affine.apply`; rxla writes the arithmetic
-//! directly so it can use what the map knows).
+//! directly so it can use what the map knows). Unused maps are erased.
 //!
 //! The map's bounds are promises about the operands, so the range of every
 //! subexpression is known: `floordiv` and `mod` of a non-negative value by
@@ -35,7 +35,19 @@ impl HloPass for LowerIndexing {
     }
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> std::result::Result<(), PassError> {
-        for op in ops_named(Op::of(&module), "xla.apply_indexing") {
+        let mut live = Vec::new();
+        // Unused maps are erased, not lowered: the vectorizer leaves the
+        // index of every lane it merged into a wider access (most of a
+        // column reduction's maps), and their arithmetic would only make
+        // work for `canonicalize`. Users come after their operands, so
+        // going backwards frees a map's operand maps before they are seen.
+        for op in ops_named(Op::of(&module), "xla.apply_indexing").into_iter().rev() {
+            match op.has_uses() {
+                true => live.push(op),
+                false => op.erase(),
+            }
+        }
+        for op in live.into_iter().rev() {
             lower_apply(op)?;
         }
         Ok(())
