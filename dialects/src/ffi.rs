@@ -8,6 +8,7 @@ extern "C" {
     pub fn mlirGetDialectHandle__xla_gpu__() -> MlirDialectHandle;
     pub fn rxlaOperationIsTriviallyDead(op: MlirOperation) -> bool;
     pub fn rxlaOperationIsMemoryEffectFree(op: MlirOperation) -> bool;
+    pub fn rxlaOperationGetAttrDictionary(op: MlirOperation) -> MlirAttribute;
     pub fn rxlaContextSetPrintOpOnDiagnostic(context: MlirContext, enable: bool);
     pub fn rxlaEmitWarning(location: MlirLocation, message: MlirStringRef);
     pub fn rxlaAttributeIsAIndexingMap(attr: MlirAttribute) -> bool;

@@ -149,6 +149,18 @@ pub fn indexing_map_text<'c>(attribute: Attribute<'c>) -> Option<&'c str> {
     }
 }
 
+/// Every attribute of the live operation `op`, inherent and discardable,
+/// as one dictionary attribute (sorted by name). Reading attributes one
+/// by one through MLIR's C API rebuilds this dictionary on every call for
+/// ops that keep attributes as properties (all ODS ops).
+///
+/// # Safety
+/// `op` must be a live operation.
+pub unsafe fn attr_dictionary(op: mlir_sys::MlirOperation) -> mlir_sys::MlirAttribute {
+    // SAFETY: the caller guarantees a live operation.
+    unsafe { ffi::rxlaOperationGetAttrDictionary(op) }
+}
+
 /// True if `op` would be dead were its results unused: it has no memory
 /// effects (MLIR's `wouldOpBeTriviallyDead`).
 pub fn is_trivially_dead<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {

@@ -194,14 +194,11 @@ pub fn clone_function(module: Op, func: Op, hint: &str) -> Result<Op, PassError>
 pub fn replace_callees(op: Op, mut f: impl FnMut(&str) -> Option<String>) -> Result<bool, PassError> {
     use crate::builder::quote_symbol;
     let mut changed = false;
-    let named: Vec<(String, MlirAttribute)> = unsafe {
-        (0..mlirOperationGetNumAttributes(op.raw()))
-            .map(|i| {
-                let a = mlirOperationGetAttribute(op.raw(), i);
-                (crate::op::string(mlirIdentifierStr(a.name)), a.attribute)
-            })
-            .collect()
-    };
+    let named: Vec<(String, MlirAttribute)> = op
+        .named_attrs()
+        .into_iter()
+        .map(|a| (crate::op::string(unsafe { mlirIdentifierStr(a.name) }), a.attribute))
+        .collect();
     for (key, attr) in named {
         unsafe {
             if mlirAttributeIsAFlatSymbolRef(attr) {

@@ -182,6 +182,17 @@ impl Op {
         (!attr.ptr.is_null()).then_some(attr)
     }
 
+    /// Every attribute, inherent and discardable, sorted by name: the
+    /// op's attribute dictionary, built once (see
+    /// `rxla_dialects::attr_dictionary`).
+    pub fn named_attrs(self) -> Vec<MlirNamedAttribute> {
+        // SAFETY: a live op; the dictionary is uniqued in the context.
+        unsafe {
+            let dict = rxla_dialects::attr_dictionary(self.0);
+            (0..mlirDictionaryAttrGetNumElements(dict)).map(|i| mlirDictionaryAttrGetElement(dict, i)).collect()
+        }
+    }
+
     /// The symbols this op references through flat symbol reference
     /// attributes (also inside array attributes): its callees.
     pub fn symbol_uses(self) -> Vec<String> {
@@ -197,10 +208,8 @@ impl Op {
             }
         }
         let mut out = Vec::new();
-        unsafe {
-            for i in 0..mlirOperationGetNumAttributes(self.0) {
-                collect(mlirOperationGetAttribute(self.0, i).attribute, &mut out);
-            }
+        for named in self.named_attrs() {
+            collect(named.attribute, &mut out);
         }
         out
     }
@@ -339,14 +348,10 @@ impl Op {
 
     /// Every attribute as (name, printed value), in the op's order.
     pub fn attrs(self) -> Vec<(String, String)> {
-        unsafe {
-            (0..mlirOperationGetNumAttributes(self.0))
-                .map(|i| {
-                    let named = mlirOperationGetAttribute(self.0, i);
-                    (string(mlirIdentifierStr(named.name)), attr_to_string(named.attribute))
-                })
-                .collect()
-        }
+        self.named_attrs()
+            .into_iter()
+            .map(|named| (string(unsafe { mlirIdentifierStr(named.name) }), attr_to_string(named.attribute)))
+            .collect()
     }
 
     /// Sets attribute `name` to a raw attribute.
@@ -668,4 +673,49 @@ impl Value {
 pub fn is_trivially_dead_when_unused(op: Op) -> bool {
     // SAFETY: live operation.
     rxla_dialects::is_trivially_dead(unsafe { &op.as_ref() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use melior::ir::Module;
+
+    /// `named_attrs` reads the same attributes, in the same order, as
+    /// MLIR's one-at-a-time C API (which rebuilds the dictionary from the
+    /// op's properties on every call): inherent ones (`dimensions`,
+    /// `to_apply`) and discardable ones alike.
+    #[test]
+    fn named_attrs_match_the_c_api() {
+        let context = rxla_dialects::create_context();
+        let source = "
+            func.func private @sum(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {
+              %0 = hlo.add %a, %b : tensor<f32>
+              return %0 : tensor<f32>
+            }
+            func.func @main(%x: tensor<4x2xf32>, %i: tensor<f32>) -> tensor<4xf32> {
+              %0 = hlo.reduce %x, %i {dimensions = array<i64: 1>, to_apply = @sum, note = \"kept\"} : (tensor<4x2xf32>, tensor<f32>) -> tensor<4xf32>
+              return %0 : tensor<4xf32>
+            }
+        ";
+        let module = Module::parse(&context, source).expect("parses");
+        let root = Op::from_raw(module.as_operation().to_raw());
+        let reduce = root.walk_preorder().into_iter().find(|op| op.is_named("hlo.reduce")).expect("a reduce");
+        let named: Vec<(String, usize)> = reduce
+            .named_attrs()
+            .iter()
+            .map(|a| (string(unsafe { mlirIdentifierStr(a.name) }), a.attribute.ptr as usize))
+            .collect();
+        let one_by_one: Vec<(String, usize)> = unsafe {
+            (0..mlirOperationGetNumAttributes(reduce.raw()))
+                .map(|i| {
+                    let a = mlirOperationGetAttribute(reduce.raw(), i);
+                    (string(mlirIdentifierStr(a.name)), a.attribute.ptr as usize)
+                })
+                .collect()
+        };
+        let names: Vec<&str> = named.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["dimensions", "note", "to_apply"]);
+        assert_eq!(named, one_by_one);
+        assert_eq!(reduce.symbol_uses(), ["sum"]);
+    }
 }

@@ -21,7 +21,7 @@
 //!   layer's softmax had a reducer of its own and no two layers shared a
 //!   kernel.
 
-use crate::op::string_ref;
+use crate::op::{string_ref, Op};
 use mlir_sys::*;
 use std::collections::HashMap;
 
@@ -68,13 +68,9 @@ impl Fingerprinter {
     pub fn fusion(&mut self, fusion: MlirOperation) -> Option<Fingerprint> {
         let mut tokens = Vec::new();
         // SAFETY: a live operation; the attributes are owned by the context.
-        unsafe {
-            let n = mlirOperationGetNumAttributes(fusion);
-            for i in 0..n {
-                let named = mlirOperationGetAttribute(fusion, i);
-                tokens.push(named.name.ptr as u64);
-                self.attribute(named.attribute, &mut tokens)?;
-            }
+        for named in Op::from_raw(fusion).named_attrs() {
+            tokens.push(named.name.ptr as u64);
+            self.attribute(named.attribute, &mut tokens)?;
         }
         Some(Fingerprint(tokens))
     }
@@ -163,13 +159,13 @@ impl Fingerprinter {
             }
             let operands = mlirOperationGetNumOperands(op);
             let results = mlirOperationGetNumResults(op);
-            let attributes = mlirOperationGetNumAttributes(op);
+            let attributes = Op::from_raw(op).named_attrs();
             tokens.extend([
                 tag::OP,
                 mlirOperationGetName(op).ptr as u64,
                 operands as u64,
                 results as u64,
-                attributes as u64,
+                attributes.len() as u64,
             ]);
             for i in 0..operands {
                 let v = mlirOperationGetOperand(op, i);
@@ -186,8 +182,7 @@ impl Fingerprinter {
                 values.insert(v.ptr as usize, n);
                 tokens.push(mlirValueGetType(v).ptr as u64);
             }
-            for i in 0..attributes {
-                let named = mlirOperationGetAttribute(op, i);
+            for named in attributes {
                 tokens.push(named.name.ptr as u64);
                 self.attribute(named.attribute, tokens)?;
             }

@@ -159,15 +159,12 @@ fn eligible(op: Op, effects: &mut SideEffects) -> bool {
 /// The op's attributes as (name, raw attribute), sorted by name, without
 /// the ignored ones.
 fn compared_attrs(op: Op) -> Vec<(String, MlirAttribute)> {
-    let mut out: Vec<(String, MlirAttribute)> = unsafe {
-        (0..mlirOperationGetNumAttributes(op.raw()))
-            .map(|i| {
-                let a = mlirOperationGetAttribute(op.raw(), i);
-                (string(mlirIdentifierStr(a.name)), a.attribute)
-            })
-            .filter(|(n, _)| !IGNORED.contains(&n.as_str()))
-            .collect()
-    };
+    let mut out: Vec<(String, MlirAttribute)> = op
+        .named_attrs()
+        .into_iter()
+        .map(|a| (string(unsafe { mlirIdentifierStr(a.name) }), a.attribute))
+        .filter(|(n, _)| !IGNORED.contains(&n.as_str()))
+        .collect();
     out.sort_by(|a, b| a.0.cmp(&b.0));
     out
 }

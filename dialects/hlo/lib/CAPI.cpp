@@ -19,6 +19,10 @@ bool rxlaOperationIsMemoryEffectFree(MlirOperation op) {
   return mlir::isMemoryEffectFree(unwrap(op));
 }
 
+MlirAttribute rxlaOperationGetAttrDictionary(MlirOperation op) {
+  return wrap(mlir::Attribute(unwrap(op)->getAttrDictionary()));
+}
+
 void rxlaEmitWarning(MlirLocation location, MlirStringRef message) {
   mlir::emitWarning(unwrap(location)) << unwrap(message);
 }

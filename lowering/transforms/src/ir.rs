@@ -479,14 +479,8 @@ pub fn num_regions(op: Op) -> usize {
 
 /// Every attribute of `op` (name, attribute).
 pub fn op_attrs(op: Op) -> Vec<(String, MlirAttribute)> {
-    unsafe {
-        (0..mlirOperationGetNumAttributes(op.raw()))
-            .map(|i| {
-                let named = mlirOperationGetAttribute(op.raw(), i);
-                let name = mlirIdentifierStr(named.name);
-                let name = std::slice::from_raw_parts(name.data as *const u8, name.length);
-                (String::from_utf8_lossy(name).into_owned(), named.attribute)
-            })
-            .collect()
-    }
+    op.named_attrs()
+        .into_iter()
+        .map(|named| (rxla_ir::op::string(unsafe { mlirIdentifierStr(named.name) }), named.attribute))
+        .collect()
 }

@@ -23,6 +23,13 @@ MLIR_CAPI_EXPORTED bool rxlaOperationIsTriviallyDead(MlirOperation op);
 /// True if `op` is free of memory effects (MLIR's isMemoryEffectFree).
 MLIR_CAPI_EXPORTED bool rxlaOperationIsMemoryEffectFree(MlirOperation op);
 
+/// All of `op`'s attributes, inherent and discardable, as one dictionary
+/// (Operation::getAttrDictionary). MLIR's mlirOperationGetNumAttributes
+/// and mlirOperationGetAttribute each rebuild that dictionary from the
+/// op's properties, so reading k attributes through them builds it k+1
+/// times.
+MLIR_CAPI_EXPORTED MlirAttribute rxlaOperationGetAttrDictionary(MlirOperation op);
+
 /// Whether diagnostics on an operation get a "see current operation" note
 /// (MLIR's MLIRContext::printOpOnDiagnostic; mlir-opt turns it off for
 /// --verify-diagnostics). Not in MLIR's C API.
