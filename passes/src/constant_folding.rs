@@ -81,11 +81,20 @@ const CONSTANT_EXPRESSION: &[&str] = &["constant", "broadcast", "iota", "reshape
 
 impl ConstantFolding {
     fn foldable(&self, op: Op) -> bool {
-        if !op.name().starts_with("hlo.") || NOT_FOLDED.contains(&op.opcode().as_str()) || op.num_results() != 1 {
+        // First the test almost every op fails, and the cheapest: its
+        // operands are constant expressions (the pass looks at every op
+        // of the module, each time the simplification group runs).
+        if op.num_results() != 1
+            || op.num_operands() == 0
+            || !op.operands().into_iter().all(|v| is_constant_expression(v, 4))
+        {
+            return false;
+        }
+        if !op.name().starts_with("hlo.") || NOT_FOLDED.contains(&op.opcode().as_str()) {
             return false;
         }
         let Some(result) = op.result_type(0).tensor().cloned() else { return false };
-        if result.num_elements() > self.max_elements || op.num_operands() == 0 {
+        if result.num_elements() > self.max_elements {
             return false;
         }
         let mut operand_elements = 0;
@@ -93,9 +102,6 @@ impl ConstantFolding {
             match v.ty() {
                 HloType::Tensor(t) => operand_elements += t.num_elements(),
                 _ => return false,
-            }
-            if !is_constant_expression(v, 4) {
-                return false;
             }
         }
         if operand_elements > self.max_elements {
