@@ -19,48 +19,103 @@ use inkwell::{
     targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple},
     OptimizationLevel,
 };
-use std::collections::HashMap;
+use std::{
+    collections::HashMap,
+    mem::ManuallyDrop,
+    sync::{Mutex, OnceLock},
+};
 
-/// The host CPU as a compilation target.
+/// The host CPU as a compilation target. Its target machine comes from a
+/// process-wide pool and goes back there when the target is dropped.
 pub struct HostTarget {
-    machine: TargetMachine,
+    machine: ManuallyDrop<TargetMachine>,
     pub triple: String,
     pub cpu: String,
     pub features: String,
 }
 
-impl HostTarget {
-    pub fn new() -> Result<HostTarget, String> {
+/// Target machines no [`HostTarget`] holds, with their identity
+/// (`HostTarget::identity`). Making one, and the subtarget LLVM builds for
+/// it at first use (the host's ~200 features parsed, the x86 lowering
+/// tables), took 0.2-0.4 ms, paid by every compile and every compile
+/// thread when each made its own. A machine is only ever used by the one
+/// target that took it out.
+struct Idle(Vec<(String, TargetMachine)>);
+
+// SAFETY: an idle machine is used by no thread; it is handed to exactly
+// one HostTarget at a time (under the mutex), and LLVM target machines
+// may move between threads as long as no two use one at once.
+unsafe impl Send for Idle {}
+
+static IDLE: Mutex<Idle> = Mutex::new(Idle(Vec::new()));
+
+/// Idle machines kept at most (two per compile thread is plenty).
+const MAX_IDLE: usize = 32;
+
+fn identity_of(triple: &str, cpu: &str, features: &str) -> String {
+    format!("{triple} {cpu} {features}")
+}
+
+/// The host's triple, CPU name and features, asked of LLVM once.
+fn host_identity() -> Result<&'static (String, String, String), String> {
+    static HOST: OnceLock<Result<(String, String, String), String>> = OnceLock::new();
+    HOST.get_or_init(|| {
         Target::initialize_native(&InitializationConfig::default())?;
-        let triple = TargetMachine::get_default_triple();
+        let triple = TargetMachine::get_default_triple().as_str().to_string_lossy().into_owned();
         let cpu = TargetMachine::get_host_cpu_name().to_string();
         let features = TargetMachine::get_host_cpu_features().to_string();
-        Self::with(&triple.as_str().to_string_lossy(), &cpu, &features)
+        Ok((triple, cpu, features))
+    })
+    .as_ref()
+    .map_err(Clone::clone)
+}
+
+impl HostTarget {
+    pub fn new() -> Result<HostTarget, String> {
+        let (triple, cpu, features) = host_identity()?;
+        Self::with(triple, cpu, features)
     }
 
     /// A target machine for `triple`, `cpu` and `features` (the native
-    /// target must be initialized: [`HostTarget::new`] does it).
+    /// target must be initialized: [`HostTarget::new`] does it): an idle
+    /// one of the pool if there is one.
     fn with(triple: &str, cpu: &str, features: &str) -> Result<HostTarget, String> {
         crate::builtins::register_for_mcjit();
-        let llvm_triple = TargetTriple::create(triple);
-        let target = Target::from_triple(&llvm_triple).map_err(|e| e.to_string())?;
-        let machine = target
-            .create_target_machine(
-                &llvm_triple,
-                cpu,
-                features,
-                OptimizationLevel::Aggressive,
-                RelocMode::Default,
-                CodeModel::JITDefault,
-            )
-            .ok_or_else(|| format!("LLVM cannot create a target machine for {cpu} ({triple})"))?;
-        Ok(HostTarget { machine, triple: triple.to_string(), cpu: cpu.to_string(), features: features.to_string() })
+        let identity = identity_of(triple, cpu, features);
+        let idle = {
+            let mut pool = IDLE.lock().unwrap_or_else(|e| e.into_inner());
+            let found = pool.0.iter().position(|(id, _)| *id == identity);
+            found.map(|i| pool.0.swap_remove(i).1)
+        };
+        let machine = match idle {
+            Some(machine) => machine,
+            None => {
+                let llvm_triple = TargetTriple::create(triple);
+                let target = Target::from_triple(&llvm_triple).map_err(|e| e.to_string())?;
+                target
+                    .create_target_machine(
+                        &llvm_triple,
+                        cpu,
+                        features,
+                        OptimizationLevel::Aggressive,
+                        RelocMode::Default,
+                        CodeModel::JITDefault,
+                    )
+                    .ok_or_else(|| format!("LLVM cannot create a target machine for {cpu} ({triple})"))?
+            }
+        };
+        Ok(HostTarget {
+            machine: ManuallyDrop::new(machine),
+            triple: triple.to_string(),
+            cpu: cpu.to_string(),
+            features: features.to_string(),
+        })
     }
 
     /// What code compiled for this target needs of a machine: the triple,
     /// the CPU and its features, as LLVM names them.
     pub fn identity(&self) -> String {
-        format!("{} {} {}", self.triple, self.cpu, self.features)
+        identity_of(&self.triple, &self.cpu, &self.features)
     }
 
     /// Sets the module's triple and data layout, and the host attributes
@@ -103,6 +158,17 @@ impl HostTarget {
     pub fn assembly(&self, module: &Module) -> Result<String, String> {
         let buffer = self.machine.write_to_memory_buffer(module, FileType::Assembly).map_err(|e| e.to_string())?;
         Ok(String::from_utf8_lossy(buffer.as_slice()).into_owned())
+    }
+}
+
+impl Drop for HostTarget {
+    fn drop(&mut self) {
+        // SAFETY: `machine` is not used after this.
+        let machine = unsafe { ManuallyDrop::take(&mut self.machine) };
+        let mut pool = IDLE.lock().unwrap_or_else(|e| e.into_inner());
+        if pool.0.len() < MAX_IDLE {
+            pool.0.push((self.identity(), machine));
+        }
     }
 }
 
@@ -414,4 +480,51 @@ pub fn stages(module: &melior::ir::Module, target: &HostTarget) -> Result<(Strin
     let after = llvm.print_to_string().to_string();
     let asm = target.assembly(&llvm)?;
     Ok((before, after, asm))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LOOP: &str = "define void @f(ptr %p, i64 %n) {
+entry:
+  br label %l
+l:
+  %i = phi i64 [0, %entry], [%j, %l]
+  %q = getelementptr float, ptr %p, i64 %i
+  %v = load float, ptr %q
+  %w = fadd float %v, 1.0
+  store float %w, ptr %q
+  %j = add i64 %i, 1
+  %c = icmp ult i64 %j, %n
+  br i1 %c, label %l, label %e
+e:
+  ret void
+}
+";
+
+    fn object(target: &HostTarget) -> Vec<u8> {
+        let context = Context::create();
+        let buffer = inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(LOOP.as_bytes(), "loop");
+        let module = context.create_module_from_ir(buffer).expect("parses");
+        target.prepare(&module);
+        target.optimize(&module).expect("optimizes");
+        target.machine.write_to_memory_buffer(&module, FileType::Object).expect("compiles").as_slice().to_vec()
+    }
+
+    /// A dropped target's machine serves the next target of the host (the
+    /// only user of the pool in this test binary), and compiles the same
+    /// code again; a target made while it is held gets another machine.
+    #[test]
+    fn dropped_targets_lend_their_machine_and_it_compiles_the_same() {
+        let first = HostTarget::new().expect("host target");
+        let machine = first.machine.as_mut_ptr();
+        let before = object(&first);
+        drop(first);
+        let second = HostTarget::new().expect("host target");
+        assert_eq!(second.machine.as_mut_ptr(), machine, "the idle machine is reused");
+        assert_eq!(object(&second), before, "the reused machine compiles the same object");
+        let third = HostTarget::new().expect("host target");
+        assert_ne!(third.machine.as_mut_ptr(), machine, "a held machine is not lent twice");
+    }
 }
