@@ -194,12 +194,7 @@ pub fn clone_function(module: Op, func: Op, hint: &str) -> Result<Op, PassError>
 pub fn replace_callees(op: Op, mut f: impl FnMut(&str) -> Option<String>) -> Result<bool, PassError> {
     use crate::builder::quote_symbol;
     let mut changed = false;
-    let named: Vec<(String, MlirAttribute)> = op
-        .named_attrs()
-        .into_iter()
-        .map(|a| (crate::op::string(unsafe { mlirIdentifierStr(a.name) }), a.attribute))
-        .collect();
-    for (key, attr) in named {
+    for (key, attr) in op.attrs_raw() {
         unsafe {
             if mlirAttributeIsAFlatSymbolRef(attr) {
                 let old = crate::op::string(mlirFlatSymbolRefAttrGetValue(attr));

@@ -193,6 +193,14 @@ impl Op {
         }
     }
 
+    /// Every attribute as (name, attribute), sorted by name.
+    pub fn attrs_raw(self) -> Vec<(String, MlirAttribute)> {
+        self.named_attrs()
+            .into_iter()
+            .map(|named| (string(unsafe { mlirIdentifierStr(named.name) }), named.attribute))
+            .collect()
+    }
+
     /// The symbols this op references through flat symbol reference
     /// attributes (also inside array attributes): its callees.
     pub fn symbol_uses(self) -> Vec<String> {
@@ -348,10 +356,7 @@ impl Op {
 
     /// Every attribute as (name, printed value), in the op's order.
     pub fn attrs(self) -> Vec<(String, String)> {
-        self.named_attrs()
-            .into_iter()
-            .map(|named| (string(unsafe { mlirIdentifierStr(named.name) }), attr_to_string(named.attribute)))
-            .collect()
+        self.attrs_raw().into_iter().map(|(name, attr)| (name, attr_to_string(attr))).collect()
     }
 
     /// Sets attribute `name` to a raw attribute.

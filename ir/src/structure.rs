@@ -67,7 +67,6 @@ impl Fingerprinter {
     /// if the op has no callee this can read (then it is not shared).
     pub fn fusion(&mut self, fusion: MlirOperation) -> Option<Fingerprint> {
         let mut tokens = Vec::new();
-        // SAFETY: a live operation; the attributes are owned by the context.
         for named in Op::from_raw(fusion).named_attrs() {
             tokens.push(named.name.ptr as u64);
             self.attribute(named.attribute, &mut tokens)?;

@@ -159,12 +159,8 @@ fn eligible(op: Op, effects: &mut SideEffects) -> bool {
 /// The op's attributes as (name, raw attribute), sorted by name, without
 /// the ignored ones.
 fn compared_attrs(op: Op) -> Vec<(String, MlirAttribute)> {
-    let mut out: Vec<(String, MlirAttribute)> = op
-        .named_attrs()
-        .into_iter()
-        .map(|a| (string(unsafe { mlirIdentifierStr(a.name) }), a.attribute))
-        .filter(|(n, _)| !IGNORED.contains(&n.as_str()))
-        .collect();
+    let mut out: Vec<(String, MlirAttribute)> =
+        op.attrs_raw().into_iter().filter(|(n, _)| !IGNORED.contains(&n.as_str())).collect();
     out.sort_by(|a, b| a.0.cmp(&b.0));
     out
 }

@@ -156,7 +156,7 @@ fn expand(op: Op, math: &str, gpu: bool) -> Result<()> {
         let wide: Vec<Value> = operands.iter().map(|v| b.val("arith.extf", &[*v], f32t, &[])).collect();
         let result_ty = op.result(0).raw_type();
         let wide_result_ty = if types_equal(result_ty, ty) { f32t } else { result_ty };
-        let attrs: Vec<(String, MlirAttribute)> = op_attrs(op);
+        let attrs: Vec<(String, MlirAttribute)> = op.attrs_raw();
         let attr_refs: Vec<(&str, MlirAttribute)> = attrs.iter().map(|(k, v)| (k.as_str(), *v)).collect();
         let wide_op = b.op(&op.name(), &wide, &[wide_result_ty], &attr_refs, vec![]);
         let result = if types_equal(wide_result_ty, f32t) {

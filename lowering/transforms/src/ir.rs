@@ -476,11 +476,3 @@ pub fn functions(root: Op) -> Vec<Op> {
 pub fn num_regions(op: Op) -> usize {
     unsafe { mlirOperationGetNumRegions(op.raw()) as usize }
 }
-
-/// Every attribute of `op` (name, attribute).
-pub fn op_attrs(op: Op) -> Vec<(String, MlirAttribute)> {
-    op.named_attrs()
-        .into_iter()
-        .map(|named| (rxla_ir::op::string(unsafe { mlirIdentifierStr(named.name) }), named.attribute))
-        .collect()
-}

@@ -770,7 +770,7 @@ fn lower_gpu_entry_abi(func: Op) -> Result<()> {
     }
     // The launch description stays readable in the llvm-mlir stage.
     let kept: Vec<(String, MlirAttribute)> =
-        op_attrs(func).into_iter().filter(|(k, _)| k.starts_with("xla.") && k != "xla.entry").collect();
+        func.attrs_raw().into_iter().filter(|(k, _)| k.starts_with("xla.") && k != "xla.entry").collect();
     for (k, v) in &kept {
         attrs.push((k.as_str(), *v));
     }
