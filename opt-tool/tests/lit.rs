@@ -1,6 +1,6 @@
 //! Lit-style FileCheck test runner for the workspace's `test/` directory.
 //!
-//! Every `*.mlir` / `*.hlo` file under `test/` (recursively, skipping `Output/`, `oracle/` and `models/`
+//! Every `*.mlir` / `*.hlo` file under `test/` (recursively, skipping `Output/`, `oracle/`, `models/` and `sharded/`
 //! directories) that has at least one `RUN:` line becomes one libtest-mimic
 //! trial named by its path relative to `test/`, so the usual filters work:
 //!
@@ -180,9 +180,10 @@ mod harness {
                 continue;
             }
             if entry.file_type()?.is_dir() {
-                // `oracle/` and `models/` are the conformance and real-model
-                // corpora, not lit tests (as in test/lit.cfg.py's excludes).
-                if name != "Output" && name != "oracle" && name != "models" {
+                // `oracle/`, `models/` and `sharded/` are the conformance,
+                // real-model and sharded corpora, not lit tests (as in
+                // test/lit.cfg.py's excludes).
+                if !["Output", "oracle", "models", "sharded"].contains(&name.as_ref()) {
                     collect_test_files(&path, out)?;
                 }
             } else if path.extension().is_some_and(|e| SUFFIXES.iter().any(|s| e == *s)) {
