@@ -207,6 +207,10 @@ struct Args {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 enum Stage {
+    /// The program each partition runs: sharding propagation and the SPMD
+    /// partitioner for the module's num_partitions (before the platform's
+    /// HLO pipeline).
+    Spmd,
     /// The platform's HLO pipeline: simplification, canonicalization,
     /// layout normalization and fusion.
     Hlo,
@@ -243,7 +247,7 @@ enum Stage {
 impl Stage {
     /// Stages after the emitters work on the kernel module.
     fn lowers(self) -> bool {
-        !matches!(self, Stage::Hlo | Stage::Emitter)
+        !matches!(self, Stage::Spmd | Stage::Hlo | Stage::Emitter)
     }
 }
 
@@ -415,6 +419,8 @@ fn list_stages() -> String {
     let mut out = String::new();
     use rxla_passes::pipeline::{hlo_pipeline, Platform};
     let _ = writeln!(out, "Stages (--stage=NAME --platform=cpu|gpu):");
+    let spmd: Vec<String> = rxla_passes::pipeline::spmd_pipeline().iter().map(|s| s.to_string()).collect();
+    let _ = writeln!(out, "  spmd  the program each of num_partitions partitions runs: {}", spmd.join(", "));
     let _ = writeln!(out, "  hlo  the platform's HLO pipeline:");
     for platform in [Platform::Cpu, Platform::Gpu] {
         let _ = writeln!(out, "       {}:", platform.name());
@@ -519,6 +525,7 @@ fn run(args: &Args, text: String, display_name: String, reporter: &Reporter) -> 
             pipeline::parse_elements(passes)?.into_iter().map(driver::Item::Element).collect()
         }
         (None, Some(p), None) => pipeline::parse_anchored(p)?.into_iter().map(driver::Item::Element).collect(),
+        (None, None, Some(Stage::Spmd)) => driver::Item::from_steps(&rxla_passes::pipeline::spmd_pipeline()),
         (None, None, Some(_)) => {
             let platform = args.platform.expect("clap requires --platform with --stage").platform();
             driver::Item::from_steps(&rxla_passes::pipeline::hlo_pipeline(platform))
@@ -640,7 +647,7 @@ fn process_chunk(
     if args.stage == Some(Stage::Thunks) {
         return thunks(args, context, module, options.file, reporter);
     }
-    let emitter = args.stage.is_some_and(|s| s != Stage::Hlo);
+    let emitter = args.stage.is_some_and(|s| s != Stage::Hlo && s != Stage::Spmd);
     let headerless = emitter && options.input == Format::Hlo && emitter_stage::is_headerless(&chunk.text);
     if !items.is_empty() && !headerless {
         let ir_printing = ir_printing(args);

@@ -44,6 +44,7 @@ pub mod rng_bit_generator_expander;
 pub mod rng_expander;
 pub mod select_and_scatter_expander;
 pub mod sharding_remover;
+pub mod spmd;
 pub mod stable_sort_expander;
 pub mod tuple_simplifier;
 pub mod while_loop_simplifier;

@@ -36,6 +36,13 @@ fn simplification() -> Step {
     }
 }
 
+/// The SPMD stage: every instruction given a sharding, then the entry
+/// rewritten into the program each of the module's `num_partitions`
+/// partitions runs.
+pub fn spmd_pipeline() -> Vec<Step> {
+    vec![p("sharding-propagation"), p("spmd-partitioner")]
+}
+
 /// The default HLO pipeline of `platform`.
 pub fn hlo_pipeline(platform: Platform) -> Vec<Step> {
     let mut steps = vec![

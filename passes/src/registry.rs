@@ -33,6 +33,8 @@ static REGISTRY: &[PassInfo] = &[
     pass!(crate::rng_expander::RngExpander),
     pass!(crate::select_and_scatter_expander::SelectAndScatterExpander),
     pass!(crate::sharding_remover::ShardingRemover),
+    pass!(crate::spmd::ShardingPropagation),
+    pass!(crate::spmd::SpmdPartitioner),
     pass!(crate::stable_sort_expander::StableSortExpander),
     pass!(crate::zero_sized_hlo_elimination::ZeroSizedHloElimination),
     pass!(crate::while_loop_simplifier::WhileLoopSimplifier),

@@ -71,7 +71,7 @@ impl HloPass for ReshapeMover {
 }
 
 /// Elementwise ops (XLA's IsElementwise) by their rxla names.
-const ELEMENTWISE: &[&str] = &[
+pub(crate) const ELEMENTWISE: &[&str] = &[
     "abs",
     "acos",
     "acosh",

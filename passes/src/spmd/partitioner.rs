@@ -1,0 +1,792 @@
+//! `spmd-partitioner`: rewrites the entry computation of a module with
+//! shardings into the program every partition runs (XLA's SPMD
+//! partitioner, GSPMD): each value becomes the block its partition holds,
+//! and collectives move blocks where an op needs them.
+//!
+//! The rewrite works op by op, in program order, in place: an op's operands
+//! are replaced by their blocks in the sharding the op needs (resharded
+//! from the sharding they have), its result types become block types, and
+//! its attributes that name sizes are adjusted. The shardings come from
+//! [`propagate`]; an op's actual result sharding may be coarser than the
+//! one propagated (its consumers reshard what they get).
+//!
+//! - Elementwise ops, `broadcast`, `transpose`: operands in the result's
+//!   sharding (projected through the op's dimension map); no communication.
+//! - `reshape`: dimensions that start at the same place in row-major order
+//!   keep their blocks when the block count divides both sizes; the others
+//!   are made whole first.
+//! - `reduce`: kept dimensions as the result's; reduced dimensions that are
+//!   sharded stay sharded when the reducer is `add`/`multiply`/`maximum`/
+//!   `minimum`/`and`/`or` with its identity as the init value, and the
+//!   partial results are combined by an `all-reduce` with the same reducer.
+//! - `dot`: either each operand in the result's sharding (contracting
+//!   dimensions whole), or, when the contracting dimensions are sharded,
+//!   one operand as it is, the other matched to it, and the partial products
+//!   summed by an `all-reduce`; whichever moves fewer bytes.
+//! - `slice`, `pad`, `reverse`, `concatenate`, `sort`, `dynamic-slice`,
+//!   `dynamic-update-slice`, `iota`: sharded along the dimensions they act
+//!   independently on, whole along the others.
+//! - `Sharding` / `xla.sdy.FuncResultSharding` custom calls reshard their
+//!   operand and disappear.
+//! - Every other op runs on whole operands and gives whole results (correct
+//!   for any op; the partitioner's fallback).
+//!
+//! Resharding: dimensions whose blocks change are gathered by `all-gather`s
+//! (one per dimension, grouped over the partitions that differ only there)
+//! and then cut by a `dynamic-slice` at the partition's offset, read from a
+//! table indexed by `partition-id`. A dimension of `n` elements in `k`
+//! blocks has blocks of `ceil(n / k)`, the last ones padded (XLA's uneven
+//! sharding); padding never reaches a reduction or a contraction.
+//!
+//! The entry parameters take their block types and keep their
+//! `hlo.sharding` (how a runtime splits the global arguments); the results
+//! get `hlo.sharding` result attributes (how it assembles the global
+//! outputs): the ROOT's stated sharding, else the one the result has.
+//! The entry is renamed `<name>_spmd`, as XLA names it; runtimes take an
+//! entry so named as already partitioned.
+//!
+//! Not done (yet): manual shardings (`shard_map` regions: `SPMDFullToShardShape`
+//! and `xla.sdy.GlobalToLocalShape`) are refused; `while`, `call`,
+//! `conditional`, `gather`, `scatter` and `convolution` run whole.
+
+use std::collections::HashMap;
+
+use melior::ir::OperationRef;
+use mlir_sys::*;
+use rxla_hlo_text::custom_calls::{SHARDING_GROUP, SHARDING_TARGETS};
+use rxla_ir::{
+    builder::{quote_symbol, Builder},
+    computation,
+    op::{parse_type, Op, Value},
+    pass::{HloPass, PassError, PassOptions},
+    types::{ElementType, HloType, TensorType},
+};
+use rxla_translate::sharding as sharding_attr;
+
+use super::propagation::{module_partitions, module_replicas, propagate, stated, Propagation};
+use super::rules::{self, DotLayout};
+use super::tiles::{Placement, Tiles};
+use crate::constant::{splat, ConstantBuilder, Scalar};
+
+type Result<T> = std::result::Result<T, PassError>;
+
+/// The entry name suffix XLA gives a partitioned program.
+pub const SPMD_SUFFIX: &str = "_spmd";
+
+#[derive(Clone, Debug)]
+pub struct SpmdPartitioner {
+    partitions: usize,
+}
+
+impl HloPass for SpmdPartitioner {
+    const NAME: &'static str = "spmd-partitioner";
+    const DESCRIPTION: &'static str =
+        "Rewrite the entry into the per-partition program, with collectives (XLA's SPMD partitioner)";
+
+    fn from_options(options: &PassOptions) -> Result<Self> {
+        options.expect_only(Self::NAME, &["num_partitions"])?;
+        Ok(Self { partitions: options.int("num_partitions", 0)?.max(0) as usize })
+    }
+
+    fn run(&mut self, module: OperationRef<'_, '_>) -> Result<()> {
+        let module = Op::of(&module);
+        let n = if self.partitions > 0 { self.partitions } else { module_partitions(module) };
+        let Some(entry) = computation::entry(module) else { return Ok(()) };
+        if n <= 1 || computation::name(entry).ends_with(SPMD_SUFFIX) {
+            return Ok(());
+        }
+        partition(module, entry, n)
+    }
+}
+
+/// A value of the global program on one partition: its block and how the
+/// blocks lie.
+#[derive(Clone, Debug)]
+struct Local {
+    value: Value,
+    place: Placement,
+}
+
+struct Partitioner {
+    module: Op,
+    n: usize,
+    replicas: usize,
+    next_channel: i64,
+    /// `partition-id` as s32, built once at the top of the entry.
+    pid: Option<Value>,
+    top: Op,
+    plan: Propagation,
+    /// The global type of every value of the original program.
+    global: HashMap<Value, HloType>,
+    locals: HashMap<Value, Local>,
+}
+
+/// Partitions `entry` of `module` for `n` partitions.
+pub fn partition(module: Op, entry: Op, n: usize) -> Result<()> {
+    let plan = propagate(entry, n)?;
+    let mut global = HashMap::new();
+    for a in entry.arguments() {
+        global.insert(a, a.ty());
+    }
+    let body = entry.body_ops();
+    for op in &body {
+        for v in op.results() {
+            global.insert(v, v.ty());
+        }
+    }
+    let top = *body.first().ok_or_else(|| PassError("the entry computation is empty".into()))?;
+    let mut p = Partitioner {
+        module,
+        n,
+        replicas: module_replicas(module),
+        next_channel: max_channel(module) + 1,
+        pid: None,
+        top,
+        plan,
+        global,
+        locals: HashMap::new(),
+    };
+    for (i, arg) in entry.arguments().into_iter().enumerate() {
+        let place = p.plan.place(arg);
+        if let Placement::Tuple(_) = place {
+            if place != Placement::replicated(&arg.ty(), n) {
+                return Err(PassError(format!(
+                    "parameter {i}: a tuple parameter with a tiled sharding is not supported by the SPMD partitioner"
+                )));
+            }
+        }
+        set_type(arg, &local_type(&arg.ty(), &place))?;
+        p.locals.insert(arg, Local { value: arg, place });
+    }
+    // The ROOT's stated shardings, read before the ops change.
+    let stated_results: Vec<Option<String>> =
+        entry.return_values().into_iter().map(|v| v.op().and_then(|o| o.attr_text("hlo.sharding"))).collect();
+    let mut dead = Vec::new();
+    for op in body {
+        if op.is_named("func.return") {
+            p.results(entry, op, &stated_results)?;
+        } else if p.op(op).map_err(|e| located(op, e))? {
+            dead.push(op);
+        }
+    }
+    for op in dead.into_iter().rev() {
+        op.erase();
+    }
+    let args: Vec<String> = entry.arguments().iter().map(|a| a.ty().to_string()).collect();
+    let results: Vec<String> = entry.return_values().iter().map(|v| v.ty().to_string()).collect();
+    entry.set_attr("function_type", &format!("({}) -> ({})", args.join(", "), results.join(", ")))?;
+    let name = format!("{}{SPMD_SUFFIX}", computation::name(entry));
+    entry.set_attr("sym_name", &format!("\"{}\"", name.replace('\\', "\\\\").replace('"', "\\\"")))?;
+    Ok(())
+}
+
+/// Reports `e` at `op` (its HLO instruction) and returns the pass's error.
+fn located(op: Op, e: PassError) -> PassError {
+    super::propagation::located(op.location(), e)
+}
+
+/// The largest `channel_id` in the module (0 if none).
+fn max_channel(module: Op) -> i64 {
+    module.walk_preorder().into_iter().filter_map(|op| op.int_attr("channel_id")).max().unwrap_or(0)
+}
+
+/// The block type of a value of global type `ty` placed as `place`.
+fn local_type(ty: &HloType, place: &Placement) -> HloType {
+    match (ty, place) {
+        (HloType::Tensor(t), Placement::Array(tiles)) => {
+            HloType::Tensor(TensorType::new(&tiles.local_dims(&t.dims), &t.elem))
+        }
+        (HloType::Tuple(items), Placement::Tuple(places)) if items.len() == places.len() => {
+            HloType::Tuple(items.iter().zip(places).map(|(t, p)| local_type(t, p)).collect())
+        }
+        _ => ty.clone(),
+    }
+}
+
+fn set_type(v: Value, ty: &HloType) -> Result<()> {
+    // SAFETY: a live value; the context owns the parsed type.
+    unsafe {
+        let context = mlirTypeGetContext(mlirValueGetType(v.0));
+        let raw =
+            parse_type(context, &ty.to_string()).ok_or_else(|| PassError(format!("internal error: bad type {ty}")))?;
+        mlirValueSetType(v.0, raw);
+    }
+    Ok(())
+}
+
+fn dims_text(v: &[i64]) -> String {
+    format!("array<i64{}>", v.iter().map(|d| format!(", {d}")).collect::<String>().replacen(", ", ": ", 1))
+}
+
+impl Partitioner {
+    fn local(&self, v: Value) -> Result<Local> {
+        self.locals.get(&v).cloned().ok_or_else(|| PassError("internal error: an operand was not partitioned".into()))
+    }
+
+    fn global_ty(&self, v: Value) -> HloType {
+        self.global.get(&v).cloned().unwrap_or_else(|| v.ty())
+    }
+
+    fn global_tensor(&self, v: Value) -> Result<TensorType> {
+        self.global_ty(v).tensor().cloned().ok_or_else(|| PassError("expected an array operand".into()))
+    }
+
+    fn tiles_of(&self, l: &Local) -> Result<Tiles> {
+        l.place.tiles().cloned().ok_or_else(|| PassError("internal error: an array without array placement".into()))
+    }
+
+    /// Partitions one op in place; true if it is to be erased (its
+    /// result was replaced).
+    fn op(&mut self, op: Op) -> Result<bool> {
+        let operands: Vec<Local> = op.operands().into_iter().map(|v| self.local(v)).collect::<Result<_>>()?;
+        let targets: Vec<Placement> = op.results().into_iter().map(|v| self.plan.place(v)).collect();
+        let b = Builder::before(op);
+        let opcode = op.opcode();
+        if opcode == "custom_call" {
+            let target = op.string_attr("custom_call_target").unwrap_or_default();
+            if target == SHARDING_GROUP {
+                return Ok(true);
+            }
+            if target == "Sharding" || target == "xla.sdy.FuncResultSharding" {
+                let want = targets.first().cloned().ok_or_else(|| PassError("a sharding without a result".into()))?;
+                let v = self.reshard(&b, &operands[0], op.operand(0), &want)?;
+                self.locals.insert(op.result(0), Local { value: v, place: want });
+                return Ok(true);
+            }
+            if SHARDING_TARGETS.contains(&target.as_str()) {
+                return Err(PassError(format!(
+                    "custom-call '{target}' marks a region partitioned by hand (a manual sharding), which the SPMD \
+                     partitioner does not support"
+                )));
+            }
+        }
+        let target = targets.first().and_then(Placement::tiles).cloned();
+        match opcode.as_str() {
+            "tuple" | "get_tuple_element" => {
+                for (i, l) in operands.iter().enumerate() {
+                    op.set_operand(i, l.value);
+                }
+                let place = match (opcode.as_str(), operands.first()) {
+                    ("tuple", _) => Placement::Tuple(operands.iter().map(|l| l.place.clone()).collect()),
+                    (_, Some(Local { place: Placement::Tuple(items), .. })) => {
+                        items.get(op.int_attr("index").unwrap_or(0) as usize).cloned().unwrap_or(Placement::Whole)
+                    }
+                    _ => Placement::replicated(&op.result_type(0), self.n),
+                };
+                self.finish(op, &[place])?;
+            }
+            _ if rules::is_elementwise_with(op, |v| self.global_tensor(v).ok()) && target.is_some() => {
+                let t = target.expect("checked");
+                let out = self.global_tensor(op.result(0))?;
+                for (i, l) in operands.iter().enumerate() {
+                    let ty = self.global_tensor(op.operand(i))?;
+                    let want =
+                        if ty.dims == out.dims { Placement::Array(t.clone()) } else { self.whole(op.operand(i)) };
+                    let v = self.reshard(&b, l, op.operand(i), &want)?;
+                    op.set_operand(i, v);
+                }
+                self.finish(op, &[Placement::Array(t)])?;
+            }
+            "broadcast" | "transpose" if target.is_some() => {
+                let t = target.expect("checked");
+                let dims = op.dims_attr("dimensions").unwrap_or_default();
+                let rank = self.global_tensor(op.operand(0))?.rank();
+                let picks: Vec<Option<(&Tiles, usize)>> = if opcode == "broadcast" {
+                    dims.iter().map(|&d| Some((&t, d as usize))).collect()
+                } else {
+                    let mut picks = vec![None; rank];
+                    for (i, &p) in dims.iter().enumerate() {
+                        picks[p as usize] = Some((&t, i));
+                    }
+                    picks
+                };
+                let want = Placement::Array(Tiles::assemble(self.n, &picks));
+                let v = self.reshard(&b, &operands[0], op.operand(0), &want)?;
+                op.set_operand(0, v);
+                self.finish(op, &[Placement::Array(t)])?;
+            }
+            "reshape" if target.is_some() => {
+                let t = target.expect("checked");
+                let (from, to) = (self.global_tensor(op.operand(0))?, self.global_tensor(op.result(0))?);
+                let want = rules::uniform_or_replicated(rules::reshape_carry(&t, &to.dims, &from.dims));
+                let got = rules::uniform_or_replicated(rules::reshape_carry(&want, &from.dims, &to.dims));
+                let v = self.reshard(&b, &operands[0], op.operand(0), &Placement::Array(want))?;
+                op.set_operand(0, v);
+                self.finish(op, &[Placement::Array(got)])?;
+            }
+            "reduce" if target.is_some() => self.reduce(op, &operands, target.expect("checked"))?,
+            "dot" if target.is_some() => self.dot(op, &operands, target.expect("checked"))?,
+            _ => match (rules::passthrough_dims_with(op, |v| self.global_tensor(v).ok()), target) {
+                (Some(pass), Some(t)) => self.passthrough(op, &operands, &pass, &t)?,
+                _ => self.whole_op(op, &operands)?,
+            },
+        }
+        Ok(false)
+    }
+
+    /// Sets the result types of `op` to the blocks of `places` and records
+    /// its results.
+    fn finish(&mut self, op: Op, places: &[Placement]) -> Result<()> {
+        op.remove_attr("hlo.sharding");
+        for (i, place) in places.iter().enumerate() {
+            let v = op.result(i);
+            set_type(v, &local_type(&self.global_ty(v), place))?;
+            self.locals.insert(v, Local { value: v, place: place.clone() });
+        }
+        Ok(())
+    }
+
+    fn whole(&self, v: Value) -> Placement {
+        Placement::replicated(&self.global_ty(v), self.n)
+    }
+
+    /// The fallback: whole operands, whole results.
+    fn whole_op(&mut self, op: Op, operands: &[Local]) -> Result<()> {
+        let b = Builder::before(op);
+        for (i, l) in operands.iter().enumerate() {
+            let want = self.whole(op.operand(i));
+            let v = self.reshard(&b, l, op.operand(i), &want)?;
+            op.set_operand(i, v);
+        }
+        let places: Vec<Placement> = op.results().into_iter().map(|v| self.whole(v)).collect();
+        self.finish(op, &places)
+    }
+
+    fn passthrough(&mut self, op: Op, operands: &[Local], pass: &[bool], t: &Tiles) -> Result<()> {
+        let picks: Vec<Option<(&Tiles, usize)>> = pass.iter().enumerate().map(|(d, &p)| p.then_some((t, d))).collect();
+        let t = Tiles::assemble(self.n, &picks);
+        let b = Builder::before(op);
+        let rank = t.rank();
+        for (i, l) in operands.iter().enumerate() {
+            let ty = self.global_ty(op.operand(i));
+            let want = match ty.tensor() {
+                Some(tt) if tt.rank() == rank && rank > 0 => Placement::Array(t.clone()),
+                _ => self.whole(op.operand(i)),
+            };
+            let v = self.reshard(&b, l, op.operand(i), &want)?;
+            op.set_operand(i, v);
+        }
+        let out = self.global_tensor(op.result(0))?;
+        let local = t.local_dims(&out.dims);
+        let fix = |name: &str| -> Result<()> {
+            if let Some(mut sizes) = op.dims_attr(name) {
+                for d in 0..rank {
+                    if pass[d] {
+                        sizes[d] = local[d];
+                    }
+                }
+                op.set_attr(name, &dims_text(&sizes))?;
+            }
+            Ok(())
+        };
+        match op.opcode().as_str() {
+            "slice" => fix("limit_indices")?,
+            "dynamic_slice" => fix("slice_sizes")?,
+            _ => {}
+        }
+        let places = vec![Placement::Array(t); op.num_results()];
+        self.finish(op, &places)
+    }
+
+    fn reduce(&mut self, op: Op, operands: &[Local], t: Tiles) -> Result<()> {
+        let k = op.num_operands() / 2;
+        let input = self.global_tensor(op.operand(0))?;
+        let reduced: Vec<usize> = op.dims_attr("dimensions").unwrap_or_default().iter().map(|&d| d as usize).collect();
+        let l = self.tiles_of(&operands[0])?;
+        let kept: Vec<usize> = (0..input.rank()).filter(|d| !reduced.contains(d)).collect();
+        let combinable = k == 1 && identity_init(self.module, op);
+        let mut picks: Vec<Option<(&Tiles, usize)>> = vec![None; input.rank()];
+        for (i, &d) in kept.iter().enumerate() {
+            picks[d] = Some((&t, i));
+        }
+        if combinable {
+            for &d in &reduced {
+                if l.counts[d] > 1 && input.dims[d] % l.counts[d] == 0 {
+                    picks[d] = Some((&l, d));
+                }
+            }
+        }
+        let mut want = Tiles::assemble(self.n, &picks);
+        if !want.is_uniform() {
+            want = want.without(&reduced);
+        }
+        let b = Builder::before(op);
+        for (i, l) in operands.iter().enumerate() {
+            let place = if i < k { Placement::Array(want.clone()) } else { self.whole(op.operand(i)) };
+            let v = self.reshard(&b, l, op.operand(i), &place)?;
+            op.set_operand(i, v);
+        }
+        let places = vec![Placement::Array(t.clone()); op.num_results()];
+        self.finish(op, &places)?;
+        let split: Vec<usize> = reduced.iter().copied().filter(|&d| want.counts[d] > 1).collect();
+        if !split.is_empty() {
+            let groups =
+                want.groups_varying(&split).ok_or_else(|| PassError("internal error: uneven groups".into()))?;
+            let reducer = op.symbol_attr("to_apply").ok_or_else(|| PassError("reduce without to_apply".into()))?;
+            let after = Builder::before(op.next().ok_or_else(|| PassError("internal error: no op after".into()))?)
+                .at_location_of(op);
+            let summed = self.all_reduce(&after, op.result(0), &groups, &reducer)?;
+            self.locals.insert(op.result(0), Local { value: summed, place: Placement::Array(t) });
+        }
+        Ok(())
+    }
+
+    fn dot(&mut self, op: Op, operands: &[Local], t: Tiles) -> Result<()> {
+        let (lt, rt) = (self.global_tensor(op.operand(0))?, self.global_tensor(op.operand(1))?);
+        let out = self.global_tensor(op.result(0))?;
+        let (l, r) = (self.tiles_of(&operands[0])?, self.tiles_of(&operands[1])?);
+        let Some(layout) = DotLayout::of(op, lt.rank(), rt.rank()) else { return self.whole_op(op, operands) };
+        // Each operand in the result's sharding.
+        let (la, ra) =
+            (layout.operand_from_result(&t, true, lt.rank()), layout.operand_from_result(&t, false, rt.rank()));
+        let mut best = (gather_cost(&l, &la, lt.byte_size()) + gather_cost(&r, &ra, rt.byte_size()), la, ra, None);
+        // One operand as it is, contracting dimensions sharded, the other
+        // matched; partial products summed.
+        for base_lhs in [true, false] {
+            if let Some((lb, rb, partial)) = partial_dot(&layout, &l, &r, &lt, &rt, base_lhs) {
+                let sum = partial_bytes(&partial, &out);
+                let cost = gather_cost(&l, &lb, lt.byte_size()) + gather_cost(&r, &rb, rt.byte_size()) + 2 * sum;
+                if cost < best.0 {
+                    best = (cost, lb, rb, Some(partial));
+                }
+            }
+        }
+        let (_, lw, rw, partial) = best;
+        let b = Builder::before(op);
+        let lv = self.reshard(&b, &operands[0], op.operand(0), &Placement::Array(lw))?;
+        let rv = self.reshard(&b, &operands[1], op.operand(1), &Placement::Array(rw))?;
+        op.set_operand(0, lv);
+        op.set_operand(1, rv);
+        match partial {
+            None => self.finish(op, &[Placement::Array(t)]),
+            Some((partial, contracted)) => {
+                let rank = out.rank();
+                let result = Tiles {
+                    counts: partial.counts[..rank].to_vec(),
+                    coords: partial.coords.iter().map(|c| c[..rank].to_vec()).collect(),
+                };
+                self.finish(op, &[Placement::Array(result.clone())])?;
+                let groups = partial
+                    .groups_varying(&contracted)
+                    .ok_or_else(|| PassError("internal error: uneven groups".into()))?;
+                let adder =
+                    computation::scalar_reducer(self.module, if out.elem.is_pred() { "or" } else { "add" }, &out.elem)?;
+                let after = Builder::before(op.next().ok_or_else(|| PassError("internal error: no op after".into()))?)
+                    .at_location_of(op);
+                let summed = self.all_reduce(&after, op.result(0), &groups, &adder)?;
+                self.locals.insert(op.result(0), Local { value: summed, place: Placement::Array(result) });
+                Ok(())
+            }
+        }
+    }
+
+    /// The entry's return: every result resharded to its stated sharding
+    /// (the ROOT's), or left as it is, and recorded in `res_attrs`.
+    fn results(&mut self, entry: Op, ret: Op, stated_results: &[Option<String>]) -> Result<()> {
+        let b = Builder::before(ret);
+        let mut attrs = Vec::new();
+        for (i, v) in ret.operands().into_iter().enumerate() {
+            let l = self.local(v)?;
+            let ty = self.global_ty(v);
+            let root_sharding = stated_results.get(i).cloned().flatten();
+            let want = stated(root_sharding, &ty, self.n, &format!("result {i}"))?.unwrap_or_else(|| l.place.clone());
+            let value = self.reshard(&b, &l, v, &want)?;
+            ret.set_operand(i, value);
+            let sharding = want.to_sharding().ok_or_else(|| PassError("internal error: uneven result".into()))?;
+            attrs.push(format!("{{hlo.sharding = {}}}", sharding_attr::to_mlir(&sharding)));
+        }
+        entry.set_attr("res_attrs", &format!("[{}]", attrs.join(", ")))
+    }
+
+    // ------------------------------------------------------------------
+    // Resharding.
+
+    /// `l` (a block of `original`) as `want`.
+    fn reshard(&mut self, b: &Builder, l: &Local, original: Value, want: &Placement) -> Result<Value> {
+        if &l.place == want {
+            return Ok(l.value);
+        }
+        let ty = self.global_ty(original);
+        self.reshard_typed(b, l.value, &l.place, want, &ty)
+    }
+
+    fn reshard_typed(
+        &mut self,
+        b: &Builder,
+        v: Value,
+        from: &Placement,
+        to: &Placement,
+        ty: &HloType,
+    ) -> Result<Value> {
+        match (from, to, ty) {
+            _ if from == to => Ok(v),
+            (Placement::Array(f), Placement::Array(t), HloType::Tensor(g)) => self.reshard_array(b, v, f, t, g),
+            (Placement::Tuple(fs), Placement::Tuple(ts), HloType::Tuple(gs)) => {
+                let mut items = Vec::new();
+                for (i, ((f, t), g)) in fs.iter().zip(ts).zip(gs).enumerate() {
+                    let item = b.get_tuple_element(v, i)?;
+                    items.push(self.reshard_typed(b, item, f, t, g)?);
+                }
+                b.tuple(&items)
+            }
+            _ => Ok(v),
+        }
+    }
+
+    fn reshard_array(&mut self, b: &Builder, v: Value, from: &Tiles, to: &Tiles, global: &TensorType) -> Result<Value> {
+        let (mut v, mut cur) = (v, from.clone());
+        for d in 0..cur.rank() {
+            if cur.counts[d] > 1 && !same_dim(&cur, to, d) {
+                v = self.all_gather(b, v, &cur, d, global)?;
+                cur = cur.without(&[d]);
+            }
+        }
+        let cut: Vec<usize> = (0..cur.rank()).filter(|&d| cur.counts[d] == 1 && to.counts[d] > 1).collect();
+        if cut.is_empty() {
+            return Ok(v);
+        }
+        self.slice_blocks(b, v, &cur, to, &cut, global)
+    }
+
+    /// Gathers dimension `d` of `v` (blocks `tiles`) whole.
+    fn all_gather(&mut self, b: &Builder, v: Value, tiles: &Tiles, d: usize, global: &TensorType) -> Result<Value> {
+        let groups = tiles.groups_varying(&[d]).ok_or_else(|| PassError("internal error: uneven blocks".into()))?;
+        let local = Builder::tensor(v)?;
+        let mut dims = local.dims.clone();
+        dims[d] *= tiles.counts[d];
+        let attrs = vec![
+            ("all_gather_dimension", format!("{d} : i64")),
+            ("channel_id", format!("{} : i64", self.channel())),
+            ("replica_groups", self.groups_attr(&groups)),
+            ("use_global_device_ids", "true".to_string()),
+        ];
+        let gathered = b.value("hlo.all_gather", &[v], TensorType::new(&dims, &local.elem).into(), &attrs)?;
+        if dims[d] == global.dims[d] {
+            return Ok(gathered);
+        }
+        // Uneven blocks: drop the padding.
+        let mut limit = dims.clone();
+        limit[d] = global.dims[d];
+        b.slice(gathered, &vec![0; dims.len()], &limit, &vec![1; dims.len()])
+    }
+
+    /// Cuts the partition's block of dimensions `cut` (whole in `v`).
+    fn slice_blocks(
+        &mut self,
+        b: &Builder,
+        v: Value,
+        cur: &Tiles,
+        to: &Tiles,
+        cut: &[usize],
+        global: &TensorType,
+    ) -> Result<Value> {
+        let local = Builder::tensor(v)?;
+        let target = to.local_dims(&global.dims);
+        // Uneven blocks: pad to whole blocks first.
+        let high: Vec<i64> = (0..local.rank())
+            .map(|d| if cut.contains(&d) { target[d] * to.counts[d] - local.dims[d] } else { 0 })
+            .collect();
+        let v = if high.iter().any(|&h| h > 0) {
+            let zero = b.scalar(&local.elem, zero_of(&local.elem))?;
+            b.pad(v, zero, &vec![0; local.rank()], &high, &vec![0; local.rank()])?
+        } else {
+            v
+        };
+        let mut indices = Vec::new();
+        let mut sizes = local.dims.clone();
+        for d in 0..local.rank() {
+            let table = if cut.contains(&d) {
+                sizes[d] = target[d];
+                to.offsets(&global.dims, d)
+            } else {
+                vec![0; self.n]
+            };
+            indices.push(self.offset(b, &table)?);
+        }
+        let _ = cur;
+        b.value(
+            "hlo.dynamic_slice",
+            &[vec![v], indices].concat(),
+            TensorType::new(&sizes, &local.elem).into(),
+            &[("slice_sizes", dims_text(&sizes))],
+        )
+    }
+
+    /// The s32 scalar `table[partition-id]`.
+    fn offset(&mut self, b: &Builder, table: &[i64]) -> Result<Value> {
+        let s32 = ElementType::new("i32");
+        if table.iter().all(|&x| x == table[0]) {
+            return b.scalar(&s32, Scalar::Int(table[0] as i128));
+        }
+        let pid = self.pid()?;
+        let list: Vec<String> = table.iter().map(i64::to_string).collect();
+        let ty = TensorType::new(&[table.len() as i64], &s32);
+        let c = b.constant_attr(&format!("dense<[{}]> : {ty}", list.join(", ")), &ty)?;
+        let one = TensorType::new(&[1], &s32);
+        let picked = b.value("hlo.dynamic_slice", &[c, pid], one.into(), &[("slice_sizes", dims_text(&[1]))])?;
+        b.reshape(picked, &[])
+    }
+
+    fn pid(&mut self) -> Result<Value> {
+        if let Some(p) = self.pid {
+            return Ok(p);
+        }
+        let b = Builder::before(self.top);
+        let id = b.value("hlo.partition_id", &[], TensorType::scalar(&ElementType::new("ui32")).into(), &[])?;
+        let p = b.convert(id, &ElementType::new("i32"))?;
+        self.pid = Some(p);
+        Ok(p)
+    }
+
+    fn channel(&mut self) -> i64 {
+        self.next_channel += 1;
+        self.next_channel - 1
+    }
+
+    /// `#hlo.groups<...>` of partition groups, repeated for every replica
+    /// (global device ids: `replica * partitions + partition`).
+    fn groups_attr(&self, groups: &[Vec<usize>]) -> String {
+        let mut all = Vec::new();
+        for r in 0..self.replicas {
+            for g in groups {
+                let ids: Vec<String> = g.iter().map(|p| (r * self.n + p).to_string()).collect();
+                all.push(format!("[{}]", ids.join(", ")));
+            }
+        }
+        format!("#hlo.groups<[{}]>", all.join(", "))
+    }
+
+    fn all_reduce(&mut self, b: &Builder, v: Value, groups: &[Vec<usize>], reducer: &str) -> Result<Value> {
+        let attrs = vec![
+            ("channel_id", format!("{} : i64", self.channel())),
+            ("replica_groups", self.groups_attr(groups)),
+            ("to_apply", format!("@{}", quote_symbol(reducer))),
+            ("use_global_device_ids", "true".to_string()),
+        ];
+        b.value("hlo.all_reduce", &[v], v.ty(), &attrs)
+    }
+}
+
+/// True if dimension `d` has the same blocks on every partition in both.
+fn same_dim(a: &Tiles, b: &Tiles, d: usize) -> bool {
+    a.counts[d] == b.counts[d] && a.coords.iter().zip(&b.coords).all(|(x, y)| x[d] == y[d])
+}
+
+/// Bytes an operand of `bytes` must gather to go from `from` to `to` (0
+/// when every partition already holds what it needs).
+fn gather_cost(from: &Tiles, to: &Tiles, bytes: u64) -> u64 {
+    if (0..from.rank()).all(|d| from.counts[d] == 1 || same_dim(from, to, d)) {
+        0
+    } else {
+        bytes
+    }
+}
+
+fn partial_bytes(partial: &(Tiles, Vec<usize>), out: &TensorType) -> u64 {
+    let rank = out.rank();
+    let blocks: i64 = partial.0.counts[..rank].iter().product();
+    out.byte_size() / blocks.max(1) as u64
+}
+
+/// The dot with its contracting dimensions split as `base`'s (the lhs for
+/// `base_lhs`): the operand shardings, and the partial product's sharding
+/// over the result dimensions plus one per contracting pair (the
+/// dimensions the all-reduce sums over, listed).
+fn partial_dot(
+    layout: &DotLayout,
+    l: &Tiles,
+    r: &Tiles,
+    lt: &TensorType,
+    rt: &TensorType,
+    base_lhs: bool,
+) -> Option<(Tiles, Tiles, (Tiles, Vec<usize>))> {
+    let d = &layout.dims;
+    let (base, other, base_c, other_c, base_b, other_b, base_t) = if base_lhs {
+        (l, r, &d.lhs_contracting, &d.rhs_contracting, &d.lhs_batch, &d.rhs_batch, lt)
+    } else {
+        (r, l, &d.rhs_contracting, &d.lhs_contracting, &d.rhs_batch, &d.lhs_batch, rt)
+    };
+    if !base_c.iter().any(|&c| base.counts[c as usize] > 1)
+        || base_c.iter().any(|&c| base_t.dims[c as usize] % base.counts[c as usize] != 0)
+    {
+        return None;
+    }
+    let n = l.partitions();
+    let other_rank = if base_lhs { rt.rank() } else { lt.rank() };
+    let other_free = if base_lhs { &layout.rhs_free } else { &layout.lhs_free };
+    let mut picks: Vec<Option<(&Tiles, usize)>> = vec![None; other_rank];
+    for (k, &c) in other_c.iter().enumerate() {
+        picks[c as usize] = Some((base, base_c[k] as usize));
+    }
+    for (k, &bd) in other_b.iter().enumerate() {
+        picks[bd as usize] = Some((base, base_b[k] as usize));
+    }
+    for &f in other_free {
+        picks[f as usize] = Some((other, f as usize));
+    }
+    let matched = Tiles::assemble(n, &picks);
+    // The partial product: result dimensions, then the contracting ones.
+    let (lhs_side, rhs_side) = if base_lhs { (base, &matched) } else { (&matched, base) };
+    let mut result: Vec<Option<(&Tiles, usize)>> = d.lhs_batch.iter().map(|&x| Some((lhs_side, x as usize))).collect();
+    result.extend(layout.lhs_free.iter().map(|&x| Some((lhs_side, x as usize))));
+    result.extend(layout.rhs_free.iter().map(|&x| Some((rhs_side, x as usize))));
+    let rank = result.len();
+    result.extend(base_c.iter().map(|&c| Some((base, c as usize))));
+    let partial = Tiles::assemble(n, &result);
+    if !matched.is_uniform() || !partial.is_uniform() {
+        return None;
+    }
+    let contracted: Vec<usize> = (rank..partial.rank()).filter(|&i| partial.counts[i] > 1).collect();
+    let (lw, rw) = if base_lhs { (base.clone(), matched) } else { (matched, base.clone()) };
+    Some((lw, rw, (partial, contracted)))
+}
+
+/// True if `reduce`'s reducer is one binary op whose identity is the init
+/// value, so that partial reductions combine with the same reducer.
+fn identity_init(module: Op, reduce: Op) -> bool {
+    let Some(f) = reduce.symbol_attr("to_apply").and_then(|name| computation::lookup(module, &name)) else {
+        return false;
+    };
+    let body = f.body_ops();
+    let args = f.arguments();
+    if body.len() != 2 || args.len() != 2 {
+        return false;
+    }
+    let r = body[0];
+    let uses_args = r.num_operands() == 2
+        && ((r.operand(0) == args[0] && r.operand(1) == args[1])
+            || (r.operand(0) == args[1] && r.operand(1) == args[0]));
+    if !uses_args || body[1].operand(0) != r.result(0) {
+        return false;
+    }
+    let Some(elem) = reduce.operand_type(1).tensor().map(|t| t.elem.clone()) else { return false };
+    let Some(init) = splat(reduce.operand(1)) else { return false };
+    let bits = elem.bit_width();
+    let (min_int, max_int) = if elem.is_unsigned_int() {
+        (0i128, (1i128 << bits) - 1)
+    } else {
+        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+    };
+    match (r.opcode().as_str(), init) {
+        ("add" | "or", s) => s.is_zero(),
+        ("multiply", s) => s.is_one(),
+        ("and", Scalar::Bool(true)) => true,
+        ("maximum", Scalar::Float(f)) => f == f64::NEG_INFINITY,
+        ("minimum", Scalar::Float(f)) => f == f64::INFINITY,
+        ("maximum", Scalar::Int(i)) => i == min_int,
+        ("minimum", Scalar::Int(i)) => i == max_int,
+        ("maximum", Scalar::Bool(b)) => !b,
+        ("minimum", Scalar::Bool(b)) => b,
+        _ => false,
+    }
+}
+
+fn zero_of(elem: &ElementType) -> Scalar {
+    if elem.is_pred() {
+        Scalar::Bool(false)
+    } else if elem.is_float() || elem.is_complex() {
+        Scalar::Float(0.0)
+    } else {
+        Scalar::Int(0)
+    }
+}

@@ -1,0 +1,176 @@
+//! `sharding-propagation`: gives every instruction of the entry
+//! computation a sharding, from those the program states (parameters,
+//! `Sharding` custom calls, the ROOT) forward through [`rules::infer`]
+//! (XLA's ShardingPropagation, forward only: an instruction without a
+//! stated sharding takes the one its operands imply).
+//!
+//! The pass writes what it found as `hlo.sharding` on every op; the
+//! partitioner runs the same analysis itself, so running this pass first
+//! only makes the decisions visible (`hlo-opt --passes=sharding-propagation`).
+
+use std::collections::HashMap;
+
+use melior::ir::{Location, OperationRef};
+use mlir_sys::{mlirValueGetLocation, MlirLocation};
+use rxla_ir::{
+    computation,
+    op::{Op, Value},
+    pass::{emit_error, HloPass, PassError, PassOptions},
+    types::HloType,
+};
+use rxla_translate::sharding as sharding_attr;
+
+use super::rules;
+use super::tiles::Placement;
+
+/// The placement of every value of `entry` (parameters and op results).
+pub struct Propagation {
+    pub places: HashMap<Value, Placement>,
+}
+
+impl Propagation {
+    pub fn place(&self, v: Value) -> Placement {
+        self.places.get(&v).cloned().unwrap_or(Placement::Whole)
+    }
+}
+
+/// The `hlo.sharding` of an op's result or of a parameter, read.
+pub fn stated(
+    text: Option<String>,
+    ty: &HloType,
+    partitions: usize,
+    what: &str,
+) -> Result<Option<Placement>, PassError> {
+    let Some(text) = text else { return Ok(None) };
+    let sharding =
+        sharding_attr::from_mlir(&text).ok_or_else(|| PassError(format!("{what}: cannot read the sharding {text}")))?;
+    Placement::of(ty, Some(&sharding), partitions)
+        .map(Some)
+        .map_err(|e| PassError(format!("{what}: the sharding {text} cannot be partitioned: {e}")))
+}
+
+/// Reports `e` at `location` (an instruction's) and returns the pass's
+/// error, which points there.
+pub fn located(location: MlirLocation, e: PassError) -> PassError {
+    // SAFETY: the location belongs to a live op or value.
+    emit_error(unsafe { Location::from_raw(location) }, &e.0);
+    PassError(format!("{} (see the error at the instruction)", e.0))
+}
+
+/// Runs the analysis over `entry` for `partitions` devices.
+pub fn propagate(entry: Op, partitions: usize) -> Result<Propagation, PassError> {
+    let mut places = HashMap::new();
+    for (i, arg) in entry.arguments().into_iter().enumerate() {
+        let ty = arg.ty();
+        // SAFETY: a live block argument.
+        let at = unsafe { mlirValueGetLocation(arg.0) };
+        let place = stated(arg.attr_text("hlo.sharding"), &ty, partitions, &format!("parameter {i}"))
+            .map_err(|e| located(at, e))?
+            .unwrap_or_else(|| Placement::replicated(&ty, partitions));
+        places.insert(arg, place);
+    }
+    for op in entry.body_ops() {
+        if op.num_results() == 0 {
+            continue;
+        }
+        let operands: Vec<Placement> = op
+            .operands()
+            .into_iter()
+            .map(|v| places.get(&v).cloned().unwrap_or_else(|| Placement::replicated(&v.ty(), partitions)))
+            .collect();
+        let stated = if op.num_results() == 1 {
+            stated(op.attr_text("hlo.sharding"), &op.result_type(0), partitions, &format!("'{}'", op.name()))
+                .map_err(|e| located(op.location(), e))?
+        } else {
+            None
+        };
+        let results = match stated {
+            Some(p) => vec![p],
+            None => rules::infer(op, &operands, partitions),
+        };
+        for (v, p) in op.results().into_iter().zip(results) {
+            places.insert(v, p);
+        }
+    }
+    // Backward, for values any partition can make its block of without
+    // communication (a broadcast, an iota): one its elementwise users all
+    // want instead of a whole one each user would cut its block from.
+    for op in entry.body_ops().into_iter().rev() {
+        if !(op.is("broadcast") || op.is("iota")) || op.num_results() != 1 || op.has_attr("hlo.sharding") {
+            continue;
+        }
+        let v = op.result(0);
+        if places.get(&v).and_then(Placement::tiles).is_none_or(|t| !t.is_replicated()) {
+            continue;
+        }
+        let mut wanted: Option<Placement> = None;
+        let mut agreed = true;
+        for user in v.users() {
+            let place = (user.num_results() == 1 && rules::is_elementwise(user))
+                .then(|| places.get(&user.result(0)).cloned())
+                .flatten();
+            match (place, &wanted) {
+                (Some(p), None) => wanted = Some(p),
+                (Some(p), Some(w)) if &p == w => {}
+                _ => agreed = false,
+            }
+        }
+        if let (true, Some(p)) = (agreed, wanted) {
+            places.insert(v, p);
+        }
+    }
+    Ok(Propagation { places })
+}
+
+/// The number of partitions the module is compiled for: its
+/// `num_partitions` (1 if absent).
+pub fn module_partitions(module: Op) -> usize {
+    module_int(module, "num_partitions").unwrap_or(1).max(1) as usize
+}
+
+/// The number of replicas (`replica_count`, 1 if absent).
+pub fn module_replicas(module: Op) -> usize {
+    module_int(module, "replica_count").unwrap_or(1).max(1) as usize
+}
+
+fn module_int(module: Op, key: &str) -> Option<i64> {
+    let text = module.attr_text("hlo.module_attributes")?;
+    let start = text.find(&format!("{key} = \""))? + key.len() + 4;
+    let rest = &text[start..];
+    rest[..rest.find('"')?].parse().ok()
+}
+
+#[derive(Clone, Debug)]
+pub struct ShardingPropagation {
+    partitions: usize,
+}
+
+impl HloPass for ShardingPropagation {
+    const NAME: &'static str = "sharding-propagation";
+    const DESCRIPTION: &'static str =
+        "Give every entry instruction an hlo.sharding, forward from the stated ones (XLA's ShardingPropagation)";
+
+    fn from_options(options: &PassOptions) -> Result<Self, PassError> {
+        options.expect_only(Self::NAME, &["num_partitions"])?;
+        Ok(Self { partitions: options.int("num_partitions", 0)?.max(0) as usize })
+    }
+
+    fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
+        let module = Op::of(&module);
+        let n = if self.partitions > 0 { self.partitions } else { module_partitions(module) };
+        let Some(entry) = computation::entry(module) else { return Ok(()) };
+        if n <= 1 {
+            return Ok(());
+        }
+        let found = propagate(entry, n)?;
+        for op in entry.body_ops() {
+            if op.num_results() != 1 || op.has_attr("hlo.sharding") {
+                continue;
+            }
+            if let Some(sharding) = found.place(op.result(0)).to_sharding() {
+                op.set_attr("hlo.sharding", &sharding_attr::to_mlir(&sharding))?;
+            }
+        }
+        Ok(())
+    }
+}

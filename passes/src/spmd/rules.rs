@@ -1,0 +1,280 @@
+//! How each op's dimensions correspond between its operands and its
+//! result: what sharding propagation reads forward and the partitioner
+//! reads backward.
+//!
+//! A correspondence is a list, per result dimension, of the operand
+//! dimension that is the same index space (`None`: the result dimension has
+//! no counterpart and is whole on the operand side).
+
+use rxla_ir::{
+    attrs::DotDims,
+    op::{Op, Value},
+    types::TensorType,
+};
+
+use super::tiles::{Placement, Tiles};
+
+/// Ops that act independently along some dimensions of their operands and
+/// result (all of one rank): their sharding along those dimensions passes
+/// through, and the op runs on each block alone.
+pub fn passthrough_dims(op: Op) -> Option<Vec<bool>> {
+    passthrough_dims_with(op, |v| v.ty().tensor().cloned())
+}
+
+/// [`passthrough_dims`] with the values' (global) types given by `ty`.
+pub fn passthrough_dims_with(op: Op, ty: impl Fn(Value) -> Option<TensorType>) -> Option<Vec<bool>> {
+    if op.num_results() == 0 {
+        return None;
+    }
+    let out = ty(op.result(0))?;
+    let rank = out.rank();
+    let operand = || (op.num_operands() > 0).then(|| ty(op.operand(0))).flatten();
+    let same_size = |d: usize| operand().is_some_and(|t| t.dims.get(d) == Some(&out.dims[d]));
+    let dims = match op.opcode().as_str() {
+        "slice" => {
+            let (start, stride) = (op.dims_attr("start_indices")?, op.dims_attr("strides")?);
+            (0..rank).map(|d| start[d] == 0 && stride[d] == 1 && same_size(d)).collect()
+        }
+        "pad" => {
+            let (lo, hi) = (op.dims_attr("edge_padding_low")?, op.dims_attr("edge_padding_high")?);
+            let interior = op.dims_attr("interior_padding").unwrap_or(vec![0; rank]);
+            (0..rank).map(|d| lo[d] == 0 && hi[d] == 0 && interior[d] == 0).collect()
+        }
+        "reverse" => {
+            let reversed = op.dims_attr("dimensions")?;
+            (0..rank).map(|d| !reversed.contains(&(d as i64))).collect()
+        }
+        "concatenate" | "sort" => {
+            let along = op.int_attr("dimension")? as usize;
+            (0..rank).map(|d| d != along).collect()
+        }
+        "dynamic_slice" => (0..rank).map(same_size).collect(),
+        "dynamic_update_slice" => {
+            let update = ty(op.operand(1))?;
+            (0..rank).map(|d| update.dims[d] == out.dims[d]).collect()
+        }
+        "iota" => {
+            let along = op.int_attr("iota_dimension")? as usize;
+            (0..rank).map(|d| d != along).collect()
+        }
+        _ => return None,
+    };
+    Some(dims)
+}
+
+/// `reshape`: for each `to` dimension, the `from` dimension that starts at
+/// the same place in the row-major order (equal products of the dimensions
+/// before them). A sharding of `k` blocks carries over between the two
+/// when `k` divides both sizes: the blocks are then the same ranges of the
+/// flattened array.
+pub fn reshape_correspondence(from: &[i64], to: &[i64]) -> Vec<Option<usize>> {
+    let prefixes = |dims: &[i64]| -> Vec<i64> {
+        dims.iter()
+            .scan(1i64, |p, &d| {
+                let before = *p;
+                *p *= d;
+                Some(before)
+            })
+            .collect()
+    };
+    let (pf, pt) = (prefixes(from), prefixes(to));
+    (0..to.len()).map(|i| (0..from.len()).find(|&j| pf[j] == pt[i] && from[j] > 1 && to[i] > 1)).collect()
+}
+
+/// The sharding of a reshape's `to` side given the `from` side's, for
+/// the dimensions that carry over (the rest whole).
+pub fn reshape_carry(from_tiles: &Tiles, from: &[i64], to: &[i64]) -> Tiles {
+    let map = reshape_correspondence(from, to);
+    let picks: Vec<Option<(&Tiles, usize)>> = map
+        .iter()
+        .enumerate()
+        .map(|(i, j)| {
+            j.filter(|&j| {
+                let k = from_tiles.counts[j];
+                k > 1 && to[i] % k == 0 && from[j] % k == 0
+            })
+            .map(|j| (from_tiles, j))
+        })
+        .collect();
+    Tiles::assemble(from_tiles.partitions(), &picks)
+}
+
+/// The result dimensions of a dot, by where they come from.
+pub struct DotLayout {
+    pub dims: DotDims,
+    pub lhs_free: Vec<i64>,
+    pub rhs_free: Vec<i64>,
+}
+
+impl DotLayout {
+    pub fn of(op: Op, lhs_rank: usize, rhs_rank: usize) -> Option<Self> {
+        let dims = DotDims::of(op)?;
+        let lhs_free = DotDims::free_dims(lhs_rank, &dims.lhs_batch, &dims.lhs_contracting);
+        let rhs_free = DotDims::free_dims(rhs_rank, &dims.rhs_batch, &dims.rhs_contracting);
+        Some(DotLayout { dims, lhs_free, rhs_free })
+    }
+
+    /// Result dimension -> (true for lhs, operand dimension), batch
+    /// dimensions read from `batch_from_lhs`'s side.
+    pub fn result_sources(&self, batch_from_lhs: bool) -> Vec<(bool, usize)> {
+        let batch = if batch_from_lhs { &self.dims.lhs_batch } else { &self.dims.rhs_batch };
+        batch
+            .iter()
+            .map(|&d| (batch_from_lhs, d as usize))
+            .chain(self.lhs_free.iter().map(|&d| (true, d as usize)))
+            .chain(self.rhs_free.iter().map(|&d| (false, d as usize)))
+            .collect()
+    }
+
+    /// An operand's sharding that matches `result` on the dimensions it
+    /// shares with the result (contracting dimensions whole).
+    pub fn operand_from_result(&self, result: &Tiles, lhs: bool, rank: usize) -> Tiles {
+        let nb = self.dims.lhs_batch.len();
+        let (batch, free, free_at) = if lhs {
+            (&self.dims.lhs_batch, &self.lhs_free, nb)
+        } else {
+            (&self.dims.rhs_batch, &self.rhs_free, nb + self.lhs_free.len())
+        };
+        let mut picks: Vec<Option<(&Tiles, usize)>> = vec![None; rank];
+        for (k, &d) in batch.iter().enumerate() {
+            picks[d as usize] = Some((result, k));
+        }
+        for (k, &d) in free.iter().enumerate() {
+            picks[d as usize] = Some((result, free_at + k));
+        }
+        Tiles::assemble(result.partitions(), &picks)
+    }
+}
+
+/// A uniform sharding, or the replicated one in its place.
+pub fn uniform_or_replicated(t: Tiles) -> Tiles {
+    if t.is_uniform() {
+        t
+    } else {
+        Tiles::replicated(t.rank(), t.partitions())
+    }
+}
+
+/// The sharding of a result inferred from its operands' (XLA's forward
+/// sharding propagation, simplified: every op has one rule; an op without
+/// one, or whose rule gives blocks no collective could regroup, is
+/// replicated).
+pub fn infer(op: Op, operands: &[Placement], partitions: usize) -> Vec<Placement> {
+    let replicated = || (0..op.num_results()).map(|i| Placement::replicated(&op.result_type(i), partitions)).collect();
+    let tiles = |i: usize| operands.get(i).and_then(Placement::tiles);
+    let Some(out) = op.result_type(0).tensor().cloned() else {
+        return match op.opcode().as_str() {
+            "tuple" => vec![Placement::Tuple(operands.to_vec())],
+            _ => replicated(),
+        };
+    };
+    let one = |t: Tiles| vec![Placement::Array(uniform_or_replicated(t))];
+    match op.opcode().as_str() {
+        "get_tuple_element" => {
+            let i = op.int_attr("index").unwrap_or(0) as usize;
+            match operands.first() {
+                Some(Placement::Tuple(items)) if i < items.len() => vec![items[i].clone()],
+                _ => replicated(),
+            }
+        }
+        _ if is_elementwise(op) => {
+            let best = (0..op.num_operands())
+                .filter(|&i| op.operand_type(i).tensor().is_some_and(|t| t.dims == out.dims))
+                .filter_map(tiles)
+                .fold(None, |best: Option<&Tiles>, t| match best {
+                    Some(b) if b.blocks() >= t.blocks() => Some(b),
+                    _ => Some(t),
+                });
+            match best {
+                Some(t) => one(t.clone()),
+                None => replicated(),
+            }
+        }
+        "broadcast" => match (tiles(0), op.dims_attr("dimensions")) {
+            (Some(l), Some(dims)) => {
+                let mut picks: Vec<Option<(&Tiles, usize)>> = vec![None; out.rank()];
+                for (j, &d) in dims.iter().enumerate() {
+                    picks[d as usize] = Some((l, j));
+                }
+                one(Tiles::assemble(partitions, &picks))
+            }
+            _ => replicated(),
+        },
+        "transpose" => match (tiles(0), op.dims_attr("dimensions")) {
+            (Some(l), Some(perm)) => {
+                let picks: Vec<Option<(&Tiles, usize)>> = perm.iter().map(|&p| Some((l, p as usize))).collect();
+                one(Tiles::assemble(partitions, &picks))
+            }
+            _ => replicated(),
+        },
+        "reshape" => match (tiles(0), op.operand_type(0).tensor()) {
+            (Some(l), Some(from)) => one(reshape_carry(l, &from.dims, &out.dims)),
+            _ => replicated(),
+        },
+        "reduce" => match (tiles(0), op.dims_attr("dimensions")) {
+            (Some(l), Some(reduced)) => {
+                let picks: Vec<Option<(&Tiles, usize)>> =
+                    (0..l.rank()).filter(|d| !reduced.contains(&(*d as i64))).map(|d| Some((l, d))).collect();
+                let t = uniform_or_replicated(Tiles::assemble(partitions, &picks));
+                vec![Placement::Array(t); op.num_results()]
+            }
+            _ => replicated(),
+        },
+        "dot" => {
+            let (Some(l), Some(r)) = (tiles(0), tiles(1)) else { return replicated() };
+            let Some(layout) = DotLayout::of(op, l.rank(), r.rank()) else { return replicated() };
+            let batch_from_lhs = layout.dims.lhs_batch.iter().any(|&d| l.counts[d as usize] > 1)
+                || !layout.dims.rhs_batch.iter().any(|&d| r.counts[d as usize] > 1);
+            let sources = layout.result_sources(batch_from_lhs);
+            let pick = |keep_rhs_free: bool| -> Tiles {
+                let nlhs = layout.dims.lhs_batch.len() + layout.lhs_free.len();
+                let picks: Vec<Option<(&Tiles, usize)>> = sources
+                    .iter()
+                    .enumerate()
+                    .map(
+                        |(i, &(is_lhs, d))| {
+                            if !keep_rhs_free && i >= nlhs {
+                                None
+                            } else {
+                                Some((if is_lhs { l } else { r }, d))
+                            }
+                        },
+                    )
+                    .collect();
+                Tiles::assemble(partitions, &picks)
+            };
+            let both = pick(true);
+            one(if both.is_uniform() { both } else { pick(false) })
+        }
+        _ => match (passthrough_dims(op), tiles(0)) {
+            (Some(pass), Some(l)) if op.opcode() != "iota" => {
+                let picks: Vec<Option<(&Tiles, usize)>> =
+                    pass.iter().enumerate().map(|(d, &p)| p.then_some((l, d))).collect();
+                let t = uniform_or_replicated(Tiles::assemble(partitions, &picks));
+                vec![Placement::Array(t); op.num_results()]
+            }
+            _ => replicated(),
+        },
+    }
+}
+
+/// Elementwise ops, including those whose operands may be scalars
+/// (`select`'s predicate, `clamp`'s bounds) and `map`.
+pub fn is_elementwise(op: Op) -> bool {
+    is_elementwise_with(op, |v| v.ty().tensor().cloned())
+}
+
+/// [`is_elementwise`] with the values' (global) types given by `ty`.
+pub fn is_elementwise_with(op: Op, ty: impl Fn(Value) -> Option<TensorType>) -> bool {
+    let opcode = op.opcode();
+    let known = crate::reshape_mover::ELEMENTWISE.contains(&opcode.as_str()) || opcode == "map";
+    if !known || op.num_results() != 1 {
+        return false;
+    }
+    let Some(out) = ty(op.result(0)) else { return false };
+    let scalars_allowed = matches!(opcode.as_str(), "select" | "clamp");
+    let operands: Vec<Option<TensorType>> = op.operands().into_iter().map(&ty).collect();
+    operands.iter().all(|t| t.as_ref().is_some_and(|t| t.dims == out.dims || (scalars_allowed && t.rank() == 0)))
+        && (opcode != "bitcast_convert"
+            || operands[0].as_ref().is_some_and(|t| t.elem.bit_width() == out.elem.bit_width()))
+}
