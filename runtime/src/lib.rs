@@ -36,6 +36,7 @@ pub mod pool;
 pub mod program;
 pub mod relayout;
 pub mod sort_keys;
+pub mod spmd;
 pub mod thunk_emitter;
 
 pub use cpu::{

@@ -142,6 +142,61 @@ fn model_dumps_on_cpu() {
     });
 }
 
+/// The sharded corpus (`test/sharded/export.py`: JAX programs jitted with
+/// shardings over 2, 4 and 8 devices, GSPMD and Shardy forms).
+fn sharded_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/sharded")
+}
+
+/// Compiles and runs a per-partition program's text on every device's
+/// arguments (partitions, arguments per device).
+type RunDevicesFn<'a> = dyn Fn(&str, usize, &[Vec<Literal>]) -> Result<Vec<Literal>, String> + Sync + 'a;
+
+/// Runs a sharded case partitioned for its `partitions` with `run` (the
+/// per-partition program's text, every device's arguments) and returns
+/// the global result; checks that each partition holds only its block of
+/// each sharded argument.
+fn run_partitioned(dir: &Path, case: &Case, run: &RunDevicesFn<'_>) -> Result<(), String> {
+    let meta = std::fs::read_to_string(dir.join("cases").join(&case.name).join("meta.json"))
+        .map_err(|e| format!("meta.json: {e}"))?;
+    let meta: Value = serde_json::from_str(&meta).map_err(|e| format!("meta.json: {e}"))?;
+    let n = meta["partitions"].as_u64().ok_or("meta.json has no partitions")? as usize;
+    run_case_using(dir, case, &|text, args| {
+        let p = rxla_runtime::spmd::partition_source(text, "module.hlo", false, n)?
+            .ok_or("the module was not partitioned")?;
+        let per_device = p.split_arguments(args, n)?;
+        for (i, (global, local)) in args.iter().zip(&per_device[0]).enumerate() {
+            let blocks = p.params[i].0.tiles().map_or(1, |t| t.blocks()) as usize;
+            let (g, l) = (global.element_count(), local.element_count());
+            if l * blocks < g || (blocks > 1 && l == g) {
+                return Err(format!("argument {i}: {l} of {g} elements on a partition, in {blocks} blocks"));
+            }
+        }
+        p.gather_result(&run(&p.hlo_text, n, &per_device)?)
+    })
+}
+
+#[test]
+fn sharded_on_cpu() {
+    run_corpus_in(sharded_dir(), "sharded on cpu", &|dir, case| {
+        run_partitioned(dir, case, &|text, n, per_device| {
+            let exe = rxla_runtime::compile_hlo_text(text, "module.hlo", &Default::default())
+                .map_err(|e| format!("compile: {e}"))?;
+            exe.run_devices(1, n, per_device).map_err(|e| format!("run: {e}"))
+        })
+    });
+}
+
+#[test]
+fn sharded_on_interpreter() {
+    run_corpus_in(sharded_dir(), "sharded on the interpreter", &|dir, case| {
+        run_partitioned(dir, case, &|text, n, per_device| {
+            let ast = rxla_hlo_text::parse_module(text).map_err(|e| format!("partitioned module: {}", e.message))?;
+            rxla_interpreter::replicated::run_devices(&ast, 1, n, per_device).map_err(|e| format!("run: {e}"))
+        })
+    });
+}
+
 /// The GPU backend's thunk sequences on the host (`GpuOptions::emulate`):
 /// the GPU compiler, plan, executor, host staging, control flow and gemm
 /// mapping, with the GPU kernels' CPU versions (the same fusions and

@@ -302,9 +302,20 @@ fn run(args: &Args) -> Result<(), Failure> {
         }
     };
     let module = || module.as_ref().expect("only a module's source runs on the interpreter");
+    // A module with shardings on several partitions runs partitioned: each
+    // device its block of the global arguments (rxla_runtime::spmd).
+    let devices = (args.replicas * args.partitions) as usize;
+    let spmd = match saved {
+        None if args.partitions > 1 => {
+            rxla_runtime::spmd::partition_source(source, &file, is_mlir, args.partitions as usize).map_err(Failure)?
+        }
+        _ => None,
+    };
+    let spmd_module = spmd.as_ref().map(|p| load_module(&p.hlo_text, &file, false)).transpose()?;
+    let spmd_source = spmd.as_ref().map(|p| Source { text: &p.hlo_text, is_mlir: false, saved: None });
     let source = Source { text: source, is_mlir, saved };
     if args.compile_only {
-        return compile_only(&source, &file, args);
+        return compile_only(spmd_source.as_ref().unwrap_or(&source), &file, args);
     }
 
     let mut arguments = read_arguments(args, &params)?;
@@ -321,12 +332,31 @@ fn run(args: &Args) -> Result<(), Failure> {
     // One result per device (`--replicas` x `--partitions`); the outputs
     // are device 0's.
     let run = |platform: Platform, arguments: &mut Vec<Literal>, args: &Args| -> Result<Runs, Failure> {
+        if let (Some(p), Some(m), Some(src)) = (&spmd, &spmd_module, &spmd_source) {
+            if args.partitions > 1 {
+                let per_device = p.split_arguments(arguments, devices).map_err(|e| format!("{file}: {e}"))?;
+                let (r, t, c) = match platform {
+                    Platform::Interpreter => {
+                        let (r, t) = run_interpreter(m, arguments, Some(&per_device), args)?;
+                        (r, t, Vec::new())
+                    }
+                    Platform::Cpu => run_cpu(src, &file, arguments, Some(&per_device), args)?,
+                    Platform::Gpu => {
+                        return Err(Failure(format!(
+                            "{file}: --partitions runs on the interpreter and the CPU; the GPU runs one device"
+                        )))
+                    }
+                };
+                let global = p.gather_result(&r).map_err(|e| format!("{file}: {e}"))?;
+                return Ok((vec![global], t, c));
+            }
+        }
         Ok(match platform {
             Platform::Interpreter => {
-                let (r, t) = run_interpreter(module(), arguments, args)?;
+                let (r, t) = run_interpreter(module(), arguments, None, args)?;
                 (r, t, Vec::new())
             }
-            Platform::Cpu => run_cpu(&source, &file, arguments, args)?,
+            Platform::Cpu => run_cpu(&source, &file, arguments, None, args)?,
             Platform::Gpu => {
                 if args.replicas > 1 || args.partitions > 1 {
                     return Err(Failure(format!(
@@ -341,7 +371,12 @@ fn run(args: &Args) -> Result<(), Failure> {
     let (results, times, compile_times) = run(args.platform, &mut arguments, args)?;
     let mut mismatch = None;
     if let Some(reference) = args.reference_platform {
-        let quiet = Args { iterations: 1, warmup: 0, ..args.clone() };
+        // A partitioned run is checked against the whole program on one
+        // device, on the global arguments.
+        let quiet = match spmd {
+            Some(_) => Args { iterations: 1, warmup: 0, replicas: 1, partitions: 1, ..args.clone() },
+            None => Args { iterations: 1, warmup: 0, ..args.clone() },
+        };
         let (expected, _, _) = run(reference, &mut arguments, &quiet)?;
         // Every device against its own reference, named by replica (and
         // partition) when there are several.
@@ -721,22 +756,37 @@ fn check_saved_run(args: &Args, file: &str) -> Result<(), Failure> {
     Ok(())
 }
 
-fn run_cpu(source: &Source, file: &str, arguments: &mut Vec<Literal>, args: &Args) -> Result<Runs, Failure> {
+/// Runs on the CPU; with several devices, on `per_device` arguments (else
+/// every device on `arguments`).
+fn run_cpu(
+    source: &Source,
+    file: &str,
+    arguments: &mut Vec<Literal>,
+    per_device: Option<&[Vec<Literal>]>,
+    args: &Args,
+) -> Result<Runs, Failure> {
     let (exe, compile_times, _) = compile_cpu(source, file, args)?;
     let fail = |e: rxla_runtime::RunError| Failure(format!("{file}: {e}"));
     let (replicas, partitions) = (args.replicas as usize, args.partitions as usize);
     if replicas * partitions > 1 {
-        // Every device on the same arguments, one thread each (the
-        // collectives exchange data between them).
-        let per_device = vec![arguments.clone(); replicas * partitions];
+        // Every device on its arguments, one thread each (the collectives
+        // exchange data between them).
+        let same;
+        let per_device = match per_device {
+            Some(p) => p,
+            None => {
+                same = vec![arguments.clone(); replicas * partitions];
+                &same
+            }
+        };
         for _ in 0..args.warmup {
-            exe.run_devices(replicas, partitions, &per_device).map_err(fail)?;
+            exe.run_devices(replicas, partitions, per_device).map_err(fail)?;
         }
         let mut times = Vec::with_capacity(args.iterations as usize);
         let mut results = Vec::new();
         for _ in 0..args.iterations {
             let start = Instant::now();
-            results = exe.run_devices(replicas, partitions, &per_device).map_err(fail)?;
+            results = exe.run_devices(replicas, partitions, per_device).map_err(fail)?;
             times.push(start.elapsed());
         }
         return Ok((results, times, compile_times));
@@ -897,12 +947,14 @@ type Runs = (Vec<Literal>, Vec<Duration>, Vec<Duration>);
 fn run_interpreter(
     module: &ast::Module,
     arguments: &[Literal],
+    per_device: Option<&[Vec<Literal>]>,
     args: &Args,
 ) -> Result<(Vec<Literal>, Vec<Duration>), Failure> {
     let (replicas, partitions) = (args.replicas as usize, args.partitions as usize);
     if replicas * partitions > 1 {
-        // Every device on the same arguments, one thread each.
-        let per_device = vec![arguments.to_vec(); replicas * partitions];
+        // Every device on its arguments (else all on the same), one thread each.
+        let per_device =
+            per_device.map(<[_]>::to_vec).unwrap_or_else(|| vec![arguments.to_vec(); replicas * partitions]);
         let mut times = Vec::with_capacity(args.iterations as usize);
         let mut results = Vec::new();
         for _ in 0..args.iterations {
