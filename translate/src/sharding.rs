@@ -251,6 +251,26 @@ impl Reader<'_> {
     }
 }
 
+/// The HLO shardings Shardy states in an op's frontend attribute `key`
+/// (`xla.sdy.in_shardings`, `xla.sdy.out_shardings`, a
+/// `#sdy.sharding_per_value<[...]>`), with the meshes of the module's
+/// frontend attributes (`xla.sdy.meshes`). Both are the printed
+/// `frontend_attributes={...}` texts; `None` if the op has no such value.
+pub fn shardy_value_shardings(
+    module_frontend_attributes: &str,
+    op_frontend_attributes: &str,
+    key: &str,
+) -> Result<Option<Vec<LeafSharding>>, String> {
+    use crate::import::sdy::{frontend_value, Meshes};
+    let Some(value) = frontend_value(op_frontend_attributes, key) else { return Ok(None) };
+    let meshes = match frontend_value(module_frontend_attributes, "xla.sdy.meshes") {
+        Some(text) => Meshes::parse(&text).map_err(|e| format!("xla.sdy.meshes: {e}"))?,
+        None => Meshes::default(),
+    };
+    meshes.per_value(&value).map(Some).map_err(|e| format!("{key}: {e}"))
+}
+
+
 #[cfg(test)]
 mod tests {
     use super::*;

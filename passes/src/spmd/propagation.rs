@@ -11,10 +11,13 @@
 use std::collections::HashMap;
 
 use melior::ir::{Location, OperationRef};
-use mlir_sys::{mlirValueGetLocation, MlirLocation};
+use mlir_sys::{
+    mlirAttributeIsADictionary, mlirAttributeIsAString, mlirDictionaryAttrGetElementByName, mlirStringAttrGetValue,
+    mlirValueGetLocation, MlirLocation,
+};
 use rxla_ir::{
     computation,
-    op::{Op, Value},
+    op::{string, string_ref, Op, Value},
     pass::{emit_error, HloPass, PassError, PassOptions},
     types::HloType,
 };
@@ -134,10 +137,24 @@ pub fn module_replicas(module: Op) -> usize {
 }
 
 fn module_int(module: Op, key: &str) -> Option<i64> {
-    let text = module.attr_text("hlo.module_attributes")?;
-    let start = text.find(&format!("{key} = \""))? + key.len() + 4;
-    let rest = &text[start..];
-    rest[..rest.find('"')?].parse().ok()
+    module_attribute(module, key)?.trim().parse().ok()
+}
+
+/// The module's HLO header attribute `key` (`hlo.module_attributes`), as
+/// written (`frontend_attributes` gives the `{...}` text).
+pub fn module_attribute(module: Op, key: &str) -> Option<String> {
+    let dict = module.attr_raw("hlo.module_attributes")?;
+    // SAFETY: a live attribute, only read.
+    unsafe {
+        if !mlirAttributeIsADictionary(dict) {
+            return None;
+        }
+        let value = mlirDictionaryAttrGetElementByName(dict, string_ref(key));
+        if value.ptr.is_null() || !mlirAttributeIsAString(value) {
+            return None;
+        }
+        Some(string(mlirStringAttrGetValue(value)))
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -160,6 +160,12 @@ pub fn uniform_or_replicated(t: Tiles) -> Tiles {
 /// one, or whose rule gives blocks no collective could regroup, is
 /// replicated).
 pub fn infer(op: Op, operands: &[Placement], partitions: usize) -> Vec<Placement> {
+    // Inside a region partitioned by hand, everything is.
+    if operands.contains(&Placement::Manual)
+        || op.string_attr("custom_call_target").as_deref() == Some("xla.sdy.GlobalToLocalShape")
+    {
+        return vec![Placement::Manual; op.num_results()];
+    }
     let replicated = || (0..op.num_results()).map(|i| Placement::replicated(&op.result_type(i), partitions)).collect();
     let tiles = |i: usize| operands.get(i).and_then(Placement::tiles);
     let Some(out) = op.result_type(0).tensor().cloned() else {

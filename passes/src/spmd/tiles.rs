@@ -337,6 +337,9 @@ pub enum Placement {
     Array(Tiles),
     Tuple(Vec<Placement>),
     Whole,
+    /// Inside a region partitioned by hand (`shard_map`): the value is
+    /// already each partition's own, of the type it is written with.
+    Manual,
 }
 
 impl Placement {
@@ -361,6 +364,12 @@ impl Placement {
         partitions: usize,
     ) -> Result<Placement, String> {
         let Some(sharding) = sharding else { return Ok(Placement::replicated(ty, partitions)) };
+        let manual = |l: &LeafSharding| matches!(l.kind, LeafKind::Manual);
+        match sharding {
+            Sharding::Leaf(l) if manual(l) => return Ok(Placement::Manual),
+            Sharding::Tuple(ls) if !ls.is_empty() && ls.iter().all(manual) => return Ok(Placement::Manual),
+            _ => {}
+        }
         let leaves: Vec<LeafSharding> = match sharding {
             Sharding::Leaf(l) => vec![l.clone(); leaf_count(ty)],
             Sharding::Tuple(ls) => ls.clone(),
@@ -389,6 +398,9 @@ impl Placement {
                 }
                 Placement::Whole => {
                     out.push(LeafSharding { kind: LeafKind::Replicated, shard_group: None, metadata: None })
+                }
+                Placement::Manual => {
+                    out.push(LeafSharding { kind: LeafKind::Manual, shard_group: None, metadata: None })
                 }
             }
             Some(())

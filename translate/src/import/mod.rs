@@ -8,7 +8,7 @@
 //! from Rust: one parser call instead of a C API call per op and attribute.)
 
 mod ops;
-mod sdy;
+pub mod sdy;
 
 use crate::{
     literal::{array_to_mlir, elided_to_mlir, is_elided, ElidedFill},

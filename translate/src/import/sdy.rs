@@ -54,25 +54,55 @@ impl Meshes {
         let Some(text) = frontend_value(&attr.value.text, "xla.sdy.meshes") else {
             return Ok(Meshes::default());
         };
-        let located = |message: String| ImportError::new(attr.value.pos, format!("xla.sdy.meshes: {message}"));
-        let mut r = Reader::new(&text);
+        Meshes::parse(&text).map_err(|message| ImportError::new(attr.value.pos, format!("xla.sdy.meshes: {message}")))
+    }
+
+    /// The meshes of an `xla.sdy.meshes` value (`{mesh = #sdy.mesh<...>}`).
+    pub fn parse(text: &str) -> std::result::Result<Meshes, String> {
+        let mut r = Reader::new(text);
         let mut meshes = HashMap::new();
-        r.expect('{').map_err(located)?;
+        r.expect('{')?;
         if !r.eat('}') {
             loop {
-                let name = r.name().map_err(located)?;
-                r.expect('=').map_err(located)?;
-                r.keyword("#sdy.mesh").map_err(located)?;
-                let mesh = r.mesh_body().map_err(located)?;
+                let name = r.name()?;
+                r.expect('=')?;
+                r.keyword("#sdy.mesh")?;
+                let mesh = r.mesh_body()?;
                 meshes.insert(name, mesh);
                 if !r.eat(',') {
                     break;
                 }
             }
-            r.expect('}').map_err(located)?;
+            r.expect('}')?;
         }
-        r.end().map_err(located)?;
+        r.end()?;
         Ok(Meshes(meshes))
+    }
+
+    /// The HLO shardings of a `#sdy.sharding_per_value<[...]>` (or of one
+    /// `#sdy.sharding<...>`), one per value.
+    pub fn per_value(&self, text: &str) -> std::result::Result<Vec<LeafSharding>, String> {
+        let mut r = Reader::new(text);
+        let values = if r.peek_keyword("#sdy.sharding_per_value") {
+            r.keyword("#sdy.sharding_per_value")?;
+            r.expect('<')?;
+            let values = r.list('[', ']', |r| {
+                r.expect('<')?;
+                let s = r.tensor_sharding(self)?;
+                r.expect('>')?;
+                Ok(s)
+            })?;
+            r.expect('>')?;
+            values
+        } else {
+            r.keyword("#sdy.sharding")?;
+            r.expect('<')?;
+            let s = r.tensor_sharding(self)?;
+            r.expect('>')?;
+            vec![s]
+        };
+        r.end()?;
+        values.iter().map(to_hlo).collect()
     }
 
     /// The sharding Shardy gives `inst` (of `inst.shape`), if it has one.
@@ -80,27 +110,7 @@ impl Meshes {
         let Some(attr) = inst.attributes.iter().find(|a| a.name == "frontend_attributes") else { return Ok(None) };
         let Some(text) = frontend_value(&attr.value.text, "xla.sdy.sharding") else { return Ok(None) };
         let at = |message: String| ImportError::new(attr.value.pos, format!("xla.sdy.sharding: {message}"));
-        let mut r = Reader::new(&text);
-        let values = if r.peek_keyword("#sdy.sharding_per_value") {
-            r.keyword("#sdy.sharding_per_value").map_err(at)?;
-            r.expect('<').map_err(at)?;
-            let values = r.list('[', ']', |r| {
-                r.expect('<')?;
-                let s = r.tensor_sharding(self)?;
-                r.expect('>')?;
-                Ok(s)
-            });
-            r.expect('>').map_err(at)?;
-            values.map_err(at)?
-        } else {
-            r.keyword("#sdy.sharding").map_err(at)?;
-            r.expect('<').map_err(at)?;
-            let s = r.tensor_sharding(self).map_err(at)?;
-            r.expect('>').map_err(at)?;
-            vec![s]
-        };
-        r.end().map_err(at)?;
-        let leaves: Vec<LeafSharding> = values.iter().map(to_hlo).collect::<std::result::Result<_, _>>().map_err(at)?;
+        let leaves = self.per_value(&text).map_err(at)?;
         Ok(Some(match (&inst.shape, leaves.len()) {
             (ast::Shape::Tuple(elements), n) if n == elements.len() => Sharding::Tuple(leaves),
             (ast::Shape::Tuple(elements), n) => {
@@ -116,7 +126,7 @@ impl Meshes {
 /// string unescaped, or a `{...}` group as written. Read by characters, not
 /// tokens: the group holds MLIR syntax (`#sdy.mesh<...>`) that is no HLO
 /// token sequence.
-fn frontend_value(text: &str, key: &str) -> Option<String> {
+pub fn frontend_value(text: &str, key: &str) -> Option<String> {
     let bytes = text.as_bytes();
     let mut search = 0;
     let start = loop {
