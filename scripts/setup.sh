@@ -8,7 +8,8 @@
 #   bash scripts/setup.sh
 #
 # Needs: LLVM/MLIR 22 (headers, CMake config, tblgen, FileCheck, lit), CMake,
-# Ninja and the compression libraries LLVM links against; and, for the GPU
+# Ninja and the compression libraries LLVM links against; Open MPI for
+# multi-process runs; and, for the GPU
 # backend, the CUDA compiler wheel from PyPI (libdevice for the math
 # functions, ptxas for the PTX checks), unpacked into .cuda/ of the checkout
 # (no CUDA driver or GPU is needed). The Rust toolchain (cargo) is expected to
@@ -26,6 +27,10 @@ PACKAGES=(
   ninja-build
   zlib1g-dev
   libzstd-dev
+  # Multi-process runs (`mpirun -n N hlo-run ...`): Open MPI to build
+  # against (the `mpi` crate) and to launch with.
+  libopenmpi-dev
+  openmpi-bin
 )
 
 LLVM_PREFIX=/usr/lib/llvm-22

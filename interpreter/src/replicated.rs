@@ -102,7 +102,7 @@ impl Replicas {
                     std::thread::Builder::new().name(format!("replica-{r}")).stack_size(stack).spawn_scoped(
                         scope,
                         move || {
-                            COMM.with(|c| *c.borrow_mut() = Some(rendezvous.clone()));
+                            COMM.with(|c| *c.borrow_mut() = Some(rendezvous.clone() as Arc<dyn Exchange>));
                             let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| replica(r)));
                             let result = match outcome {
                                 Ok(Ok(value)) => Ok(value),
@@ -132,9 +132,42 @@ impl Replicas {
     }
 }
 
+/// How the devices of a run exchange values: the collectives the
+/// interpreter evaluates go through the exchange of the thread that plays
+/// the device. In one process it is the threads' rendezvous
+/// ([`Replicas`]); across processes another implementation (rxla-mpi's)
+/// carries the values.
+pub trait Exchange: Send + Sync {
+    /// Deposits `device`'s `value` for the collective `name` and returns
+    /// every device's value, indexed by device id; fails if the devices
+    /// disagree on the collective.
+    fn exchange(&self, device: usize, name: &str, value: Literal) -> Result<Vec<Literal>>;
+}
+
+impl Exchange for Rendezvous {
+    fn exchange(&self, device: usize, name: &str, value: Literal) -> Result<Vec<Literal>> {
+        Rendezvous::exchange(self, device, name, value)
+    }
+}
+
+/// Runs `f` on this thread with its collectives going through `exchange`
+/// (one device of a run whose other devices are elsewhere, e.g. other MPI
+/// processes).
+pub fn with_exchange<T>(exchange: Arc<dyn Exchange>, f: impl FnOnce() -> T) -> T {
+    struct Reset(Option<Arc<dyn Exchange>>);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            let previous = self.0.take();
+            COMM.with(|c| *c.borrow_mut() = previous);
+        }
+    }
+    let _reset = Reset(COMM.with(|c| c.borrow_mut().replace(exchange)));
+    f()
+}
+
 thread_local! {
-    /// The rendezvous of the replica this thread plays, if any.
-    static COMM: RefCell<Option<Arc<Rendezvous>>> = const { RefCell::new(None) };
+    /// The exchange of the device this thread plays, if any.
+    static COMM: RefCell<Option<Arc<dyn Exchange>>> = const { RefCell::new(None) };
 }
 
 /// Deposits `value` for the collective `name` and returns the values of

@@ -158,6 +158,7 @@ fn block_of(global: &Literal, place: &Placement, ty: &HloType, p: usize) -> Resu
             ))
         }
         (l, Placement::Whole, _) => Ok(l.clone()),
+        (_, Placement::Manual, _) => Err("an entry value with a manual sharding (a region partitioned by hand)".into()),
         (Literal::Array { .. }, Placement::Tuple(_), _) | (Literal::Tuple(_), _, _) | (Literal::Token, _, _) => {
             Ok(global.clone())
         }

@@ -285,6 +285,22 @@ impl Executable {
             .map_err(|e| RunError(e.to_string()))
     }
 
+    /// Runs device `d` of `replicas x partitions` on the calling thread,
+    /// whose collectives go through the thread's exchange (the other
+    /// devices run elsewhere: other processes under MPI, see
+    /// `rxla_interpreter::replicated::with_exchange`).
+    pub fn run_device(
+        &self,
+        d: usize,
+        replicas: usize,
+        partitions: usize,
+        args: &[Literal],
+    ) -> Result<Literal, RunError> {
+        let buffers = self.prepare(args)?;
+        let outputs = self.execute_as(DeviceIds::of(d, replicas, partitions), &buffers)?;
+        Ok(self.result(&outputs))
+    }
+
     /// [`Executable::run_devices`] with one partition: replica `r` on
     /// `args_per_replica[r]`.
     pub fn run_replicated(&self, args_per_replica: &[Vec<Literal>]) -> Result<Vec<Literal>, RunError> {

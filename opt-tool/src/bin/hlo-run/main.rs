@@ -20,7 +20,10 @@
 //! runs the module there too and compares the outputs within
 //! `--atol`/`--rtol`, reporting the first and the worst differing element.
 
+mod job;
+
 use clap::Parser;
+use job::Job;
 use melior::ir::Module;
 use rxla_hlo_text::ast::{self, Shape};
 use rxla_interpreter::{literal::Literal, npy, text, Interpreter};
@@ -231,9 +234,13 @@ struct Args {
 
     /// Number of partitions to run (interpreter, cpu): with --replicas,
     /// replicas x partitions devices, device d being replica d / partitions
-    /// and partition d % partitions (XLA's default device assignment), each
-    /// on the same arguments; collectives with a channel_id exchange data
-    /// across partitions (XLA's group modes). The outputs are device 0's
+    /// and partition d % partitions (XLA's default device assignment);
+    /// collectives with a channel_id exchange data across partitions (XLA's
+    /// group modes). A module with shardings is SPMD-partitioned: each
+    /// device gets its block of the global arguments and the output is the
+    /// global result; any other runs on every device on the same arguments
+    /// and the outputs are device 0's. Under `mpirun -n N`, each process
+    /// is one device
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     partitions: u32,
 }
@@ -250,18 +257,32 @@ impl<T: std::fmt::Display> From<T> for Failure {
 fn main() -> ExitCode {
     use clap::CommandFactory;
     let args = Args::parse_from(cli::double_dash_long_options(&Args::command(), std::env::args_os()));
-    match run(&args) {
+    // Under mpirun, this process is one device of the job.
+    let job = match Job::join() {
+        Ok(job) => job,
+        Err(e) => {
+            eprintln!("hlo-run: error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match run(&args, job.as_ref()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure(message)) => {
             if !message.is_empty() {
-                eprintln!("hlo-run: error: {message}");
+                match &job {
+                    Some(j) => eprintln!("hlo-run: error: rank {}: {message}", j.rank),
+                    None => eprintln!("hlo-run: error: {message}"),
+                }
+            }
+            if let Some(j) = &job {
+                j.abort();
             }
             ExitCode::FAILURE
         }
     }
 }
 
-fn run(args: &Args) -> Result<(), Failure> {
+fn run(args: &Args, job: Option<&Job>) -> Result<(), Failure> {
     let (bytes, file) = if args.input == "-" {
         let mut bytes = Vec::new();
         std::io::stdin().read_to_end(&mut bytes).map_err(|e| format!("reading standard input: {e}"))?;
@@ -331,7 +352,47 @@ fn run(args: &Args) -> Result<(), Failure> {
 
     // One result per device (`--replicas` x `--partitions`); the outputs
     // are device 0's.
+    if let Some(j) = job {
+        if j.size != devices {
+            return Err(Failure(format!(
+                "{file}: mpirun started {} processes for {devices} devices (--replicas x --partitions): one device per process",
+                j.size
+            )));
+        }
+        if args.reference_platform.is_some() && spmd.is_none() {
+            return Err(Failure(format!(
+                "{file}: under mpirun, --reference-platform compares a module with shardings with its one-device run; \
+                 this module is not partitioned"
+            )));
+        }
+    }
     let run = |platform: Platform, arguments: &mut Vec<Literal>, args: &Args| -> Result<Runs, Failure> {
+        // Under mpirun: this process's device only, its collectives over MPI.
+        if let Some(j) = job.filter(|_| args.replicas * args.partitions > 1) {
+            let d = j.rank;
+            let mine = match &spmd {
+                Some(p) => p.split_arguments(arguments, devices).map_err(|e| format!("{file}: {e}"))?.swap_remove(d),
+                None => arguments.clone(),
+            };
+            let (r, t, c) = match platform {
+                Platform::Interpreter => {
+                    let m = spmd_module.as_ref().unwrap_or_else(|| module());
+                    let (r, t) = run_interpreter_device(m, &mine, d, j, args)?;
+                    (r, t, Vec::new())
+                }
+                Platform::Cpu => run_cpu_device(spmd_source.as_ref().unwrap_or(&source), &file, &mine, d, j, args)?,
+                Platform::Gpu => {
+                    return Err(Failure(format!("{file}: under mpirun, devices run on the interpreter and the CPU")))
+                }
+            };
+            let mine = r.into_iter().next().ok_or_else(|| format!("{file}: no result"))?;
+            let all = j.gather(mine).map_err(|e| format!("{file}: gathering the results: {e}"))?;
+            let results = match &spmd {
+                Some(p) => vec![p.gather_result(&all).map_err(|e| format!("{file}: {e}"))?],
+                None => all,
+            };
+            return Ok((results, t, c));
+        }
         if let (Some(p), Some(m), Some(src)) = (&spmd, &spmd_module, &spmd_source) {
             if args.partitions > 1 {
                 let per_device = p.split_arguments(arguments, devices).map_err(|e| format!("{file}: {e}"))?;
@@ -369,6 +430,10 @@ fn run(args: &Args) -> Result<(), Failure> {
         })
     };
     let (results, times, compile_times) = run(args.platform, &mut arguments, args)?;
+    // Rank 0 reports for the job.
+    if job.is_some_and(|j| j.rank != 0) {
+        return Ok(());
+    }
     let mut mismatch = None;
     if let Some(reference) = args.reference_platform {
         // A partitioned run is checked against the whole program on one
@@ -754,6 +819,74 @@ fn check_saved_run(args: &Args, file: &str) -> Result<(), Failure> {
         )));
     }
     Ok(())
+}
+
+/// Device `d` of an MPI job on the CPU, on this thread.
+fn run_cpu_device(
+    source: &Source,
+    file: &str,
+    arguments: &[Literal],
+    d: usize,
+    job: &Job,
+    args: &Args,
+) -> Result<Runs, Failure> {
+    let (exe, compile_times, _) = compile_cpu(source, file, args)?;
+    let (replicas, partitions) = (args.replicas as usize, args.partitions as usize);
+    let exchange = job.exchange();
+    let run = || {
+        rxla_interpreter::replicated::with_exchange(exchange.clone(), || {
+            exe.run_device(d, replicas, partitions, arguments)
+        })
+    };
+    let fail = |e: rxla_runtime::RunError| Failure(format!("{file}: {e}"));
+    for _ in 0..args.warmup {
+        run().map_err(fail)?;
+    }
+    let mut times = Vec::with_capacity(args.iterations as usize);
+    let mut result = None;
+    for _ in 0..args.iterations {
+        let start = Instant::now();
+        result = Some(run().map_err(fail)?);
+        times.push(start.elapsed());
+    }
+    Ok((vec![result.expect("at least one iteration")], times, compile_times))
+}
+
+/// Device `d` of an MPI job on the interpreter (on a thread with a big
+/// stack, as a one-device run).
+fn run_interpreter_device(
+    module: &ast::Module,
+    arguments: &[Literal],
+    d: usize,
+    job: &Job,
+    args: &Args,
+) -> Result<(Vec<Literal>, Vec<Duration>), Failure> {
+    let exchange = job.exchange();
+    std::thread::scope(|scope| {
+        let handle = std::thread::Builder::new()
+            .name(format!("device-{d}"))
+            .stack_size(512 << 20)
+            .spawn_scoped(scope, || -> Result<(Vec<Literal>, Vec<Duration>), Failure> {
+                rxla_interpreter::replicated::with_exchange(exchange, || {
+                    let mut interpreter = Interpreter::new(module);
+                    interpreter.options.replicas = args.replicas as usize;
+                    interpreter.options.partitions = args.partitions as usize;
+                    interpreter.replica_id = d / args.partitions as usize;
+                    interpreter.partition_id = d % args.partitions as usize;
+                    let mut times = Vec::with_capacity(args.iterations as usize);
+                    let mut result = None;
+                    for _ in 0..args.iterations {
+                        let start = Instant::now();
+                        let value = interpreter.run(arguments).map_err(|e| Failure(format!("{}: {e}", args.input)))?;
+                        times.push(start.elapsed());
+                        result = Some(value);
+                    }
+                    Ok((vec![result.expect("at least one iteration")], times))
+                })
+            })
+            .map_err(|e| Failure(format!("cannot start the interpreter thread: {e}")))?;
+        handle.join().unwrap_or_else(|_| Err(Failure(format!("{}: internal error in the interpreter", args.input))))
+    })
 }
 
 /// Runs on the CPU; with several devices, on `per_device` arguments (else
