@@ -187,6 +187,20 @@ fn sharded_on_cpu() {
     });
 }
 
+/// The GPU runtime's path for several devices (host threads, collectives as
+/// host steps), with the GPU emulated.
+#[test]
+fn sharded_on_emulated_gpu() {
+    let options = rxla_runtime::gpu::GpuOptions { emulate: true, ..Default::default() };
+    run_corpus_in(sharded_dir(), "sharded on emulated gpu", &|dir, case| {
+        run_partitioned(dir, case, &|text, n, per_device| {
+            let exe = rxla_runtime::gpu::compile_hlo_text(text, "module.hlo", &options)
+                .map_err(|e| format!("compile: {e}"))?;
+            exe.run_devices(1, n, per_device).map_err(|e| format!("run: {e}"))
+        })
+    });
+}
+
 #[test]
 fn sharded_on_interpreter() {
     run_corpus_in(sharded_dir(), "sharded on the interpreter", &|dir, case| {

@@ -112,6 +112,9 @@ pub struct GpuMachine<'a> {
     /// When set, the time of every step of the entry program (the stream
     /// is synchronized after each step).
     pub profile: Option<&'a std::sync::Mutex<Vec<(String, std::time::Duration)>>>,
+    /// The replica and partition this run plays (what `replica-id` and
+    /// `partition-id` give and the host-staged collectives rendezvous as).
+    pub device: crate::executor::DeviceIds,
 }
 
 impl GpuMachine<'_> {
@@ -124,7 +127,7 @@ impl GpuMachine<'_> {
             arenas: &[],
             profile: None,
             depth: 0,
-            device: Default::default(),
+            device: self.device,
         }
     }
 

@@ -15,6 +15,7 @@ pub mod sort;
 
 pub use compiler::{compile_hlo_text, compile_module, GpuOptions};
 
+use crate::executor::DeviceIds;
 use crate::{
     executor::KernelFn,
     program::{KernelInfo, Program},
@@ -149,13 +150,14 @@ impl GpuExecutable {
     /// module donates to its outputs are copied first, so `args` stay
     /// unchanged.
     pub fn execute(&self, args: &DeviceArgs) -> Result<DeviceOutputs, RunError> {
-        self.execute_inner(args, None)
+        self.execute_inner(args, None, DeviceIds::default())
     }
 
     fn execute_inner(
         &self,
         args: &DeviceArgs,
         profile: Option<&Mutex<Vec<(String, std::time::Duration)>>>,
+        device_ids: DeviceIds,
     ) -> Result<DeviceOutputs, RunError> {
         let loaded = self.load()?;
         let p = self.entry();
@@ -171,7 +173,7 @@ impl GpuExecutable {
                 donated.push((i, copy));
             }
         }
-        let machine = GpuMachine { exe: self, loaded: &loaded, profile };
+        let machine = GpuMachine { exe: self, loaded: &loaded, profile, device: device_ids };
         let fresh = machine.run(self.entry, &params)?;
         device.synchronize().map_err(RunError)?;
         let mut fresh = fresh.into_iter();
@@ -192,7 +194,7 @@ impl GpuExecutable {
     /// stream is synchronized after each).
     pub fn profile(&self, args: &DeviceArgs) -> Result<Vec<(String, std::time::Duration)>, RunError> {
         let sink = Mutex::new(Vec::new());
-        self.execute_inner(args, Some(&sink))?;
+        self.execute_inner(args, Some(&sink), DeviceIds::default())?;
         Ok(sink.into_inner().unwrap_or_else(|e| e.into_inner()))
     }
 
@@ -208,6 +210,36 @@ impl GpuExecutable {
         let device_args = self.prepare(args)?;
         let outputs = self.execute(&device_args)?;
         self.result(&outputs)
+    }
+
+    /// Runs `replicas x partitions` devices of the module at once, one
+    /// host thread each (device `d`: replica `d / partitions`, partition
+    /// `d % partitions`) on `args_per_device[d]`, all on this process's GPU
+    /// (or its emulation); returns each device's result in device order.
+    /// Collectives are host steps that rendezvous between the threads, as
+    /// on the CPU (`Executable::run_devices`).
+    pub fn run_devices(
+        &self,
+        replicas: usize,
+        partitions: usize,
+        args_per_device: &[Vec<Literal>],
+    ) -> Result<Vec<Literal>, RunError> {
+        let n = replicas * partitions;
+        if n == 0 || args_per_device.len() != n {
+            return Err(RunError(format!(
+                "{} argument lists for {replicas} replicas x {partitions} partitions",
+                args_per_device.len()
+            )));
+        }
+        let loaded = self.load()?;
+        rxla_interpreter::replicated::Replicas::new(n)
+            .run(64 << 20, |d| -> Result<Literal, RunError> {
+                loaded.device.bind().map_err(RunError)?;
+                let device_args = self.prepare(&args_per_device[d])?;
+                let outputs = self.execute_inner(&device_args, None, DeviceIds::of(d, replicas, partitions))?;
+                self.result(&outputs)
+            })
+            .map_err(|e| RunError(e.to_string()))
     }
 }
 

@@ -402,11 +402,7 @@ fn run(args: &Args, job: Option<&Job>) -> Result<(), Failure> {
                         (r, t, Vec::new())
                     }
                     Platform::Cpu => run_cpu(src, &file, arguments, Some(&per_device), args)?,
-                    Platform::Gpu => {
-                        return Err(Failure(format!(
-                            "{file}: --partitions runs on the interpreter and the CPU; the GPU runs one device"
-                        )))
-                    }
+                    Platform::Gpu => run_gpu_devices(src.text, &file, false, &per_device, args)?,
                 };
                 let global = p.gather_result(&r).map_err(|e| format!("{file}: {e}"))?;
                 return Ok((vec![global], t, c));
@@ -418,12 +414,11 @@ fn run(args: &Args, job: Option<&Job>) -> Result<(), Failure> {
                 (r, t, Vec::new())
             }
             Platform::Cpu => run_cpu(&source, &file, arguments, None, args)?,
+            Platform::Gpu if args.replicas * args.partitions > 1 => {
+                let same = vec![arguments.clone(); (args.replicas * args.partitions) as usize];
+                run_gpu_devices(source.text, &file, is_mlir, &same, args)?
+            }
             Platform::Gpu => {
-                if args.replicas > 1 || args.partitions > 1 {
-                    return Err(Failure(format!(
-                        "{file}: --replicas and --partitions run on the interpreter and the CPU; the GPU runs one device"
-                    )));
-                }
                 let (r, t, c) = run_gpu(source.text, &file, is_mlir, arguments, args)?;
                 (vec![r], t, c)
             }
@@ -734,6 +729,31 @@ fn run_gpu(
         print_profile(exe.profile(&device_args).map_err(fail)?);
     }
     Ok((result, times, compile_times))
+}
+
+/// Several devices on the GPU (or its emulation): one host thread each,
+/// on `per_device` arguments; collectives are host steps between them.
+fn run_gpu_devices(
+    source: &str,
+    file: &str,
+    is_mlir: bool,
+    per_device: &[Vec<Literal>],
+    args: &Args,
+) -> Result<Runs, Failure> {
+    let (exe, compile_times) = compile_gpu(source, file, is_mlir, args)?;
+    let fail = |e: rxla_runtime::RunError| Failure(format!("{file}: {e}"));
+    let (replicas, partitions) = (args.replicas as usize, args.partitions as usize);
+    for _ in 0..args.warmup {
+        exe.run_devices(replicas, partitions, per_device).map_err(fail)?;
+    }
+    let mut times = Vec::with_capacity(args.iterations as usize);
+    let mut results = Vec::new();
+    for _ in 0..args.iterations {
+        let start = Instant::now();
+        results = exe.run_devices(replicas, partitions, per_device).map_err(fail)?;
+        times.push(start.elapsed());
+    }
+    Ok((results, times, compile_times))
 }
 
 /// `--gpu-target`: a name or a target-description file.
