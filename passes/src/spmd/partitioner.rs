@@ -49,7 +49,7 @@
 //! and `xla.sdy.GlobalToLocalShape`) are refused; `while`, `call`,
 //! `conditional`, `gather`, `scatter` and `convolution` run whole.
 
-use std::collections::HashMap;
+use std::{cell::Cell, collections::HashMap};
 
 use melior::ir::OperationRef;
 use mlir_sys::*;
@@ -63,7 +63,7 @@ use rxla_ir::{
 };
 use rxla_translate::sharding as sharding_attr;
 
-use super::propagation::{module_attribute, module_partitions, module_replicas, propagate, stated, Propagation};
+use super::propagation::{module_attribute, module_partitions, module_replicas, propagate_from, stated, Propagation};
 use super::rules::{self, DotLayout};
 use super::tiles::{Placement, Tiles};
 use crate::constant::{splat, ConstantBuilder, Scalar};
@@ -107,12 +107,13 @@ struct Local {
     place: Placement,
 }
 
-struct Partitioner {
+struct Partitioner<'s> {
     module: Op,
     n: usize,
     replicas: usize,
-    next_channel: i64,
-    /// `partition-id` as s32, built once at the top of the entry.
+    /// The next free `channel_id`, shared by every computation partitioned.
+    channels: &'s Cell<i64>,
+    /// `partition-id` as s32, built once at the top of the computation.
     pid: Option<Value>,
     top: Op,
     plan: Propagation,
@@ -121,50 +122,104 @@ struct Partitioner {
     locals: HashMap<Value, Local>,
 }
 
+/// What a partitioned computation's results are to be.
+enum Want {
+    /// As the entry's ROOT states (its printed `hlo.sharding`s), else as
+    /// they come.
+    Stated(Vec<Option<String>>),
+    /// Exactly these (a loop body: as its parameter).
+    Given(Vec<Placement>),
+    /// As they come.
+    Any,
+}
+
 /// Partitions `entry` of `module` for `n` partitions.
 pub fn partition(module: Op, entry: Op, n: usize) -> Result<()> {
-    let plan = propagate(entry, n)?;
+    for (i, arg) in entry.arguments().into_iter().enumerate() {
+        let text = arg.attr_text("hlo.sharding");
+        if let HloType::Tuple(_) = arg.ty() {
+            let place = stated(text, &arg.ty(), n, &format!("parameter {i}"))?;
+            if place.is_some_and(|p| p != Placement::replicated(&arg.ty(), n)) {
+                return Err(PassError(format!(
+                    "parameter {i}: a tuple parameter with a tiled sharding is not supported by the SPMD partitioner"
+                )));
+            }
+        }
+    }
+    // The ROOT's stated shardings, read before the ops change.
+    let stated_results: Vec<Option<String>> =
+        entry.return_values().into_iter().map(|v| v.op().and_then(|o| o.attr_text("hlo.sharding"))).collect();
+    let channels = Cell::new(max_channel(module) + 1);
+    let results = partition_computation(module, entry, n, &channels, None, Want::Stated(stated_results))?;
+    let mut attrs = Vec::new();
+    for want in results {
+        let sharding = want.to_sharding().ok_or_else(|| PassError("internal error: uneven result".into()))?;
+        attrs.push(format!("{{hlo.sharding = {}}}", sharding_attr::to_mlir(&sharding)));
+    }
+    entry.set_attr("res_attrs", &format!("[{}]", attrs.join(", ")))?;
+    // The computations copied for partitioning, where nothing calls the
+    // original any more (the callers now call the copies), go.
+    loop {
+        let callers = computation::callers(module);
+        let unused: Vec<Op> = computation::functions(module)
+            .into_iter()
+            .filter(|&f| f != entry && !callers.contains_key(&computation::name(f)))
+            .filter(|&f| computation::lookup(module, &format!("{}{SPMD_SUFFIX}", computation::name(f))).is_some())
+            .collect();
+        if unused.is_empty() {
+            break;
+        }
+        unused.into_iter().for_each(Op::erase);
+    }
+    let name = format!("{}{SPMD_SUFFIX}", computation::name(entry));
+    entry.set_attr("sym_name", &format!("\"{}\"", name.replace('\\', "\\\\").replace('"', "\\\"")))?;
+    Ok(())
+}
+
+/// Partitions computation `func` in place, its parameters placed as
+/// `params` (else as their attributes say); returns its results'
+/// placements.
+fn partition_computation(
+    module: Op,
+    func: Op,
+    n: usize,
+    channels: &Cell<i64>,
+    params: Option<&[Placement]>,
+    want: Want,
+) -> Result<Vec<Placement>> {
+    let plan = propagate_from(func, n, params)?;
     let mut global = HashMap::new();
-    for a in entry.arguments() {
+    for a in func.arguments() {
         global.insert(a, a.ty());
     }
-    let body = entry.body_ops();
+    let body = func.body_ops();
     for op in &body {
         for v in op.results() {
             global.insert(v, v.ty());
         }
     }
-    let top = *body.first().ok_or_else(|| PassError("the entry computation is empty".into()))?;
+    let top = *body.first().ok_or_else(|| PassError("an empty computation".into()))?;
     let mut p = Partitioner {
         module,
         n,
         replicas: module_replicas(module),
-        next_channel: max_channel(module) + 1,
+        channels,
         pid: None,
         top,
         plan,
         global,
         locals: HashMap::new(),
     };
-    for (i, arg) in entry.arguments().into_iter().enumerate() {
+    for arg in func.arguments() {
         let place = p.plan.place(arg);
-        if let Placement::Tuple(_) = place {
-            if place != Placement::replicated(&arg.ty(), n) {
-                return Err(PassError(format!(
-                    "parameter {i}: a tuple parameter with a tiled sharding is not supported by the SPMD partitioner"
-                )));
-            }
-        }
         set_type(arg, &local_type(&arg.ty(), &place))?;
         p.locals.insert(arg, Local { value: arg, place });
     }
-    // The ROOT's stated shardings, read before the ops change.
-    let stated_results: Vec<Option<String>> =
-        entry.return_values().into_iter().map(|v| v.op().and_then(|o| o.attr_text("hlo.sharding"))).collect();
     let mut dead = Vec::new();
+    let mut results = Vec::new();
     for op in body {
         if op.is_named("func.return") {
-            p.results(entry, op, &stated_results)?;
+            results = p.results(op, &want)?;
         } else if p.op(op).map_err(|e| located(op, e))? {
             dead.push(op);
         }
@@ -172,12 +227,10 @@ pub fn partition(module: Op, entry: Op, n: usize) -> Result<()> {
     for op in dead.into_iter().rev() {
         op.erase();
     }
-    let args: Vec<String> = entry.arguments().iter().map(|a| a.ty().to_string()).collect();
-    let results: Vec<String> = entry.return_values().iter().map(|v| v.ty().to_string()).collect();
-    entry.set_attr("function_type", &format!("({}) -> ({})", args.join(", "), results.join(", ")))?;
-    let name = format!("{}{SPMD_SUFFIX}", computation::name(entry));
-    entry.set_attr("sym_name", &format!("\"{}\"", name.replace('\\', "\\\\").replace('"', "\\\"")))?;
-    Ok(())
+    let args: Vec<String> = func.arguments().iter().map(|a| a.ty().to_string()).collect();
+    let types: Vec<String> = func.return_values().iter().map(|v| v.ty().to_string()).collect();
+    func.set_attr("function_type", &format!("({}) -> ({})", args.join(", "), types.join(", ")))?;
+    Ok(results)
 }
 
 /// Reports `e` at `op` (its HLO instruction) and returns the pass's error.
@@ -218,7 +271,7 @@ fn dims_text(v: &[i64]) -> String {
     format!("array<i64{}>", v.iter().map(|d| format!(", {d}")).collect::<String>().replacen(", ", ": ", 1))
 }
 
-impl Partitioner {
+impl Partitioner<'_> {
     fn local(&self, v: Value) -> Result<Local> {
         self.locals.get(&v).cloned().ok_or_else(|| PassError("internal error: an operand was not partitioned".into()))
     }
@@ -338,6 +391,9 @@ impl Partitioner {
                 op.set_operand(0, v);
                 self.finish(op, &[Placement::Array(got)])?;
             }
+            "while" => self.while_loop(op, &operands)?,
+            "call" => self.call(op, &operands)?,
+            "conditional" => self.conditional(op, &operands)?,
             "reduce" if target.is_some() => self.reduce(op, &operands, target.expect("checked"))?,
             "dot" if target.is_some() => self.dot(op, &operands, target.expect("checked"))?,
             _ => match (rules::passthrough_dims_with(op, |v| self.global_tensor(v).ok()), target) {
@@ -346,6 +402,89 @@ impl Partitioner {
             },
         }
         Ok(false)
+    }
+
+    /// A partitioned copy of computation `name` (the original may have
+    /// other callers), its parameters placed as `params`; returns the copy's
+    /// name and its results' placements.
+    fn partitioned_copy(&mut self, name: &str, params: &[Placement], want: Want) -> Result<(String, Vec<Placement>)> {
+        let func = computation::lookup(self.module, name)
+            .ok_or_else(|| PassError(format!("no computation named '{name}'")))?;
+        let copy = computation::clone_function(self.module, func, &format!("{name}{SPMD_SUFFIX}"))?;
+        let places = partition_computation(self.module, copy, self.n, self.channels, Some(params), want)?;
+        Ok((computation::name(copy), places))
+    }
+
+    /// `while`: the loop state keeps its init's placement; body and
+    /// condition are partitioned for it (the body's result resharded back
+    /// to it, the condition's pred whole).
+    fn while_loop(&mut self, op: Op, operands: &[Local]) -> Result<()> {
+        let carry = operands[0].place.clone();
+        let body = op.symbol_attr("body").ok_or_else(|| PassError("while without a body".into()))?;
+        let cond = op.symbol_attr("condition").ok_or_else(|| PassError("while without a condition".into()))?;
+        let (body, _) = self.partitioned_copy(&body, std::slice::from_ref(&carry), Want::Given(vec![carry.clone()]))?;
+        let pred = self.cond_result(&cond)?;
+        let (cond, _) = self.partitioned_copy(&cond, std::slice::from_ref(&carry), Want::Given(vec![pred]))?;
+        op.set_operand(0, operands[0].value);
+        op.set_attr("body", &format!("@{}", quote_symbol(&body)))?;
+        op.set_attr("condition", &format!("@{}", quote_symbol(&cond)))?;
+        self.finish(op, &[carry])
+    }
+
+    /// The whole placement of computation `name`'s one result.
+    fn cond_result(&self, name: &str) -> Result<Placement> {
+        let func = computation::lookup(self.module, name)
+            .ok_or_else(|| PassError(format!("no computation named '{name}'")))?;
+        let ty = func
+            .return_values()
+            .first()
+            .map(|v| v.ty())
+            .ok_or_else(|| PassError("a condition without result".into()))?;
+        Ok(Placement::replicated(&ty, self.n))
+    }
+
+    /// `call`: the callee partitioned for its operands' placements; the
+    /// results are what it gives.
+    fn call(&mut self, op: Op, operands: &[Local]) -> Result<()> {
+        let callee = op.symbol_attr("to_apply").ok_or_else(|| PassError("call without to_apply".into()))?;
+        let params: Vec<Placement> = operands.iter().map(|l| l.place.clone()).collect();
+        let (copy, places) = self.partitioned_copy(&callee, &params, Want::Any)?;
+        for (i, l) in operands.iter().enumerate() {
+            op.set_operand(i, l.value);
+        }
+        op.set_attr("to_apply", &format!("@{}", quote_symbol(&copy)))?;
+        self.finish(op, &places)
+    }
+
+    /// `conditional`: the branch index whole; each branch partitioned for
+    /// its operand's placement, all giving the first branch's result
+    /// placements.
+    fn conditional(&mut self, op: Op, operands: &[Local]) -> Result<()> {
+        let Some(branches) = op.symbol_list_attr("branch_computations") else {
+            return self.whole_op(op, operands);
+        };
+        if branches.len() + 1 != operands.len() {
+            return self.whole_op(op, operands);
+        }
+        let b = Builder::before(op);
+        let index = self.reshard(&b, &operands[0], op.operand(0), &self.whole(op.operand(0)))?;
+        op.set_operand(0, index);
+        let mut results: Option<Vec<Placement>> = None;
+        let mut copies = Vec::new();
+        for (k, branch) in branches.iter().enumerate() {
+            let l = &operands[k + 1];
+            let want = match &results {
+                Some(r) => Want::Given(r.clone()),
+                None => Want::Any,
+            };
+            let (copy, places) = self.partitioned_copy(branch, std::slice::from_ref(&l.place), want)?;
+            results.get_or_insert(places);
+            copies.push(copy);
+            op.set_operand(k + 1, l.value);
+        }
+        let mut next = copies.into_iter();
+        computation::replace_callees(op, |_| next.next())?;
+        self.finish(op, &results.unwrap_or_default())
     }
 
     /// The edges of a region partitioned by hand (`shard_map`): GSPMD's
@@ -602,20 +741,25 @@ impl Partitioner {
 
     /// The entry's return: every result resharded to its stated sharding
     /// (the ROOT's), or left as it is, and recorded in `res_attrs`.
-    fn results(&mut self, entry: Op, ret: Op, stated_results: &[Option<String>]) -> Result<()> {
+    fn results(&mut self, ret: Op, want: &Want) -> Result<Vec<Placement>> {
         let b = Builder::before(ret);
-        let mut attrs = Vec::new();
+        let mut places = Vec::new();
         for (i, v) in ret.operands().into_iter().enumerate() {
             let l = self.local(v)?;
             let ty = self.global_ty(v);
-            let root_sharding = stated_results.get(i).cloned().flatten();
-            let want = stated(root_sharding, &ty, self.n, &format!("result {i}"))?.unwrap_or_else(|| l.place.clone());
-            let value = self.reshard(&b, &l, v, &want)?;
+            let target = match want {
+                Want::Stated(texts) => {
+                    let text = texts.get(i).cloned().flatten();
+                    stated(text, &ty, self.n, &format!("result {i}"))?.unwrap_or_else(|| l.place.clone())
+                }
+                Want::Given(places) => places.get(i).cloned().unwrap_or_else(|| l.place.clone()),
+                Want::Any => l.place.clone(),
+            };
+            let value = self.reshard(&b, &l, v, &target)?;
             ret.set_operand(i, value);
-            let sharding = want.to_sharding().ok_or_else(|| PassError("internal error: uneven result".into()))?;
-            attrs.push(format!("{{hlo.sharding = {}}}", sharding_attr::to_mlir(&sharding)));
+            places.push(target);
         }
-        entry.set_attr("res_attrs", &format!("[{}]", attrs.join(", ")))
+        Ok(places)
     }
 
     // ------------------------------------------------------------------
@@ -759,8 +903,9 @@ impl Partitioner {
     }
 
     fn channel(&mut self) -> i64 {
-        self.next_channel += 1;
-        self.next_channel - 1
+        let c = self.channels.get();
+        self.channels.set(c + 1);
+        c
     }
 
     /// `#hlo.groups<...>` of partition groups, repeated for every replica

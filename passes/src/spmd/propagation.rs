@@ -62,9 +62,19 @@ pub fn located(location: MlirLocation, e: PassError) -> PassError {
 
 /// Runs the analysis over `entry` for `partitions` devices.
 pub fn propagate(entry: Op, partitions: usize) -> Result<Propagation, PassError> {
+    propagate_from(entry, partitions, None)
+}
+
+/// [`propagate`] over any computation, its parameters placed as `params`
+/// say (else as their `hlo.sharding` attributes do).
+pub fn propagate_from(entry: Op, partitions: usize, params: Option<&[Placement]>) -> Result<Propagation, PassError> {
     let mut places = HashMap::new();
     for (i, arg) in entry.arguments().into_iter().enumerate() {
         let ty = arg.ty();
+        if let Some(p) = params.and_then(|ps| ps.get(i)) {
+            places.insert(arg, p.clone());
+            continue;
+        }
         // SAFETY: a live block argument.
         let at = unsafe { mlirValueGetLocation(arg.0) };
         let place = stated(arg.attr_text("hlo.sharding"), &ty, partitions, &format!("parameter {i}"))
