@@ -395,6 +395,11 @@ impl Partitioner<'_> {
             "call" => self.call(op, &operands)?,
             "conditional" => self.conditional(op, &operands)?,
             "reduce" if target.is_some() => self.reduce(op, &operands, target.expect("checked"))?,
+            "convolution" if target.is_some() && rules::conv_dims(op).is_some() => {
+                self.convolution(op, &operands, target.expect("checked"))?
+            }
+            "gather" if target.is_some() => self.gather(op, &operands, target.expect("checked"))?,
+            "scatter" => self.scatter(op, &operands)?,
             "dot" if target.is_some() => self.dot(op, &operands, target.expect("checked"))?,
             _ => match (rules::passthrough_dims_with(op, |v| self.global_tensor(v).ok()), target) {
                 (Some(pass), Some(t)) => self.passthrough(op, &operands, &pass, &t)?,
@@ -402,6 +407,137 @@ impl Partitioner<'_> {
             },
         }
         Ok(false)
+    }
+
+    /// `convolution`: the cheaper (in bytes moved) of the input split along
+    /// its batch dimension and the kernel along its output features as the
+    /// result's (spatial and input-feature dimensions whole); or, where the
+    /// input's features are split (a weight gradient contracts the batch
+    /// there), the kernel's input features matched to them, a local
+    /// convolution of the blocks and an all-reduce of the partial sums.
+    fn convolution(&mut self, op: Op, operands: &[Local], t: Tiles) -> Result<()> {
+        let c = rules::conv_dims(op).expect("checked");
+        let (lt, rt) = (self.global_tensor(op.operand(0))?, self.global_tensor(op.operand(1))?);
+        let out = self.global_tensor(op.result(0))?;
+        let (l, r) = (self.tiles_of(&operands[0])?, self.tiles_of(&operands[1])?);
+        let mut lp: Vec<Option<(&Tiles, usize)>> = vec![None; lt.rank()];
+        lp[c.input_batch] = Some((&t, c.output_batch));
+        let mut rp: Vec<Option<(&Tiles, usize)>> = vec![None; rt.rank()];
+        rp[c.kernel_output_feature] = Some((&t, c.output_feature));
+        let mut op_: Vec<Option<(&Tiles, usize)>> = vec![None; t.rank()];
+        op_[c.output_batch] = Some((&t, c.output_batch));
+        op_[c.output_feature] = Some((&t, c.output_feature));
+        let (lw, rw, got) = (Tiles::assemble(self.n, &lp), Tiles::assemble(self.n, &rp), Tiles::assemble(self.n, &op_));
+        let cost_split = gather_cost(&l, &lw, lt.byte_size()) + gather_cost(&r, &rw, rt.byte_size());
+        // The contracted features split as the input's.
+        let f = c.input_feature;
+        let only_features = (0..lt.rank()).all(|d| d == f || l.counts[d] == 1);
+        if l.counts[f] > 1 && lt.dims[f] % l.counts[f] == 0 && only_features {
+            let mut kp: Vec<Option<(&Tiles, usize)>> = vec![None; rt.rank()];
+            kp[c.kernel_input_feature] = Some((&l, f));
+            let kw = Tiles::assemble(self.n, &kp);
+            let cost_partial = gather_cost(&r, &kw, rt.byte_size()) + 2 * out.byte_size();
+            if cost_partial < cost_split {
+                let groups = l.groups_varying(&[f]).ok_or_else(|| PassError("internal error: uneven groups".into()))?;
+                let b = Builder::before(op);
+                let kv = self.reshard(&b, &operands[1], op.operand(1), &Placement::Array(kw))?;
+                op.set_operand(0, operands[0].value);
+                op.set_operand(1, kv);
+                let whole = self.whole(op.result(0));
+                self.finish(op, std::slice::from_ref(&whole))?;
+                let adder = computation::scalar_reducer(self.module, "add", &out.elem)?;
+                let after = Builder::before(op.next().ok_or_else(|| PassError("internal error: no op after".into()))?)
+                    .at_location_of(op);
+                let summed = self.all_reduce(&after, op.result(0), &groups, &adder)?;
+                self.locals.insert(op.result(0), Local { value: summed, place: whole });
+                return Ok(());
+            }
+        }
+        let b = Builder::before(op);
+        let lv = self.reshard(&b, &operands[0], op.operand(0), &Placement::Array(lw))?;
+        let rv = self.reshard(&b, &operands[1], op.operand(1), &Placement::Array(rw))?;
+        op.set_operand(0, lv);
+        op.set_operand(1, rv);
+        self.finish(op, &[Placement::Array(got)])
+    }
+
+    /// `gather`: the operand whole, the indices split along their batch
+    /// dimensions as the result's batch dimensions (window dimensions
+    /// whole).
+    fn gather(&mut self, op: Op, operands: &[Local], t: Tiles) -> Result<()> {
+        let (it, out) = (self.global_tensor(op.operand(1))?, self.global_tensor(op.result(0))?);
+        let Some(pairs) = rules::indexed_batch_dims(op, "offset_dims", it.rank(), out.rank()) else {
+            return self.whole_op(op, operands);
+        };
+        let mut ip: Vec<Option<(&Tiles, usize)>> = vec![None; it.rank()];
+        let mut rp: Vec<Option<(&Tiles, usize)>> = vec![None; out.rank()];
+        for &(o, i) in &pairs {
+            ip[i] = Some((&t, o));
+            rp[o] = Some((&t, o));
+        }
+        let (iw, got) = (Tiles::assemble(self.n, &ip), Tiles::assemble(self.n, &rp));
+        let b = Builder::before(op);
+        let ov = self.reshard(&b, &operands[0], op.operand(0), &self.whole(op.operand(0)))?;
+        let iv = self.reshard(&b, &operands[1], op.operand(1), &Placement::Array(iw))?;
+        op.set_operand(0, ov);
+        op.set_operand(1, iv);
+        self.finish(op, &[Placement::Array(got)])
+    }
+
+    /// `scatter` with an `add` combiner (a gradient of a gather): where the
+    /// updates are split along their batch dimensions, each partition
+    /// scatters its updates into zeros, an all-reduce sums the partitions'
+    /// contributions, and the operand is added once. Any other scatter runs
+    /// whole.
+    fn scatter(&mut self, op: Op, operands: &[Local]) -> Result<()> {
+        let single = op.num_operands() == 3 && op.num_results() == 1;
+        let adds = single && combiner_is_add(self.module, op);
+        let (Some(it), Some(ut)) = (
+            (op.num_operands() == 3).then(|| self.global_tensor(op.operand(1)).ok()).flatten(),
+            (op.num_operands() == 3).then(|| self.global_tensor(op.operand(2)).ok()).flatten(),
+        ) else {
+            return self.whole_op(op, operands);
+        };
+        let pairs = rules::indexed_batch_dims(op, "update_window_dims", it.rank(), ut.rank());
+        let updates = operands[2].place.tiles().cloned();
+        let (Some(pairs), Some(u), true) = (pairs, updates, adds) else { return self.whole_op(op, operands) };
+        let split: Vec<(usize, usize)> = pairs.iter().copied().filter(|&(o, _)| u.counts[o] > 1).collect();
+        if split.is_empty() || split.iter().any(|&(o, _)| ut.dims[o] % u.counts[o] != 0) {
+            return self.whole_op(op, operands);
+        }
+        // Updates keep their split batch dimensions (windows whole); the
+        // indices follow them.
+        let mut up: Vec<Option<(&Tiles, usize)>> = vec![None; ut.rank()];
+        let mut ip: Vec<Option<(&Tiles, usize)>> = vec![None; it.rank()];
+        for &(o, i) in &split {
+            up[o] = Some((&u, o));
+            ip[i] = Some((&u, o));
+        }
+        let (uw, iw) = (Tiles::assemble(self.n, &up), Tiles::assemble(self.n, &ip));
+        if !uw.is_uniform() {
+            return self.whole_op(op, operands);
+        }
+        let b = Builder::before(op);
+        let whole = self.whole(op.operand(0));
+        let base = self.reshard(&b, &operands[0], op.operand(0), &whole)?;
+        let iv = self.reshard(&b, &operands[1], op.operand(1), &Placement::Array(iw))?;
+        let uv = self.reshard(&b, &operands[2], op.operand(2), &Placement::Array(uw.clone()))?;
+        let operand_ty = Builder::tensor(base)?;
+        let zeros = b.splat_broadcast(&operand_ty.elem, zero_of(&operand_ty.elem), &operand_ty.dims)?;
+        op.set_operand(0, zeros);
+        op.set_operand(1, iv);
+        op.set_operand(2, uv);
+        self.finish(op, std::slice::from_ref(&whole))?;
+        let groups = uw
+            .groups_varying(&split.iter().map(|&(o, _)| o).collect::<Vec<_>>())
+            .ok_or_else(|| PassError("internal error: uneven groups".into()))?;
+        let adder = computation::scalar_reducer(self.module, "add", &operand_ty.elem)?;
+        let after = Builder::before(op.next().ok_or_else(|| PassError("internal error: no op after".into()))?)
+            .at_location_of(op);
+        let summed = self.all_reduce(&after, op.result(0), &groups, &adder)?;
+        let total = after.add(base, summed)?;
+        self.locals.insert(op.result(0), Local { value: total, place: whole });
+        Ok(())
     }
 
     /// A partitioned copy of computation `name` (the original may have
@@ -1004,6 +1140,23 @@ fn partial_dot(
     let contracted: Vec<usize> = (rank..partial.rank()).filter(|&i| partial.counts[i] > 1).collect();
     let (lw, rw) = if base_lhs { (base.clone(), matched) } else { (matched, base.clone()) };
     Some((lw, rw, (partial, contracted)))
+}
+
+/// True if `scatter`'s combiner adds the update to the operand (one `add`
+/// of its two parameters), so that contributions scattered into zeros
+/// sum to the same result.
+fn combiner_is_add(module: Op, scatter: Op) -> bool {
+    let Some(f) = scatter.symbol_attr("to_apply").and_then(|name| computation::lookup(module, &name)) else {
+        return false;
+    };
+    let (body, args) = (f.body_ops(), f.arguments());
+    body.len() == 2
+        && args.len() == 2
+        && body[0].is("add")
+        && body[0].num_operands() == 2
+        && ((body[0].operand(0) == args[0] && body[0].operand(1) == args[1])
+            || (body[0].operand(0) == args[1] && body[0].operand(1) == args[0]))
+        && body[1].operand(0) == body[0].result(0)
 }
 
 /// True if `reduce`'s reducer is one binary op whose identity is the init

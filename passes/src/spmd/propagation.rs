@@ -99,7 +99,7 @@ pub fn propagate_from(entry: Op, partitions: usize, params: Option<&[Placement]>
         };
         let results = match stated {
             Some(p) => vec![p],
-            None => rules::infer(op, &operands, partitions),
+            None => infer_through_calls(op, &operands, partitions)?,
         };
         for (v, p) in op.results().into_iter().zip(results) {
             places.insert(v, p);
@@ -133,6 +133,41 @@ pub fn propagate_from(entry: Op, partitions: usize, params: Option<&[Placement]>
         }
     }
     Ok(Propagation { places })
+}
+
+/// [`rules::infer`], and through the computations control flow runs: a
+/// `call` gives what its callee returns for its operands' placements, a
+/// `while` keeps its state's placement, a `conditional` gives what its
+/// first branch returns (as the partitioner makes them).
+fn infer_through_calls(op: Op, operands: &[Placement], partitions: usize) -> Result<Vec<Placement>, PassError> {
+    if operands.contains(&Placement::Manual) {
+        return Ok(rules::infer(op, operands, partitions));
+    }
+    let callee = |attr: &str| -> Option<Op> {
+        let name = op.symbol_attr(attr)?;
+        computation::lookup(op.parent_module()?, &name)
+    };
+    let returned = |func: Op, params: &[Placement]| -> Result<Vec<Placement>, PassError> {
+        let found = propagate_from(func, partitions, Some(params))?;
+        Ok(func.return_values().into_iter().map(|v| found.place(v)).collect())
+    };
+    Ok(match op.opcode().as_str() {
+        "call" => match callee("to_apply") {
+            Some(f) => returned(f, operands)?,
+            None => rules::infer(op, operands, partitions),
+        },
+        "while" => operands.to_vec(),
+        "conditional" => match op.symbol_list_attr("branch_computations").and_then(|b| b.first().cloned()) {
+            Some(first) if operands.len() > 1 => {
+                match op.parent_module().and_then(|m| computation::lookup(m, &first)) {
+                    Some(f) => returned(f, &operands[1..2])?,
+                    None => rules::infer(op, operands, partitions),
+                }
+            }
+            _ => rules::infer(op, operands, partitions),
+        },
+        _ => rules::infer(op, operands, partitions),
+    })
 }
 
 /// The number of partitions the module is compiled for: its

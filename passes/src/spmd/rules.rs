@@ -7,7 +7,7 @@
 //! no counterpart and is whole on the operand side).
 
 use rxla_ir::{
-    attrs::DotDims,
+    attrs::{DotDims, StructAttr},
     op::{Op, Value},
     types::TensorType,
 };
@@ -146,6 +146,58 @@ impl DotLayout {
     }
 }
 
+/// The non-spatial dimensions of a `convolution` without feature or batch
+/// groups: the result's batch dimension is the input's, its feature
+/// dimension the kernel's output features, and the input features are
+/// contracted with the kernel's input features.
+#[derive(Clone, Copy, Debug)]
+pub struct ConvDims {
+    pub input_batch: usize,
+    pub input_feature: usize,
+    pub kernel_input_feature: usize,
+    pub kernel_output_feature: usize,
+    pub output_batch: usize,
+    pub output_feature: usize,
+}
+
+pub fn conv_dims(op: Op) -> Option<ConvDims> {
+    if op.int_attr("feature_group_count").unwrap_or(1) != 1 || op.int_attr("batch_group_count").unwrap_or(1) != 1 {
+        return None;
+    }
+    let d = StructAttr::of(op, "dimension_numbers")?;
+    let field = |name: &str| d.raw(name)?.trim().parse::<usize>().ok();
+    Some(ConvDims {
+        input_batch: field("input_batch_dim")?,
+        input_feature: field("input_feature_dim")?,
+        kernel_input_feature: field("kernel_input_feature_dim")?,
+        kernel_output_feature: field("kernel_output_feature_dim")?,
+        output_batch: field("output_batch_dim")?,
+        output_feature: field("output_feature_dim")?,
+    })
+}
+
+/// A gather's or scatter's batch dimensions: the result's (a gather's) or
+/// the updates' (a scatter's) dimensions outside the window, paired with the
+/// index dimensions they come from (every index dimension but
+/// `index_vector_dim`, in order). `None` for batched forms
+/// (`operand_batching_dims`).
+pub fn indexed_batch_dims(
+    op: Op,
+    window_field: &str,
+    indices_rank: usize,
+    out_rank: usize,
+) -> Option<Vec<(usize, usize)>> {
+    let d = StructAttr::of(op, "dimension_numbers")?;
+    if !d.list("operand_batching_dims").is_empty() || !d.list("input_batching_dims").is_empty() {
+        return None;
+    }
+    let window = d.list(window_field);
+    let ivd = d.raw("index_vector_dim")?.trim().parse::<usize>().ok()?;
+    let index_dims: Vec<usize> = (0..indices_rank).filter(|&i| i != ivd).collect();
+    let out_dims: Vec<usize> = (0..out_rank).filter(|o| !window.contains(&(*o as i64))).collect();
+    (index_dims.len() == out_dims.len()).then(|| out_dims.into_iter().zip(index_dims).collect())
+}
+
 /// A uniform sharding, or the replicated one in its place.
 pub fn uniform_or_replicated(t: Tiles) -> Tiles {
     if t.is_uniform() {
@@ -251,6 +303,30 @@ pub fn infer(op: Op, operands: &[Placement], partitions: usize) -> Vec<Placement
             };
             let both = pick(true);
             one(if both.is_uniform() { both } else { pick(false) })
+        }
+        "convolution" => match (tiles(0), tiles(1), conv_dims(op)) {
+            (Some(l), Some(r), Some(c)) => {
+                let mut picks: Vec<Option<(&Tiles, usize)>> = vec![None; out.rank()];
+                picks[c.output_batch] = Some((l, c.input_batch));
+                picks[c.output_feature] = Some((r, c.kernel_output_feature));
+                let both = Tiles::assemble(partitions, &picks);
+                picks[c.output_feature] = None;
+                one(if both.is_uniform() { both } else { Tiles::assemble(partitions, &picks) })
+            }
+            _ => replicated(),
+        },
+        "gather" => {
+            let rank = op.operand_type(1).tensor().map_or(0, |t| t.rank());
+            match (tiles(1), indexed_batch_dims(op, "offset_dims", rank, out.rank())) {
+                (Some(ix), Some(pairs)) => {
+                    let mut picks: Vec<Option<(&Tiles, usize)>> = vec![None; out.rank()];
+                    for (o, i) in pairs {
+                        picks[o] = Some((ix, i));
+                    }
+                    one(Tiles::assemble(partitions, &picks))
+                }
+                _ => replicated(),
+            }
         }
         _ => match (passthrough_dims(op), tiles(0)) {
             (Some(pass), Some(l)) if op.opcode() != "iota" => {
