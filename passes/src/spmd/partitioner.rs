@@ -935,6 +935,23 @@ impl Partitioner<'_> {
 
     fn reshard_array(&mut self, b: &Builder, v: Value, from: &Tiles, to: &Tiles, global: &TensorType) -> Result<Value> {
         let (mut v, mut cur) = (v, from.clone());
+        // A split moving from one dimension to another over the same
+        // partitions: one all-to-all instead of a gather and a slice.
+        while let Some((a, d)) = moved_split(&cur, to, global) {
+            v = self.all_to_all(b, v, &cur, a, d)?;
+            let k = cur.counts[a];
+            let mut next = cur.without(&[a]);
+            next.counts[d] = k;
+            for (c, t) in next.coords.iter_mut().zip(&to.coords) {
+                c[d] = t[d];
+            }
+            cur = next;
+        }
+        // The same blocks on other partitions: one collective-permute.
+        if let Some(pairs) = permutation(&cur, to) {
+            v = self.collective_permute(b, v, &pairs)?;
+            cur = to.clone();
+        }
         for d in 0..cur.rank() {
             if cur.counts[d] > 1 && !same_dim(&cur, to, d) {
                 v = self.all_gather(b, v, &cur, d, global)?;
@@ -946,6 +963,56 @@ impl Partitioner<'_> {
             return Ok(v);
         }
         self.slice_blocks(b, v, &cur, to, &cut, global)
+    }
+
+    /// Moves the split of dimension `a` of `v` (blocks `tiles`) to
+    /// dimension `d`, which is whole: XLA's array all-to-all (split and
+    /// concatenate along one dimension) on `d` cut into [k, n/k], then that
+    /// k-dimension, now the source partition, merged into `a`.
+    fn all_to_all(&mut self, b: &Builder, v: Value, tiles: &Tiles, a: usize, d: usize) -> Result<Value> {
+        let groups = tiles.groups_varying(&[a]).ok_or_else(|| PassError("internal error: uneven blocks".into()))?;
+        let k = tiles.counts[a];
+        let local = Builder::tensor(v)?;
+        let mut split = local.dims.clone();
+        split[d] /= k;
+        split.insert(d, k);
+        let x = b.reshape(v, &split)?;
+        let attrs = vec![
+            ("channel_id", format!("{} : i64", self.channel())),
+            ("dimensions", dims_text(&[d as i64])),
+            ("replica_groups", self.partition_groups_attr(&groups)),
+        ];
+        let exchanged = b.value("hlo.all_to_all", &[x], Builder::tensor(x)?.into(), &attrs)?;
+        // The source partition (at d) goes right before a's block.
+        let a_at = if a < d { a } else { a + 1 };
+        let mut order: Vec<i64> = (0..split.len() as i64).filter(|&i| i != d as i64).collect();
+        let pos = order.iter().position(|&i| i == a_at as i64).expect("a is a dimension");
+        order.insert(pos, d as i64);
+        let moved = b.transpose(exchanged, &order)?;
+        let mut dims = local.dims.clone();
+        dims[a] *= k;
+        dims[d] /= k;
+        b.reshape(moved, &dims)
+    }
+
+    /// Sends each `(source, target)` partition's block to the target.
+    fn collective_permute(&mut self, b: &Builder, v: Value, pairs: &[(usize, usize)]) -> Result<Value> {
+        let list: Vec<String> = pairs.iter().map(|(s, t)| format!("[{s}, {t}]")).collect();
+        let attrs = vec![
+            ("channel_id", format!("{} : i64", self.channel())),
+            ("source_target_pairs", format!("#hlo.groups<[{}]>", list.join(", "))),
+        ];
+        b.value("hlo.collective_permute", &[v], v.ty(), &attrs)
+    }
+
+    /// `#hlo.groups<...>` of partition ids (the cross-partition form of
+    /// all-to-all with a channel id).
+    fn partition_groups_attr(&self, groups: &[Vec<usize>]) -> String {
+        let all: Vec<String> = groups
+            .iter()
+            .map(|g| format!("[{}]", g.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")))
+            .collect();
+        format!("#hlo.groups<[{}]>", all.join(", "))
     }
 
     /// Gathers dimension `d` of `v` (blocks `tiles`) whole.
@@ -1066,6 +1133,56 @@ impl Partitioner<'_> {
         ];
         b.value("hlo.all_reduce", &[v], v.ty(), &attrs)
     }
+}
+
+/// Where `to` has `from`'s blocks, held by other partitions: for each
+/// partition, a distinct partition that holds its block in `from` (itself
+/// if it does): the `(source, target)` pairs of one collective-permute.
+/// `None` if the blocks differ in size or no distinct sources exist.
+fn permutation(from: &Tiles, to: &Tiles) -> Option<Vec<(usize, usize)>> {
+    if from.counts != to.counts || from == to || from.is_replicated() {
+        return None;
+    }
+    // A partition that keeps its block sends it to itself (one that is
+    // no target receives zeros).
+    let keeps: Vec<bool> = (0..from.partitions()).map(|p| from.coords[p] == to.coords[p]).collect();
+    let mut used = keeps.clone();
+    let mut pairs = Vec::new();
+    for (p, want) in to.coords.iter().enumerate() {
+        if keeps[p] {
+            pairs.push((p, p));
+            continue;
+        }
+        let q = (0..from.partitions()).find(|&q| !used[q] && &from.coords[q] == want)?;
+        used[q] = true;
+        pairs.push((q, p));
+    }
+    Some(pairs)
+}
+
+/// A split of `k` blocks that moves from dimension `a` (whole in `to`) to
+/// dimension `d` (whole in `from`), held by the same partitions in the
+/// same order, both sizes divisible by `k`, every other dimension as it
+/// is: what one all-to-all does.
+fn moved_split(from: &Tiles, to: &Tiles, global: &TensorType) -> Option<(usize, usize)> {
+    let rank = from.rank();
+    for a in 0..rank {
+        let k = from.counts[a];
+        if k <= 1 || to.counts[a] != 1 || global.dims[a] % k != 0 {
+            continue;
+        }
+        for d in (0..rank).filter(|&d| d != a) {
+            let fits = from.counts[d] == 1
+                && to.counts[d] == k
+                && global.dims[d] % k == 0
+                && from.coords.iter().zip(&to.coords).all(|(f, t)| f[a] == t[d])
+                && (0..rank).filter(|&i| i != a && i != d).all(|i| same_dim(from, to, i));
+            if fits {
+                return Some((a, d));
+            }
+        }
+    }
+    None
 }
 
 /// True if dimension `d` has the same blocks on every partition in both.
