@@ -868,6 +868,14 @@ impl Partitioner<'_> {
                     computation::scalar_reducer(self.module, if out.elem.is_pred() { "or" } else { "add" }, &out.elem)?;
                 let after = Builder::before(op.next().ok_or_else(|| PassError("internal error: no op after".into()))?)
                     .at_location_of(op);
+                // Where the result is wanted split further along one
+                // dimension across each group, each partition keeps only
+                // its part of the sum.
+                if let Some(d) = scatter_dim(&result, &t, &groups, &out) {
+                    let summed = self.reduce_scatter(&after, op.result(0), &groups, &adder, d)?;
+                    self.locals.insert(op.result(0), Local { value: summed, place: Placement::Array(t) });
+                    return Ok(());
+                }
                 let summed = self.all_reduce(&after, op.result(0), &groups, &adder)?;
                 self.locals.insert(op.result(0), Local { value: summed, place: Placement::Array(result) });
                 Ok(())
@@ -1124,6 +1132,29 @@ impl Partitioner<'_> {
         format!("#hlo.groups<[{}]>", all.join(", "))
     }
 
+    /// The sum over each group of `v`, of which each member keeps its part
+    /// along dimension `d` (in group order).
+    fn reduce_scatter(
+        &mut self,
+        b: &Builder,
+        v: Value,
+        groups: &[Vec<usize>],
+        reducer: &str,
+        d: usize,
+    ) -> Result<Value> {
+        let local = Builder::tensor(v)?;
+        let mut dims = local.dims.clone();
+        dims[d] /= groups[0].len() as i64;
+        let attrs = vec![
+            ("channel_id", format!("{} : i64", self.channel())),
+            ("replica_groups", self.groups_attr(groups)),
+            ("scatter_dimension", format!("{d} : i64")),
+            ("to_apply", format!("@{}", quote_symbol(reducer))),
+            ("use_global_device_ids", "true".to_string()),
+        ];
+        b.value("hlo.reduce_scatter", &[v], TensorType::new(&dims, &local.elem).into(), &attrs)
+    }
+
     fn all_reduce(&mut self, b: &Builder, v: Value, groups: &[Vec<usize>], reducer: &str) -> Result<Value> {
         let attrs = vec![
             ("channel_id", format!("{} : i64", self.channel())),
@@ -1133,6 +1164,20 @@ impl Partitioner<'_> {
         ];
         b.value("hlo.all_reduce", &[v], v.ty(), &attrs)
     }
+}
+
+/// The dimension along which `target` splits what `partial` (summed over
+/// each of `groups`) has whole, one block per group member in group order,
+/// all else alike: where a reduce-scatter gives `target` directly.
+fn scatter_dim(partial: &Tiles, target: &Tiles, groups: &[Vec<usize>], out: &TensorType) -> Option<usize> {
+    let k = groups.first()?.len() as i64;
+    (0..partial.rank()).find(|&d| {
+        partial.counts[d] == 1
+            && target.counts[d] == k
+            && out.dims[d] % k == 0
+            && (0..partial.rank()).filter(|&i| i != d).all(|i| same_dim(partial, target, i))
+            && groups.iter().all(|g| g.iter().enumerate().all(|(j, &p)| target.coords[p][d] == j as i64))
+    })
 }
 
 /// Where `to` has `from`'s blocks, held by other partitions: for each
