@@ -270,7 +270,6 @@ pub fn shardy_value_shardings(
     meshes.per_value(&value).map(Some).map_err(|e| format!("{key}: {e}"))
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
