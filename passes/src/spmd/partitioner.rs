@@ -63,7 +63,9 @@ use rxla_ir::{
 };
 use rxla_translate::sharding as sharding_attr;
 
-use super::propagation::{module_attribute, module_partitions, module_replicas, propagate_from, stated, Propagation};
+use super::propagation::{
+    loop_state, module_attribute, module_partitions, module_replicas, propagate_from, stated, Propagation,
+};
 use super::rules::{self, DotLayout};
 use super::tiles::{Placement, Tiles};
 use crate::constant::{splat, ConstantBuilder, Scalar};
@@ -551,17 +553,25 @@ impl Partitioner<'_> {
         Ok((computation::name(copy), places))
     }
 
-    /// `while`: the loop state keeps its init's placement; body and
+    /// `while`: the loop state keeps its init's placement (but for whole
+    /// elements the body returns split, see [`loop_state`]); body and
     /// condition are partitioned for it (the body's result resharded back
     /// to it, the condition's pred whole).
     fn while_loop(&mut self, op: Op, operands: &[Local]) -> Result<()> {
-        let carry = operands[0].place.clone();
         let body = op.symbol_attr("body").ok_or_else(|| PassError("while without a body".into()))?;
+        let body_func = computation::lookup(self.module, &body)
+            .ok_or_else(|| PassError(format!("no computation named '{body}'")))?;
+        let carry = loop_state(body_func, &operands[0].place, self.n)?;
+        let init = if carry == operands[0].place {
+            operands[0].value
+        } else {
+            self.reshard(&Builder::before(op), &operands[0], op.operand(0), &carry)?
+        };
         let cond = op.symbol_attr("condition").ok_or_else(|| PassError("while without a condition".into()))?;
         let (body, _) = self.partitioned_copy(&body, std::slice::from_ref(&carry), Want::Given(vec![carry.clone()]))?;
         let pred = self.cond_result(&cond)?;
         let (cond, _) = self.partitioned_copy(&cond, std::slice::from_ref(&carry), Want::Given(vec![pred]))?;
-        op.set_operand(0, operands[0].value);
+        op.set_operand(0, init);
         op.set_attr("body", &format!("@{}", quote_symbol(&body)))?;
         op.set_attr("condition", &format!("@{}", quote_symbol(&cond)))?;
         self.finish(op, &[carry])

@@ -156,7 +156,10 @@ fn infer_through_calls(op: Op, operands: &[Placement], partitions: usize) -> Res
             Some(f) => returned(f, operands)?,
             None => rules::infer(op, operands, partitions),
         },
-        "while" => operands.to_vec(),
+        "while" => match (callee("body"), operands.first()) {
+            (Some(body), Some(init)) => vec![loop_state(body, init, partitions)?],
+            _ => operands.to_vec(),
+        },
         "conditional" => match op.symbol_list_attr("branch_computations").and_then(|b| b.first().cloned()) {
             Some(first) if operands.len() > 1 => {
                 match op.parent_module().and_then(|m| computation::lookup(m, &first)) {
@@ -168,6 +171,31 @@ fn infer_through_calls(op: Op, operands: &[Placement], partitions: usize) -> Res
         },
         _ => rules::infer(op, operands, partitions),
     })
+}
+
+/// The placement a `while` keeps its state in: its init's, except that an
+/// element the init has whole and the body returns split (an output
+/// buffer a scan writes block by block) is kept split; a partition cuts
+/// its block of a whole init without communication, and the body then
+/// writes it without gathering every step.
+pub fn loop_state(body: Op, init: &Placement, partitions: usize) -> Result<Placement, PassError> {
+    let Placement::Tuple(items) = init else { return Ok(init.clone()) };
+    let found = propagate_from(body, partitions, Some(std::slice::from_ref(init)))?;
+    let Some(Placement::Tuple(returned)) = body.return_values().first().map(|v| found.place(*v)) else {
+        return Ok(init.clone());
+    };
+    if returned.len() != items.len() {
+        return Ok(init.clone());
+    }
+    let state: Vec<Placement> = items
+        .iter()
+        .zip(&returned)
+        .map(|(i, r)| match (i, r) {
+            (Placement::Array(t), Placement::Array(u)) if t.is_replicated() && !u.is_replicated() => r.clone(),
+            _ => i.clone(),
+        })
+        .collect();
+    Ok(Placement::Tuple(state))
 }
 
 /// The number of partitions the module is compiled for: its

@@ -330,9 +330,21 @@ pub fn infer(op: Op, operands: &[Placement], partitions: usize) -> Vec<Placement
         }
         _ => match (passthrough_dims(op), tiles(0)) {
             (Some(pass), Some(l)) if op.opcode() != "iota" => {
-                let picks: Vec<Option<(&Tiles, usize)>> =
-                    pass.iter().enumerate().map(|(d, &p)| p.then_some((l, d))).collect();
-                let t = uniform_or_replicated(Tiles::assemble(partitions, &picks));
+                let along = |src: &Tiles| -> Tiles {
+                    let picks: Vec<Option<(&Tiles, usize)>> =
+                        pass.iter().enumerate().map(|(d, &p)| p.then_some((src, d))).collect();
+                    uniform_or_replicated(Tiles::assemble(partitions, &picks))
+                };
+                let mut t = along(l);
+                // A whole buffer updated with a split block (a scan writing
+                // its outputs) takes the update's split.
+                if op.is("dynamic_update_slice") {
+                    if let Some(u) = tiles(1).filter(|u| u.rank() == l.rank()).map(along) {
+                        if u.blocks() > t.blocks() {
+                            t = u;
+                        }
+                    }
+                }
                 vec![Placement::Array(t); op.num_results()]
             }
             _ => replicated(),
