@@ -84,6 +84,7 @@ use super::propagation::{
 };
 use super::rules::{self, DotLayout};
 use super::tiles::{Placement, Tiles};
+use crate::algsimp::zero_of;
 use crate::constant::{splat, ConstantBuilder, Scalar};
 
 type Result<T> = std::result::Result<T, PassError>;
@@ -518,14 +519,4 @@ impl Partitioner<'_> {
 /// True if dimension `d` has the same blocks on every partition in both.
 fn same_dim(a: &Tiles, b: &Tiles, d: usize) -> bool {
     a.counts[d] == b.counts[d] && a.coords.iter().zip(&b.coords).all(|(x, y)| x[d] == y[d])
-}
-
-fn zero_of(elem: &ElementType) -> Scalar {
-    if elem.is_pred() {
-        Scalar::Bool(false)
-    } else if elem.is_float() || elem.is_complex() {
-        Scalar::Float(0.0)
-    } else {
-        Scalar::Int(0)
-    }
 }
