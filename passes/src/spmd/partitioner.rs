@@ -26,9 +26,11 @@
 //!   wanted split across the summing partitions); whichever moves fewer
 //!   bytes.
 //! - `convolution`: the batch and output features split as the result's,
-//!   or partial sums where the input features are split (weight
-//!   gradients); `gather`: the indices' batch split; `scatter` with `add`:
-//!   split updates scattered into zeros, summed, the operand added once.
+//!   spatial dimensions too where the blocks line up, each extended by a
+//!   halo from its neighbours (`halo`); or partial sums where the input
+//!   features are split (weight gradients). `gather` and `scatter`
+//!   (`indexed`): blocks of the indices, and of the operand where each
+//!   partition can tell which indices fall in its block.
 //! - `slice`, `pad`, `reverse`, `concatenate`, `sort`, `dynamic-slice`,
 //!   `dynamic-update-slice`, `iota`: sharded along the dimensions they act
 //!   independently on, whole along the others.
@@ -56,12 +58,12 @@
 //! The entry is renamed `<name>_spmd`, as XLA names it; runtimes take an
 //! entry so named as already partitioned.
 //!
-//! Not done: partially manual shardings are refused; spatially split
-//! convolutions (halo exchange), gathers from and scatters into a split
-//! operand run whole.
+//! Not done: partially manual shardings are refused.
 
 mod contractions;
 mod control;
+mod halo;
+mod indexed;
 mod manual;
 mod reshard;
 
@@ -71,6 +73,7 @@ use melior::ir::OperationRef;
 use mlir_sys::*;
 use rxla_hlo_text::custom_calls::{SHARDING_GROUP, SHARDING_TARGETS};
 use rxla_ir::{
+    attrs::Window,
     builder::{quote_symbol, Builder},
     computation,
     op::{parse_type, Op, Value},

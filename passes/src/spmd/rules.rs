@@ -7,7 +7,7 @@
 //! no counterpart and is whole on the operand side).
 
 use rxla_ir::{
-    attrs::{DotDims, StructAttr},
+    attrs::{DotDims, StructAttr, Window, WindowDim},
     op::{Op, Value},
     types::TensorType,
 };
@@ -146,18 +146,67 @@ impl DotLayout {
     }
 }
 
-/// The non-spatial dimensions of a `convolution` without feature or batch
-/// groups: the result's batch dimension is the input's, its feature
-/// dimension the kernel's output features, and the input features are
-/// contracted with the kernel's input features.
-#[derive(Clone, Copy, Debug)]
+/// The dimensions of a `convolution` without feature or batch groups: the
+/// result's batch dimension is the input's, its feature dimension the
+/// kernel's output features, the input features are contracted with the
+/// kernel's input features, and spatial dimension `i` of the result slides
+/// window dimension `i` over the input's.
+#[derive(Clone, Debug)]
 pub struct ConvDims {
     pub input_batch: usize,
     pub input_feature: usize,
+    pub input_spatial: Vec<usize>,
     pub kernel_input_feature: usize,
     pub kernel_output_feature: usize,
     pub output_batch: usize,
     pub output_feature: usize,
+    pub output_spatial: Vec<usize>,
+}
+
+/// What a block of a spatially split convolution input needs from its
+/// neighbours: `low` elements from the end of the previous block, `high`
+/// from the start of the next (negative: that many of its own dropped).
+/// Blocks at the ends get zeros, which are the convolution's padding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Halo {
+    pub low: i64,
+    pub high: i64,
+}
+
+/// The halo that lets window dimension `w` run on `k` blocks of an input
+/// of `input` elements, each giving one of `k` blocks of the `output`
+/// elements, with no padding of its own: `None` where the blocks do not
+/// line up (uneven blocks, a base dilation, a stride that does not divide
+/// the block) or a halo reaches past the neighbouring block.
+pub fn conv_halo(w: &WindowDim, input: i64, output: i64, k: i64) -> Option<Halo> {
+    if k <= 1 || w.lhs_dilation != 1 || w.stride < 1 || input % k != 0 || output % k != 0 {
+        return None;
+    }
+    let (block, out_block) = (input / k, output / k);
+    // Output block c starts at input c * out_block * stride - pad_low; the
+    // input block at c * block: the same offset for every c only if these
+    // agree.
+    if block != out_block * w.stride {
+        return None;
+    }
+    let extent = (w.size - 1) * w.rhs_dilation + 1;
+    let halo = Halo { low: w.pad_low, high: extent - w.stride - w.pad_low };
+    // From the neighbouring block only, and something of the own left.
+    let fits = |h: i64| -block < h && h <= block;
+    (fits(halo.low) && fits(halo.high) && block + halo.low + halo.high >= extent).then_some(halo)
+}
+
+/// Per spatial dimension of convolution `op` whose input is split in
+/// `counts[input dim]` blocks: the halo when those blocks can be convolved
+/// locally (see [`conv_halo`]).
+pub fn conv_halos(op: Op, c: &ConvDims, input: &[i64], output: &[i64], counts: &[i64]) -> Vec<Option<Halo>> {
+    let Some(window) = Window::of(op) else { return vec![None; c.input_spatial.len()] };
+    c.input_spatial
+        .iter()
+        .zip(&c.output_spatial)
+        .zip(&window.0)
+        .map(|((&s, &o), w)| conv_halo(w, input[s], output[o], counts[s]))
+        .collect()
 }
 
 pub fn conv_dims(op: Op) -> Option<ConvDims> {
@@ -166,36 +215,105 @@ pub fn conv_dims(op: Op) -> Option<ConvDims> {
     }
     let d = StructAttr::of(op, "dimension_numbers")?;
     let field = |name: &str| d.raw(name)?.trim().parse::<usize>().ok();
+    let dims = |name: &str| d.list(name).into_iter().map(|x| x as usize).collect::<Vec<_>>();
     Some(ConvDims {
         input_batch: field("input_batch_dim")?,
         input_feature: field("input_feature_dim")?,
+        input_spatial: dims("input_spatial_dims"),
         kernel_input_feature: field("kernel_input_feature_dim")?,
         kernel_output_feature: field("kernel_output_feature_dim")?,
         output_batch: field("output_batch_dim")?,
         output_feature: field("output_feature_dim")?,
+        output_spatial: dims("output_spatial_dims"),
     })
 }
 
-/// A gather's or scatter's batch dimensions: the result's (a gather's) or
-/// the updates' (a scatter's) dimensions outside the window, paired with the
-/// index dimensions they come from (every index dimension but
-/// `index_vector_dim`, in order). `None` for batched forms
+/// The dimension numbers of a `gather` or a `scatter`, in a gather's
+/// terms: a scatter's updates play the gather's result, its inserted window
+/// dimensions the collapsed ones.
+#[derive(Clone, Debug)]
+pub struct IndexedDims {
+    /// The result's (updates') dimensions that run over a window.
+    pub window: Vec<usize>,
+    /// Operand dimensions whose window is one element with no result
+    /// dimension.
+    pub collapsed: Vec<usize>,
+    /// Operand dimensions indexed by the position along the index
+    /// dimension of `indices_batching` at the same place.
+    pub operand_batching: Vec<usize>,
+    pub indices_batching: Vec<usize>,
+    /// The operand dimension each index component starts.
+    pub start_index_map: Vec<usize>,
+    pub index_vector_dim: usize,
+}
+
+impl IndexedDims {
+    pub fn of(op: Op) -> Option<Self> {
+        let d = StructAttr::of(op, "dimension_numbers")?;
+        let names = if op.opcode() == "scatter" {
+            [
+                "update_window_dims",
+                "inserted_window_dims",
+                "input_batching_dims",
+                "scatter_indices_batching_dims",
+                "scatter_dims_to_operand_dims",
+            ]
+        } else {
+            [
+                "offset_dims",
+                "collapsed_slice_dims",
+                "operand_batching_dims",
+                "start_indices_batching_dims",
+                "start_index_map",
+            ]
+        };
+        let list = |name: &str| d.list(name).into_iter().map(|x| x as usize).collect::<Vec<_>>();
+        Some(IndexedDims {
+            window: list(names[0]),
+            collapsed: list(names[1]),
+            operand_batching: list(names[2]),
+            indices_batching: list(names[3]),
+            start_index_map: list(names[4]),
+            index_vector_dim: d.raw("index_vector_dim")?.trim().parse::<usize>().ok()?,
+        })
+    }
+
+    /// The result's (updates') dimensions outside the window, paired with
+    /// the index dimensions they come from (every index dimension but
+    /// `index_vector_dim`, in order).
+    pub fn batch_pairs(&self, indices_rank: usize, out_rank: usize) -> Option<Vec<(usize, usize)>> {
+        let index_dims: Vec<usize> = (0..indices_rank).filter(|&i| i != self.index_vector_dim).collect();
+        let out_dims: Vec<usize> = (0..out_rank).filter(|o| !self.window.contains(o)).collect();
+        (index_dims.len() == out_dims.len()).then(|| out_dims.into_iter().zip(index_dims).collect())
+    }
+
+    /// For each operand dimension, the result (updates) dimension its
+    /// window runs along (`None` for collapsed and batching dimensions).
+    pub fn operand_windows(&self, operand_rank: usize) -> Vec<Option<usize>> {
+        let mut windows = self.window.iter().copied();
+        (0..operand_rank)
+            .map(
+                |d| {
+                    if self.collapsed.contains(&d) || self.operand_batching.contains(&d) {
+                        None
+                    } else {
+                        windows.next()
+                    }
+                },
+            )
+            .collect()
+    }
+}
+
+/// A gather's or scatter's batch dimensions (see
+/// [`IndexedDims::batch_pairs`]); `None` for batched forms
 /// (`operand_batching_dims`).
-pub fn indexed_batch_dims(
-    op: Op,
-    window_field: &str,
-    indices_rank: usize,
-    out_rank: usize,
-) -> Option<Vec<(usize, usize)>> {
-    let d = StructAttr::of(op, "dimension_numbers")?;
-    if !d.list("operand_batching_dims").is_empty() || !d.list("input_batching_dims").is_empty() {
+pub fn indexed_batch_dims(op: Op, indices_rank: usize, out_rank: usize) -> Option<Vec<(usize, usize)>> {
+    let d = IndexedDims::of(op)?;
+    if !d.operand_batching.is_empty() {
         return None;
     }
-    let window = d.list(window_field);
-    let ivd = d.raw("index_vector_dim")?.trim().parse::<usize>().ok()?;
-    let index_dims: Vec<usize> = (0..indices_rank).filter(|&i| i != ivd).collect();
-    let out_dims: Vec<usize> = (0..out_rank).filter(|o| !window.contains(&(*o as i64))).collect();
-    (index_dims.len() == out_dims.len()).then(|| out_dims.into_iter().zip(index_dims).collect())
+    d.batch_pairs(indices_rank, out_rank)
 }
 
 /// A uniform sharding, or the replicated one in its place.
@@ -307,6 +425,15 @@ pub fn infer(op: Op, operands: &[Placement], partitions: usize) -> Vec<Placement
         "convolution" => match (tiles(0), tiles(1), conv_dims(op)) {
             (Some(l), Some(r), Some(c)) => {
                 let mut picks: Vec<Option<(&Tiles, usize)>> = vec![None; out.rank()];
+                // Spatial splits carry over where the blocks convolve
+                // locally with a halo from their neighbours.
+                if let Some(input) = op.operand_type(0).tensor() {
+                    for (i, halo) in conv_halos(op, &c, &input.dims, &out.dims, &l.counts).into_iter().enumerate() {
+                        if halo.is_some() {
+                            picks[c.output_spatial[i]] = Some((l, c.input_spatial[i]));
+                        }
+                    }
+                }
                 picks[c.output_batch] = Some((l, c.input_batch));
                 picks[c.output_feature] = Some((r, c.kernel_output_feature));
                 let both = Tiles::assemble(partitions, &picks);
@@ -316,18 +443,50 @@ pub fn infer(op: Op, operands: &[Placement], partitions: usize) -> Vec<Placement
             _ => replicated(),
         },
         "gather" => {
-            let rank = op.operand_type(1).tensor().map_or(0, |t| t.rank());
-            match (tiles(1), indexed_batch_dims(op, "offset_dims", rank, out.rank())) {
-                (Some(ix), Some(pairs)) => {
+            let (Some(ot), Some(it)) = (op.operand_type(0).tensor().cloned(), op.operand_type(1).tensor().cloned())
+            else {
+                return replicated();
+            };
+            let dims = IndexedDims::of(op);
+            let pairs = dims.as_ref().and_then(|g| g.batch_pairs(it.rank(), out.rank()));
+            match (tiles(0), tiles(1), dims, pairs) {
+                (Some(o), Some(ix), Some(g), Some(pairs)) => {
                     let mut picks: Vec<Option<(&Tiles, usize)>> = vec![None; out.rank()];
-                    for (o, i) in pairs {
-                        picks[o] = Some((ix, i));
+                    for (r, i) in pairs {
+                        picks[r] = Some((ix, i));
+                        // A batching dimension split in the operand only.
+                        if let Some(k) = g.indices_batching.iter().position(|&x| x == i) {
+                            if ix.counts[i] == 1 {
+                                picks[r] = Some((o, g.operand_batching[k]));
+                            }
+                        }
                     }
-                    one(Tiles::assemble(partitions, &picks))
+                    // Whole windows of a split operand dimension stay split.
+                    let sizes = op.dims_attr("slice_sizes").unwrap_or_default();
+                    for (d, r) in g.operand_windows(ot.rank()).into_iter().enumerate() {
+                        if let Some(r) = r {
+                            if sizes.get(d) == Some(&ot.dims[d]) && o.counts[d] > 1 {
+                                picks[r] = Some((o, d));
+                            }
+                        }
+                    }
+                    let t = Tiles::assemble(partitions, &picks);
+                    if t.is_uniform() {
+                        one(t)
+                    } else {
+                        let picks: Vec<_> =
+                            picks.into_iter().map(|p| p.filter(|&(src, _)| std::ptr::eq(src, ix))).collect();
+                        one(uniform_or_replicated(Tiles::assemble(partitions, &picks)))
+                    }
                 }
                 _ => replicated(),
             }
         }
+        // A scatter's result is its operand updated: its blocks.
+        "scatter" if op.num_operands() == 3 => match tiles(0) {
+            Some(o) => one(o.clone()),
+            None => replicated(),
+        },
         _ => match (passthrough_dims(op), tiles(0)) {
             (Some(pass), Some(l)) if op.opcode() != "iota" => {
                 let along = |src: &Tiles| -> Tiles {

@@ -1,30 +1,83 @@
 //! Ops that can leave partial results to combine: `reduce`, `dot`,
-//! `convolution`, and the indexed ones (`gather`, `scatter`), with the
-//! costs that choose between their strategies.
+//! `convolution`, with the costs that choose between their strategies.
 
 use super::*;
 
 impl Partitioner<'_> {
-    /// `convolution`: the cheaper (in bytes moved) of the input split along
-    /// its batch dimension and the kernel along its output features as the
-    /// result's (spatial and input-feature dimensions whole); or, where the
-    /// input's features are split (a weight gradient contracts the batch
-    /// there), the kernel's input features matched to them, a local
-    /// convolution of the blocks and an all-reduce of the partial sums.
+    /// `convolution`: the cheapest (in bytes moved) of
+    /// - the input split along its batch dimension and the kernel along its
+    ///   output features as the result's, and the spatial dimensions the
+    ///   result splits split alike in the input where the blocks line up,
+    ///   each block extended by a halo from its neighbours (XLA's windowed
+    ///   partitioning), other dimensions whole;
+    /// - the same with every spatial dimension whole;
+    /// - where the input's features are split (a weight gradient contracts
+    ///   the batch there), the kernel's input features matched to them, a
+    ///   local convolution of the blocks and an all-reduce of the partial
+    ///   sums.
     pub(super) fn convolution(&mut self, op: Op, operands: &[Local], t: Tiles) -> Result<()> {
         let c = rules::conv_dims(op).expect("checked");
         let (lt, rt) = (self.global_tensor(op.operand(0))?, self.global_tensor(op.operand(1))?);
         let out = self.global_tensor(op.result(0))?;
         let (l, r) = (self.tiles_of(&operands[0])?, self.tiles_of(&operands[1])?);
-        let mut lp: Vec<Option<(&Tiles, usize)>> = vec![None; lt.rank()];
-        lp[c.input_batch] = Some((&t, c.output_batch));
         let mut rp: Vec<Option<(&Tiles, usize)>> = vec![None; rt.rank()];
         rp[c.kernel_output_feature] = Some((&t, c.output_feature));
-        let mut op_: Vec<Option<(&Tiles, usize)>> = vec![None; t.rank()];
-        op_[c.output_batch] = Some((&t, c.output_batch));
-        op_[c.output_feature] = Some((&t, c.output_feature));
-        let (lw, rw, got) = (Tiles::assemble(self.n, &lp), Tiles::assemble(self.n, &rp), Tiles::assemble(self.n, &op_));
+        let rw = Tiles::assemble(self.n, &rp);
+        // The input and result blocks with the spatial dimensions in
+        // `spatial` split as the result's.
+        let blocks = |spatial: &[usize]| -> (Tiles, Tiles) {
+            let mut lp: Vec<Option<(&Tiles, usize)>> = vec![None; lt.rank()];
+            lp[c.input_batch] = Some((&t, c.output_batch));
+            let mut op_: Vec<Option<(&Tiles, usize)>> = vec![None; t.rank()];
+            op_[c.output_batch] = Some((&t, c.output_batch));
+            op_[c.output_feature] = Some((&t, c.output_feature));
+            for &i in spatial {
+                lp[c.input_spatial[i]] = Some((&t, c.output_spatial[i]));
+                op_[c.output_spatial[i]] = Some((&t, c.output_spatial[i]));
+            }
+            (Tiles::assemble(self.n, &lp), Tiles::assemble(self.n, &op_))
+        };
+        let (lw, got) = blocks(&[]);
         let cost_split = gather_cost(&l, &lw, lt.byte_size()) + gather_cost(&r, &rw, rt.byte_size());
+        let split_counts: Vec<i64> = {
+            let mut counts = vec![1; lt.rank()];
+            for (i, &s) in c.input_spatial.iter().enumerate() {
+                counts[s] = t.counts[c.output_spatial[i]];
+            }
+            counts
+        };
+        let halos = rules::conv_halos(op, &c, &lt.dims, &out.dims, &split_counts);
+        let spatial: Vec<usize> = (0..halos.len()).filter(|&i| halos[i].is_some()).collect();
+        if !spatial.is_empty() {
+            let (lw, got) = blocks(&spatial);
+            if lw.is_uniform() && got.is_uniform() {
+                let halo_bytes: u64 = spatial
+                    .iter()
+                    .map(|&i| {
+                        let h = halos[i].expect("checked");
+                        let s = c.input_spatial[i];
+                        lt.byte_size() / lt.dims[s].max(1) as u64 * (h.low.max(0) + h.high.max(0)) as u64
+                    })
+                    .sum();
+                let cost = gather_cost(&l, &lw, lt.byte_size()) + gather_cost(&r, &rw, rt.byte_size()) + halo_bytes;
+                if cost <= cost_split {
+                    let b = Builder::before(op);
+                    let mut lv = self.reshard(&b, &operands[0], op.operand(0), &Placement::Array(lw.clone()))?;
+                    let mut window =
+                        Window::of(op).ok_or_else(|| PassError("a convolution without a window".into()))?;
+                    for &i in &spatial {
+                        lv = self.exchange_halo(&b, lv, &lw, c.input_spatial[i], halos[i].expect("checked"))?;
+                        window.0[i].pad_low = 0;
+                        window.0[i].pad_high = 0;
+                    }
+                    let rv = self.reshard(&b, &operands[1], op.operand(1), &Placement::Array(rw))?;
+                    op.set_operand(0, lv);
+                    op.set_operand(1, rv);
+                    op.set_attr("window", &window.to_text())?;
+                    return self.finish(op, &[Placement::Array(got)]);
+                }
+            }
+        }
         // The contracted features split as the input's.
         let f = c.input_feature;
         let only_features = (0..lt.rank()).all(|d| d == f || l.counts[d] == 1);
@@ -55,85 +108,6 @@ impl Partitioner<'_> {
         op.set_operand(0, lv);
         op.set_operand(1, rv);
         self.finish(op, &[Placement::Array(got)])
-    }
-
-    /// `gather`: the operand whole, the indices split along their batch
-    /// dimensions as the result's batch dimensions (window dimensions
-    /// whole).
-    pub(super) fn gather(&mut self, op: Op, operands: &[Local], t: Tiles) -> Result<()> {
-        let (it, out) = (self.global_tensor(op.operand(1))?, self.global_tensor(op.result(0))?);
-        let Some(pairs) = rules::indexed_batch_dims(op, "offset_dims", it.rank(), out.rank()) else {
-            return self.whole_op(op, operands);
-        };
-        let mut ip: Vec<Option<(&Tiles, usize)>> = vec![None; it.rank()];
-        let mut rp: Vec<Option<(&Tiles, usize)>> = vec![None; out.rank()];
-        for &(o, i) in &pairs {
-            ip[i] = Some((&t, o));
-            rp[o] = Some((&t, o));
-        }
-        let (iw, got) = (Tiles::assemble(self.n, &ip), Tiles::assemble(self.n, &rp));
-        let b = Builder::before(op);
-        let ov = self.reshard(&b, &operands[0], op.operand(0), &self.whole(op.operand(0)))?;
-        let iv = self.reshard(&b, &operands[1], op.operand(1), &Placement::Array(iw))?;
-        op.set_operand(0, ov);
-        op.set_operand(1, iv);
-        self.finish(op, &[Placement::Array(got)])
-    }
-
-    /// `scatter` with an `add` combiner (a gradient of a gather): where the
-    /// updates are split along their batch dimensions, each partition
-    /// scatters its updates into zeros, an all-reduce sums the partitions'
-    /// contributions, and the operand is added once. Any other scatter runs
-    /// whole.
-    pub(super) fn scatter(&mut self, op: Op, operands: &[Local]) -> Result<()> {
-        let single = op.num_operands() == 3 && op.num_results() == 1;
-        let adds = single && combiner_is_add(self.module, op);
-        let (Some(it), Some(ut)) = (
-            (op.num_operands() == 3).then(|| self.global_tensor(op.operand(1)).ok()).flatten(),
-            (op.num_operands() == 3).then(|| self.global_tensor(op.operand(2)).ok()).flatten(),
-        ) else {
-            return self.whole_op(op, operands);
-        };
-        let pairs = rules::indexed_batch_dims(op, "update_window_dims", it.rank(), ut.rank());
-        let updates = operands[2].place.tiles().cloned();
-        let (Some(pairs), Some(u), true) = (pairs, updates, adds) else { return self.whole_op(op, operands) };
-        let split: Vec<(usize, usize)> = pairs.iter().copied().filter(|&(o, _)| u.counts[o] > 1).collect();
-        if split.is_empty() || split.iter().any(|&(o, _)| ut.dims[o] % u.counts[o] != 0) {
-            return self.whole_op(op, operands);
-        }
-        // Updates keep their split batch dimensions (windows whole); the
-        // indices follow them.
-        let mut up: Vec<Option<(&Tiles, usize)>> = vec![None; ut.rank()];
-        let mut ip: Vec<Option<(&Tiles, usize)>> = vec![None; it.rank()];
-        for &(o, i) in &split {
-            up[o] = Some((&u, o));
-            ip[i] = Some((&u, o));
-        }
-        let (uw, iw) = (Tiles::assemble(self.n, &up), Tiles::assemble(self.n, &ip));
-        if !uw.is_uniform() {
-            return self.whole_op(op, operands);
-        }
-        let b = Builder::before(op);
-        let whole = self.whole(op.operand(0));
-        let base = self.reshard(&b, &operands[0], op.operand(0), &whole)?;
-        let iv = self.reshard(&b, &operands[1], op.operand(1), &Placement::Array(iw))?;
-        let uv = self.reshard(&b, &operands[2], op.operand(2), &Placement::Array(uw.clone()))?;
-        let operand_ty = Builder::tensor(base)?;
-        let zeros = b.splat_broadcast(&operand_ty.elem, zero_of(&operand_ty.elem), &operand_ty.dims)?;
-        op.set_operand(0, zeros);
-        op.set_operand(1, iv);
-        op.set_operand(2, uv);
-        self.finish(op, std::slice::from_ref(&whole))?;
-        let groups = uw
-            .groups_varying(&split.iter().map(|&(o, _)| o).collect::<Vec<_>>())
-            .ok_or_else(|| PassError("internal error: uneven groups".into()))?;
-        let adder = computation::scalar_reducer(self.module, "add", &operand_ty.elem)?;
-        let after = Builder::before(op.next().ok_or_else(|| PassError("internal error: no op after".into()))?)
-            .at_location_of(op);
-        let summed = self.all_reduce(&after, op.result(0), &groups, &adder)?;
-        let total = after.add(base, summed)?;
-        self.locals.insert(op.result(0), Local { value: total, place: whole });
-        Ok(())
     }
 
     pub(super) fn reduce(&mut self, op: Op, operands: &[Local], t: Tiles) -> Result<()> {
@@ -190,10 +164,16 @@ impl Partitioner<'_> {
         let mut best = (gather_cost(&l, &la, lt.byte_size()) + gather_cost(&r, &ra, rt.byte_size()), la, ra, None);
         // One operand as it is, contracting dimensions sharded, the other
         // matched; partial products summed.
+        // Operands whose contracting dimensions are already split alike
+        // contract where they are (XLA tries that first): gathering them
+        // instead would repeat the whole product on every partition, which
+        // bytes moved alone do not see (a data-parallel weight gradient).
+        let in_place = best.0 > 0;
         for base_lhs in [true, false] {
             if let Some((lb, rb, partial)) = partial_dot(&layout, &l, &r, &lt, &rt, base_lhs) {
                 let sum = partial_bytes(&partial, &out);
-                let cost = gather_cost(&l, &lb, lt.byte_size()) + gather_cost(&r, &rb, rt.byte_size()) + 2 * sum;
+                let moved = gather_cost(&l, &lb, lt.byte_size()) + gather_cost(&r, &rb, rt.byte_size());
+                let cost = if in_place && moved == 0 { 0 } else { moved + 2 * sum };
                 if cost < best.0 {
                     best = (cost, lb, rb, Some(partial));
                 }
@@ -318,23 +298,6 @@ pub(super) fn partial_dot(
     let contracted: Vec<usize> = (rank..partial.rank()).filter(|&i| partial.counts[i] > 1).collect();
     let (lw, rw) = if base_lhs { (base.clone(), matched) } else { (matched, base.clone()) };
     Some((lw, rw, (partial, contracted)))
-}
-
-/// True if `scatter`'s combiner adds the update to the operand (one `add`
-/// of its two parameters), so that contributions scattered into zeros
-/// sum to the same result.
-pub(super) fn combiner_is_add(module: Op, scatter: Op) -> bool {
-    let Some(f) = scatter.symbol_attr("to_apply").and_then(|name| computation::lookup(module, &name)) else {
-        return false;
-    };
-    let (body, args) = (f.body_ops(), f.arguments());
-    body.len() == 2
-        && args.len() == 2
-        && body[0].is("add")
-        && body[0].num_operands() == 2
-        && ((body[0].operand(0) == args[0] && body[0].operand(1) == args[1])
-            || (body[0].operand(0) == args[1] && body[0].operand(1) == args[0]))
-        && body[1].operand(0) == body[0].result(0)
 }
 
 /// True if `reduce`'s reducer is one binary op whose identity is the init
