@@ -26,6 +26,7 @@ pub mod scatter_simplifier;
 pub mod tree_reduction_rewriter;
 
 pub mod algsimp;
+pub mod all_reduce_combiner;
 pub mod batchnorm_expander;
 pub mod call_inliner;
 pub mod comparison_expander;

@@ -38,9 +38,11 @@ fn simplification() -> Step {
 
 /// The SPMD stage: every instruction given a sharding, then the entry
 /// rewritten into the program each of the module's `num_partitions`
-/// partitions runs.
+/// partitions runs, its independent all-reduces combined (XLA runs its
+/// combiner in the backend; rxla runs it here, where the partitioner has
+/// just made them).
 pub fn spmd_pipeline() -> Vec<Step> {
-    vec![p("sharding-propagation"), p("spmd-partitioner")]
+    vec![p("sharding-propagation"), p("spmd-partitioner"), p("all-reduce-combiner")]
 }
 
 /// The default HLO pipeline of `platform`.

@@ -35,6 +35,7 @@ static REGISTRY: &[PassInfo] = &[
     pass!(crate::sharding_remover::ShardingRemover),
     pass!(crate::spmd::ShardingPropagation),
     pass!(crate::spmd::SpmdPartitioner),
+    pass!(crate::all_reduce_combiner::AllReduceCombiner),
     pass!(crate::stable_sort_expander::StableSortExpander),
     pass!(crate::zero_sized_hlo_elimination::ZeroSizedHloElimination),
     pass!(crate::while_loop_simplifier::WhileLoopSimplifier),

@@ -1,5 +1,5 @@
 //! Running a program with shardings on several partitions: partition it
-//! (`sharding-propagation` and `spmd-partitioner`), split each global
+//! (`sharding-propagation`, `spmd-partitioner`, `all-reduce-combiner`), split each global
 //! argument into the block every partition holds, and put the global
 //! results together from the partitions' blocks.
 //!
@@ -13,6 +13,7 @@
 use melior::ir::{operation::OperationLike, Module};
 use rxla_interpreter::literal::{element_count, for_each_index, strides, Data, Literal};
 use rxla_ir::{computation, op::Op, types::HloType};
+use rxla_passes::all_reduce_combiner::AllReduceCombiner;
 use rxla_passes::spmd::{partitioner, propagation, Placement, SPMD_SUFFIX};
 
 /// A module partitioned for some number of partitions.
@@ -57,7 +58,8 @@ pub fn partition_source(
     let result_types: Vec<HloType> = entry.return_values().iter().map(|v| v.ty()).collect();
     // The partitioner reports at the instruction; its diagnostics join the error.
     crate::driver::with_diagnostics(&context, || {
-        partitioner::partition(root, entry, partitions).map_err(|e| crate::CompileError(e.0))
+        partitioner::partition(root, entry, partitions).map_err(|e| crate::CompileError(e.0))?;
+        AllReduceCombiner::default().run_on_module(root).map_err(|e| crate::CompileError(e.0))
     })
     .map_err(|e| format!("{file}: SPMD partitioning: {e}"))?;
     if !module.as_operation().verify() {
