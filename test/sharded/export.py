@@ -29,7 +29,7 @@ Cases are named <program>_<form>_<N>. Layout (the oracle corpus's, test/oracle, 
     cases/<name>/partitioned.hlo   XLA's per-device program after optimizations (*.cpu_after_optimizations.txt
                                    of the same dump), for reference; left out when over 100 KB
 
-Every array is at most 64k elements and the whole corpus stays under 2.5 MB.
+Every array is at most 64k elements and the whole corpus stays under 3 MB.
 """
 import argparse
 import glob
@@ -563,6 +563,85 @@ def shard_map_simple():
              "form: its manual-computation custom calls) with an explicit all-reduce")
 
 
+def conv_spatial_2d():
+    dn = ("NHWC", "HWIO", "NHWC")
+
+    def fn(wsc, image, k1, k2):
+        y = lax.conv_general_dilated(image, k1, (2, 2), "SAME", dimension_numbers=dn)       # stride 2
+        y = jnp.tanh(y)
+        y = lax.conv_general_dilated(y, k2, (1, 1), "SAME", rhs_dilation=(2, 2), dimension_numbers=dn)
+        return y
+    return dict(
+        fn=fn, mesh=(("h", "w"), (2, 2)),
+        args=[("image", (2, 16, 16, 4), F32, P(None, "h", "w"), None), ("k1", (3, 3, 4, 8), F32, P(), None),
+              ("k2", (3, 3, 8, 8), F32, P(), None)],
+        outs=[("y", P(None, "h", "w"))],
+        desc="Convolutions with both spatial dims sharded on a 2x2 ('h','w') mesh: NHWC image[2,16,16,4] "
+             "P(None,'h','w'), replicated kernels; conv 3x3 stride 2 SAME (4->8) -> tanh -> conv 3x3 "
+             "dilation 2 SAME (8->8); out P(None,'h','w') (halos of different widths on each side)")
+
+
+def tp_embedding():
+    def fn(wsc, table, ids, w):
+        emb = jnp.take(table, ids, axis=0)                            # [8,8,32], table split on features
+        g = jnp.tanh(emb) * w                                         # a per-token "gradient"
+        gtable = jnp.zeros_like(table).at[ids].add(g)                 # scatter-add, features split
+        return emb, gtable
+    return dict(
+        fn=fn, mesh=(("model",), (4,)),
+        args=[("table", (64, 32), F32, P(None, "model"), None), ("ids", (8, 8), I32, P(), 64),
+              ("w", (32,), F32, P("model"), None)],
+        outs=[("emb", P(None, None, "model")), ("table_grad", P(None, "model"))],
+        desc="Tensor-parallel embedding: table[64,32] split along its features over 'model' (4), ids[8,8] "
+             "replicated; emb = table[ids] out P(None,None,'model') (a gather whose windows take every "
+             "feature: each device gathers its features); table_grad = zeros.at[ids].add(tanh(emb) * w) "
+             "out P(None,'model') (a scatter-add whose windows take every feature)")
+
+
+def vocab_scatter():
+    def fn(wsc, table, ids, upd):
+        ids = ids * 2 - 20                                            # some ids outside [0, 64)
+        added = table.at[ids].add(upd, mode="drop")
+        maxed = table.at[ids].max(upd, mode="drop")
+        looked = jnp.take(table, ids, axis=0, mode="clip")            # clamped reads of split rows
+        return added, maxed, looked
+    return dict(
+        fn=fn, mesh=(("model",), (4,)),
+        args=[("table", (64, 16), F32, P("model", None), None), ("ids", (24,), I32, P(), 52),
+              ("upd", (24, 16), F32, P(), None)],
+        outs=[("added", P("model", None)), ("maxed", P("model", None)), ("looked", P())],
+        desc="Scatters and a gather on a table split along its rows (vocab) over 'model' (4): ids[24] "
+             "replicated, mapped to ids*2-20 so that some fall outside [0,64); table.at[ids].add(upd) and "
+             ".max(upd) with mode='drop' out P('model',None) (each device scatters into its rows, the rest "
+             "fall outside its block and are dropped); jnp.take(table, ids, mode='clip') out replicated "
+             "(each device gathers what is in its rows, the rest masked, summed across devices)")
+
+
+def vocab_gather_2d():
+    def fn(wsc, table, ids):
+        return jnp.take(table, ids, axis=0) * 2.0
+    return dict(
+        fn=fn, mesh=(("data", "model"), (2, 2)),
+        args=[("table", (64, 16), F32, P("model", None), None), ("ids", (8, 6), I32, P("data"), 64)],
+        outs=[("y", P("data"))],
+        desc="Embedding lookup with the table's vocab split over 'model' and the ids' batch over 'data' "
+             "on a 2x2 mesh: table[64,16] P('model',None), ids[8,6] P('data'); out [8,6,16] P('data') "
+             "(masked gathers summed over 'model' only)")
+
+
+def take_along_rows():
+    def fn(wsc, logits, labels):
+        picked = jnp.take_along_axis(logits, labels[:, None], axis=1)   # a batched gather
+        return picked[:, 0] - jax.nn.logsumexp(logits, axis=1)
+    return dict(
+        fn=fn, mesh=(("data",), (4,)),
+        args=[("logits", (16, 64), F32, P("data"), None), ("labels", (16,), I32, P("data"), 64)],
+        outs=[("logp", P("data"))],
+        desc="Per-row log-probability of a label, rows split over 'data' (4): logits[16,64] P('data'), "
+             "labels[16] P('data'); jnp.take_along_axis (a gather with operand_batching_dims) minus "
+             "logsumexp; out P('data')")
+
+
 PROGRAMS = {
     "tp_mlp": (tp_mlp, 4),
     "dp_train_step": (dp_train_step, 4),
@@ -591,6 +670,11 @@ PROGRAMS = {
     "resnet_block_dp": (resnet_block_dp, 2),
     "moe_topk": (moe_topk, 4),
     "shard_map_simple": (shard_map_simple, 2),
+    "conv_spatial_2d": (conv_spatial_2d, 4),
+    "tp_embedding": (tp_embedding, 4),
+    "vocab_scatter": (vocab_scatter, 4),
+    "vocab_gather_2d": (vocab_gather_2d, 4),
+    "take_along_rows": (take_along_rows, 4),
 }
 FORMS = ("gspmd", "shardy")
 
