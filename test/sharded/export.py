@@ -642,6 +642,28 @@ def take_along_rows():
              "logsumexp; out P('data')")
 
 
+def shard_map_partial():
+    def body(a, w):                                                   # manual over 'x' only; 'y' stays automatic
+        h = jnp.tanh(a @ w)                                           # a[4,16] (rows of x), w[16,8]
+        return h - lax.pmean(jnp.mean(h, axis=0, keepdims=True), "x")
+
+    def fn(wsc, x, w):
+        return jax.shard_map(body, mesh=wsc.mesh, in_specs=(P("x", None), P()), out_specs=P("x", None),
+                             axis_names={"x"})(x, w)
+
+    def ref(wsc, x, w):
+        h = jnp.tanh(x @ w)
+        return h - jnp.mean(h, axis=0, keepdims=True)
+    return dict(
+        fn=fn, ref=ref, mesh=(("x", "y"), (2, 2)),
+        args=[("x", (8, 16), F32, P("x", "y"), None), ("w", (16, 8), F32, P(None, "y"), None)],
+        outs=[("y", P("x", "y"))],
+        desc="A partially manual jax.shard_map on a 2x2 ('x','y') mesh: manual over 'x' (axis_names={'x'}), "
+             "'y' left to the partitioner; x[8,16] P('x','y'), w[16,8] P(None,'y'); the body computes "
+             "tanh(a @ w) on its rows and subtracts the pmean over 'x' of the row mean; out P('x','y'). The "
+             "module carries shardings with last_tile_dims={manual}")
+
+
 PROGRAMS = {
     "tp_mlp": (tp_mlp, 4),
     "dp_train_step": (dp_train_step, 4),
@@ -675,6 +697,7 @@ PROGRAMS = {
     "vocab_scatter": (vocab_scatter, 4),
     "vocab_gather_2d": (vocab_gather_2d, 4),
     "take_along_rows": (take_along_rows, 4),
+    "shard_map_partial": (shard_map_partial, 4),
 }
 FORMS = ("gspmd", "shardy")
 

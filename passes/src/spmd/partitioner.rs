@@ -58,7 +58,8 @@
 //! The entry is renamed `<name>_spmd`, as XLA names it; runtimes take an
 //! entry so named as already partitioned.
 //!
-//! Not done: partially manual shardings are refused.
+//! Partially manual regions (`shard_map` over some mesh axes) run as manual
+//! ones, their values whole along the automatic axes.
 
 mod contractions;
 mod control;
@@ -159,6 +160,21 @@ enum Want {
 pub fn partition(module: Op, entry: Op, n: usize) -> Result<()> {
     for (i, arg) in entry.arguments().into_iter().enumerate() {
         let text = arg.attr_text("hlo.sharding");
+        // A manual sharding describes values inside a `shard_map`; a
+        // runtime cannot split a global argument by it.
+        // SAFETY: a live block argument.
+        let at = unsafe { mlirValueGetLocation(arg.0) };
+        let place = stated(text.clone(), &arg.ty(), n, &format!("parameter {i}"))
+            .map_err(|e| super::propagation::located(at, e))?;
+        if place == Some(Placement::Manual) {
+            return Err(super::propagation::located(
+                at,
+                PassError(format!(
+                    "parameter {i}: a (partially) manual sharding on an entry parameter is not supported; only \
+                     values inside a region partitioned by hand (shard_map) are manual"
+                )),
+            ));
+        }
         if let HloType::Tuple(_) = arg.ty() {
             let place = stated(text, &arg.ty(), n, &format!("parameter {i}"))?;
             if place.is_some_and(|p| p != Placement::replicated(&arg.ty(), n)) {

@@ -364,7 +364,14 @@ impl Placement {
         partitions: usize,
     ) -> Result<Placement, String> {
         let Some(sharding) = sharding else { return Ok(Placement::replicated(ty, partitions)) };
-        let manual = |l: &LeafSharding| matches!(l.kind, LeafKind::Manual);
+        // Manual, or partially manual (a `manual` subgroup: `shard_map`
+        // over some mesh axes): inside such a region values are each
+        // partition's own, whole along the automatic axes.
+        let manual = |l: &LeafSharding| match &l.kind {
+            LeafKind::Manual => true,
+            LeafKind::Tiled(t) => t.last_tile_dims.contains(&SubgroupType::Manual),
+            _ => false,
+        };
         match sharding {
             Sharding::Leaf(l) if manual(l) => return Ok(Placement::Manual),
             Sharding::Tuple(ls) if !ls.is_empty() && ls.iter().all(manual) => return Ok(Placement::Manual),

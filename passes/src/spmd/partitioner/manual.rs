@@ -25,7 +25,7 @@ impl Partitioner<'_> {
             if block != have {
                 return Err(PassError(format!(
                     "custom-call '{target}': the region's shape {have:?} is not the block {block:?} of {:?} under its \
-                     sharding (a partially manual sharding is not supported)",
+                     sharding",
                     global.dims
                 )));
             }
@@ -33,9 +33,27 @@ impl Partitioner<'_> {
         };
         match target {
             "SPMDFullToShardShape" => {
+                if operands[0].place == Placement::Manual {
+                    return Err(PassError(format!("custom-call '{target}' of a value already inside a manual region")));
+                }
+                // The region's shape is the block along the manual axes; a
+                // split along automatic axes (partially manual) is undone:
+                // inside, values are whole along those.
+                let global = self.global_tensor(op.operand(0))?;
+                let region = self.global_tensor(op.result(0))?;
                 let tiles = self.tiles_of(&operands[0])?;
-                check(&self.global_tensor(op.operand(0))?, &tiles, operands[0].value)?;
-                self.locals.insert(op.result(0), Local { value: operands[0].value, place: Placement::Manual });
+                let block = tiles.local_dims(&global.dims);
+                let auto: Vec<usize> = (0..global.rank()).filter(|&d| block[d] < region.dims[d]).collect();
+                let tiles = tiles.without(&auto);
+                let v = self.reshard(&b, &operands[0], op.operand(0), &Placement::Array(tiles.clone()))?;
+                if tiles.local_dims(&global.dims) != region.dims {
+                    return Err(PassError(format!(
+                        "custom-call '{target}': the region's shape {:?} is not a block of {:?} under the operand's \
+                         sharding",
+                        region.dims, global.dims
+                    )));
+                }
+                self.locals.insert(op.result(0), Local { value: v, place: Placement::Manual });
             }
             "SPMDShardToFullShape" => {
                 let want = targets.first().and_then(Placement::tiles).cloned();
