@@ -76,13 +76,37 @@ impl AllReduceCombiner {
     }
 
     fn run_on_function(&self, module: Op, func: Op) -> Result<(), PassError> {
-        let body = func.body_ops();
-        if body.iter().any(|op| op.has_attr("control_predecessors")) {
+        if func.body_ops().iter().any(|op| op.has_attr("control_predecessors")) {
             return Ok(());
         }
+        // One group at a time, each scan on the computation as the last
+        // combine left it (moving ops invalidates positions, and a moved
+        // op may be another group's member). Every combine removes
+        // all-reduces, so this ends.
+        while let Some((members, moved)) = self.next_group(module, func) {
+            combine(&members, &moved)?;
+        }
+        Ok(())
+    }
+
+    /// The first group of two or more all-reduces that combine, with the
+    /// ops that must move after the combined op.
+    fn next_group(&self, module: Op, func: Op) -> Option<(Vec<Op>, Vec<Op>)> {
+        let body = func.body_ops();
         let position: HashMap<Op, usize> = body.iter().enumerate().map(|(i, &op)| (op, i)).collect();
+        let finish = |g: Group| -> Option<(Vec<Op>, Vec<Op>)> {
+            if g.members.len() < 2 {
+                return None;
+            }
+            // What uses a member before the last one waits for the
+            // combined op (none of it feeds a member: those would not
+            // have joined).
+            let last = position[g.members.last().expect("a group has members")];
+            let mut moved: Vec<Op> = g.tainted.into_iter().filter(|op| position[op] < last).collect();
+            moved.sort_by_key(|op| position[op]);
+            Some((g.members, moved))
+        };
         let mut open: HashMap<String, Group> = HashMap::new();
-        let mut done: Vec<(Vec<Op>, HashSet<Op>)> = Vec::new();
         for &op in &body {
             let defining: Vec<Op> = op.operands().into_iter().filter_map(|v| v.op()).collect();
             for g in open.values_mut() {
@@ -98,23 +122,16 @@ impl AllReduceCombiner {
                 g.members.push(op);
                 g.bytes += bytes;
             } else {
-                if let Some(g) = open.remove(&key) {
-                    done.push((g.members, g.tainted));
+                if let Some(found) = open.remove(&key).and_then(finish) {
+                    return Some(found);
                 }
                 open.insert(key, Group { members: vec![op], bytes, tainted: HashSet::new() });
             }
         }
-        done.extend(open.into_values().map(|g| (g.members, g.tainted)));
-        for (members, tainted) in done.into_iter().filter(|(m, _)| m.len() > 1) {
-            // What uses a member before the last one waits for the
-            // combined op (none of it feeds a member: those would not
-            // have joined).
-            let last = position[members.last().expect("a group has members")];
-            let mut moved: Vec<Op> = tainted.into_iter().filter(|op| position[op] < last).collect();
-            moved.sort_by_key(|op| position[op]);
-            combine(&members, &moved)?;
-        }
-        Ok(())
+        // The open groups, earliest first.
+        let mut rest: Vec<Group> = open.into_values().collect();
+        rest.sort_by_key(|g| position[&g.members[0]]);
+        rest.into_iter().find_map(finish)
     }
 }
 

@@ -219,38 +219,50 @@ fn sharded_on_interpreter() {
 /// corpus.
 #[test]
 fn oracle_partitioned_on_cpu() {
+    run_corpus("partitioned on cpu", &|dir, case| run_split(dir, case, 0, 2));
+}
+
+/// The real models the same way, split along their second dimension (a
+/// model's parameters are mostly weights: features and heads split).
+#[test]
+fn models_partitioned_on_cpu() {
+    run_corpus_in(models_dir(), "models partitioned on cpu", &|dir, case| run_split(dir, case, 1, 2));
+}
+
+/// Runs `case` with every entry array parameter of rank above `dim` split
+/// along `dim` into `parts` blocks (unevenly where it does not divide),
+/// partitioned, on `parts` CPU devices.
+fn run_split(dir: &Path, case: &Case, dim: usize, parts: usize) -> Result<(), String> {
     use rxla_hlo_text::ast::{AttrValue, Attribute};
-    run_corpus("partitioned on cpu", &|dir, case| {
-        run_case_using(dir, case, &|text, args| {
-            let mut module = rxla_hlo_text::parse_module(text).map_err(|e| e.message)?;
-            let entry = module.entry;
-            for inst in &mut module.computations[entry].instructions {
-                let Shape::Array { dims, .. } = &inst.shape else { continue };
-                if inst.parameter_number.is_none()
-                    || dims.is_empty()
-                    || inst.attributes.iter().any(|a| a.name == "sharding")
-                {
-                    continue;
-                }
-                let mut tiles = vec!["1"; dims.len()];
-                tiles[0] = "2";
-                let text = format!("{{devices=[{}]<=[2]}}", tiles.join(","));
-                let value = AttrValue { text, pos: inst.pos };
-                inst.attributes.push(Attribute { name: "sharding".into(), value, pos: inst.pos });
+    run_case_using(dir, case, &|text, args| {
+        let mut module = rxla_hlo_text::parse_module(text).map_err(|e| e.message)?;
+        let entry = module.entry;
+        for inst in &mut module.computations[entry].instructions {
+            let Shape::Array { dims, .. } = &inst.shape else { continue };
+            if inst.parameter_number.is_none()
+                || dims.len() <= dim
+                || inst.attributes.iter().any(|a| a.name == "sharding")
+            {
+                continue;
             }
-            let sharded = rxla_hlo_text::print_module(&module);
-            let Some(p) = rxla_runtime::spmd::partition_source(&sharded, "module.hlo", false, 2)? else {
-                // No array parameter to split: the case runs whole.
-                let exe = rxla_runtime::compile_hlo_text(text, "module.hlo", &Default::default())
-                    .map_err(|e| format!("compile: {e}"))?;
-                return exe.run(args).map_err(|e| format!("run: {e}"));
-            };
-            let exe = rxla_runtime::compile_hlo_text(&p.hlo_text, "module.hlo", &Default::default())
+            let mut tiles = vec!["1".to_string(); dims.len()];
+            tiles[dim] = parts.to_string();
+            let text = format!("{{devices=[{}]<=[{parts}]}}", tiles.join(","));
+            let value = AttrValue { text, pos: inst.pos };
+            inst.attributes.push(Attribute { name: "sharding".into(), value, pos: inst.pos });
+        }
+        let sharded = rxla_hlo_text::print_module(&module);
+        let Some(p) = rxla_runtime::spmd::partition_source(&sharded, "module.hlo", false, parts)? else {
+            // No array parameter to split: the case runs whole.
+            let exe = rxla_runtime::compile_hlo_text(text, "module.hlo", &Default::default())
                 .map_err(|e| format!("compile: {e}"))?;
-            let per_device = p.split_arguments(args, 2)?;
-            p.gather_result(&exe.run_devices(1, 2, &per_device).map_err(|e| format!("run: {e}"))?)
-        })
-    });
+            return exe.run(args).map_err(|e| format!("run: {e}"));
+        };
+        let exe = rxla_runtime::compile_hlo_text(&p.hlo_text, "module.hlo", &Default::default())
+            .map_err(|e| format!("compile: {e}"))?;
+        let per_device = p.split_arguments(args, parts)?;
+        p.gather_result(&exe.run_devices(1, parts, &per_device).map_err(|e| format!("run: {e}"))?)
+    })
 }
 
 /// The GPU backend's thunk sequences on the host (`GpuOptions::emulate`):

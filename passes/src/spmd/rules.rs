@@ -90,8 +90,10 @@ pub fn reshape_carry(from_tiles: &Tiles, from: &[i64], to: &[i64]) -> Tiles {
         .enumerate()
         .map(|(i, j)| {
             j.filter(|&j| {
+                // Even blocks carry over; uneven ones where the dimension
+                // itself is unchanged (the same elements, the same padding).
                 let k = from_tiles.counts[j];
-                k > 1 && to[i] % k == 0 && from[j] % k == 0
+                k > 1 && ((to[i] % k == 0 && from[j] % k == 0) || to[i] == from[j])
             })
             .map(|j| (from_tiles, j))
         })

@@ -291,10 +291,19 @@ impl Partitioner<'_> {
             let window = windows[d].map_or(1, |r| ut.dims[r]);
             let indexes = g.start_index_map.contains(&d);
             if o.counts[d] == 1 {
-                // A whole operand dimension that every window takes whole,
-                // split in the updates: the operand split alike (a whole
-                // operand's block is a local slice).
-                if let (Some(r), false) = (windows[d], indexes) {
+                // A whole operand dimension split in the indices (a batching
+                // one) or the updates (one every window takes whole): the
+                // operand split alike (a whole operand's block is a local
+                // slice).
+                if let Some(k) = g.operand_batching.iter().position(|&x| x == d) {
+                    let i = g.indices_batching[k];
+                    let pair = pairs.iter().find(|&&(_, x)| x == i);
+                    if let (Some(&(r, _)), true) = (pair, ix.counts[i] > 1 && ot.dims[d] % ix.counts[i] == 0) {
+                        op_picks[d] = Some((&ix, i));
+                        ip[i] = Some((&ix, i));
+                        up[r] = Some((&ix, i));
+                    }
+                } else if let (Some(r), false) = (windows[d], indexes) {
                     if window == ot.dims[d] && u.counts[r] > 1 && ot.dims[d] % u.counts[r] == 0 {
                         op_picks[d] = Some((&u, r));
                         up[r] = Some((&u, r));
