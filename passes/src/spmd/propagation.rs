@@ -24,7 +24,8 @@ use rxla_ir::{
 use rxla_translate::sharding as sharding_attr;
 
 use super::rules;
-use super::tiles::Placement;
+use super::tiles::{leaf_count, Placement};
+use rxla_hlo_text::attrs::Sharding;
 
 /// The placement of every value of `entry` (parameters and op results).
 pub struct Propagation {
@@ -257,7 +258,12 @@ impl HloPass for ShardingPropagation {
             if op.num_results() != 1 || op.has_attr("hlo.sharding") {
                 continue;
             }
-            if let Some(sharding) = found.place(op.result(0)).to_sharding() {
+            let mut sharding = found.place(op.result(0)).to_sharding();
+            // A manual tuple (a call inside a shard_map) is manual leaf by leaf.
+            if let (Some(Sharding::Leaf(leaf)), HloType::Tuple(_)) = (&sharding, op.result_type(0)) {
+                sharding = Some(Sharding::Tuple(vec![leaf.clone(); leaf_count(&op.result_type(0))]));
+            }
+            if let Some(sharding) = sharding {
                 op.set_attr("hlo.sharding", &sharding_attr::to_mlir(&sharding))?;
             }
         }

@@ -427,7 +427,8 @@ impl Placement {
     }
 }
 
-fn leaf_count(ty: &rxla_ir::types::HloType) -> usize {
+/// The arrays (and tokens) a value of type `ty` is made of.
+pub fn leaf_count(ty: &rxla_ir::types::HloType) -> usize {
     match ty {
         rxla_ir::types::HloType::Tuple(items) => items.iter().map(leaf_count).sum(),
         _ => 1,
