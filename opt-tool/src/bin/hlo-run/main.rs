@@ -872,8 +872,8 @@ fn run_cpu_device(
     Ok((vec![result.expect("at least one iteration")], times, compile_times))
 }
 
-/// Device `d` of an MPI job on the interpreter (on a thread with a big
-/// stack, as a one-device run).
+/// One device `d` of an MPI job on the interpreter, its collectives
+/// through the job's exchange.
 fn run_interpreter_device(
     module: &ast::Module,
     arguments: &[Literal],
@@ -882,17 +882,40 @@ fn run_interpreter_device(
     args: &Args,
 ) -> Result<(Vec<Literal>, Vec<Duration>), Failure> {
     let exchange = job.exchange();
+    interpret_on_thread(&format!("device-{d}"), module, arguments, Some(d), args, |run| {
+        rxla_interpreter::replicated::with_exchange(exchange, run)
+    })
+}
+
+/// Runs `module` `--iterations` times on a thread of its own (a big stack
+/// for deeply nested computations; a panic in the interpreter becomes an
+/// error message instead of a crash), as device `device` of
+/// `--replicas x --partitions` if given; `around` wraps the runs (an MPI
+/// exchange).
+fn interpret_on_thread(
+    name: &str,
+    module: &ast::Module,
+    arguments: &[Literal],
+    device: Option<usize>,
+    args: &Args,
+    around: impl FnOnce(
+            &mut dyn FnMut() -> Result<(Vec<Literal>, Vec<Duration>), Failure>,
+        ) -> Result<(Vec<Literal>, Vec<Duration>), Failure>
+        + Send,
+) -> Result<(Vec<Literal>, Vec<Duration>), Failure> {
     std::thread::scope(|scope| {
         let handle = std::thread::Builder::new()
-            .name(format!("device-{d}"))
+            .name(name.into())
             .stack_size(512 << 20)
-            .spawn_scoped(scope, || -> Result<(Vec<Literal>, Vec<Duration>), Failure> {
-                rxla_interpreter::replicated::with_exchange(exchange, || {
+            .spawn_scoped(scope, || {
+                around(&mut || {
                     let mut interpreter = Interpreter::new(module);
                     interpreter.options.replicas = args.replicas as usize;
-                    interpreter.options.partitions = args.partitions as usize;
-                    interpreter.replica_id = d / args.partitions as usize;
-                    interpreter.partition_id = d % args.partitions as usize;
+                    if let Some(d) = device {
+                        interpreter.options.partitions = args.partitions as usize;
+                        interpreter.replica_id = d / args.partitions as usize;
+                        interpreter.partition_id = d % args.partitions as usize;
+                    }
                     let mut times = Vec::with_capacity(args.iterations as usize);
                     let mut result = None;
                     for _ in 0..args.iterations {
@@ -905,7 +928,14 @@ fn run_interpreter_device(
                 })
             })
             .map_err(|e| Failure(format!("cannot start the interpreter thread: {e}")))?;
-        handle.join().unwrap_or_else(|_| Err(Failure(format!("{}: internal error in the interpreter", args.input))))
+        handle.join().unwrap_or_else(|panic| {
+            let message = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(Failure(format!("{}: internal error in the interpreter: {message}", args.input)))
+        })
     })
 }
 
@@ -1118,36 +1148,5 @@ fn run_interpreter(
         }
         return Ok((results, times));
     }
-    // A big stack for deeply nested computations, and a panic in the
-    // interpreter becomes an error message instead of a crash.
-    std::thread::scope(|scope| {
-        let handle = std::thread::Builder::new()
-            .name("interpreter".into())
-            .stack_size(512 << 20)
-            .spawn_scoped(scope, || -> Result<(Vec<Literal>, Vec<Duration>), Failure> {
-                let mut interpreter = Interpreter::new(module);
-                interpreter.options.replicas = args.replicas as usize;
-                let mut times = Vec::with_capacity(args.iterations as usize);
-                let mut result = None;
-                for _ in 0..args.iterations {
-                    let start = Instant::now();
-                    let value = interpreter.run(arguments).map_err(|e| Failure(format!("{}: {e}", args.input)))?;
-                    times.push(start.elapsed());
-                    result = Some(value);
-                }
-                Ok((vec![result.expect("at least one iteration")], times))
-            })
-            .map_err(|e| Failure(format!("cannot start the interpreter thread: {e}")))?;
-        match handle.join() {
-            Ok(r) => r,
-            Err(panic) => {
-                let message = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "unknown panic".into());
-                Err(Failure(format!("{}: internal error in the interpreter: {message}", args.input)))
-            }
-        }
-    })
+    interpret_on_thread("interpreter", module, arguments, None, args, |run| run())
 }
