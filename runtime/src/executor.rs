@@ -81,6 +81,28 @@ impl DeviceIds {
     }
 }
 
+/// Runs `device` for each of `replicas x partitions` devices, one thread
+/// each (collectives rendezvous between them), device `d` on
+/// `args_per_device[d]`; the results in device order. What the CPU's and
+/// the GPU's `run_devices` share.
+pub fn run_each_device(
+    replicas: usize,
+    partitions: usize,
+    args_per_device: &[Vec<Literal>],
+    device: impl Fn(DeviceIds, &[Literal]) -> Result<Literal> + Sync,
+) -> Result<Vec<Literal>> {
+    let n = replicas * partitions;
+    if n == 0 || args_per_device.len() != n {
+        return Err(RunError(format!(
+            "{} argument lists for {replicas} replicas x {partitions} partitions",
+            args_per_device.len()
+        )));
+    }
+    rxla_interpreter::replicated::Replicas::new(n)
+        .run(64 << 20, |d| device(DeviceIds::of(d, replicas, partitions), &args_per_device[d]))
+        .map_err(|e| RunError(e.to_string()))
+}
+
 impl Default for DeviceIds {
     fn default() -> Self {
         DeviceIds::of(0, 1, 1)

@@ -268,21 +268,11 @@ impl Executable {
         partitions: usize,
         args_per_device: &[Vec<Literal>],
     ) -> Result<Vec<Literal>, RunError> {
-        let n = replicas * partitions;
-        if n == 0 || args_per_device.len() != n {
-            return Err(RunError(format!(
-                "{} argument lists for {replicas} replicas x {partitions} partitions",
-                args_per_device.len()
-            )));
-        }
-        let group = rxla_interpreter::replicated::Replicas::new(n);
-        group
-            .run(64 << 20, |d| -> Result<Literal, RunError> {
-                let buffers = self.prepare(&args_per_device[d])?;
-                let outputs = self.execute_as(DeviceIds::of(d, replicas, partitions), &buffers)?;
-                Ok(self.result(&outputs))
-            })
-            .map_err(|e| RunError(e.to_string()))
+        crate::executor::run_each_device(replicas, partitions, args_per_device, |device, args| {
+            let buffers = self.prepare(args)?;
+            let outputs = self.execute_as(device, &buffers)?;
+            Ok(self.result(&outputs))
+        })
     }
 
     /// Runs device `d` of `replicas x partitions` on the calling thread,

@@ -224,22 +224,13 @@ impl GpuExecutable {
         partitions: usize,
         args_per_device: &[Vec<Literal>],
     ) -> Result<Vec<Literal>, RunError> {
-        let n = replicas * partitions;
-        if n == 0 || args_per_device.len() != n {
-            return Err(RunError(format!(
-                "{} argument lists for {replicas} replicas x {partitions} partitions",
-                args_per_device.len()
-            )));
-        }
         let loaded = self.load()?;
-        rxla_interpreter::replicated::Replicas::new(n)
-            .run(64 << 20, |d| -> Result<Literal, RunError> {
-                loaded.device.bind().map_err(RunError)?;
-                let device_args = self.prepare(&args_per_device[d])?;
-                let outputs = self.execute_inner(&device_args, None, DeviceIds::of(d, replicas, partitions))?;
-                self.result(&outputs)
-            })
-            .map_err(|e| RunError(e.to_string()))
+        crate::executor::run_each_device(replicas, partitions, args_per_device, |device, args| {
+            loaded.device.bind().map_err(RunError)?;
+            let device_args = self.prepare(args)?;
+            let outputs = self.execute_inner(&device_args, None, device)?;
+            self.result(&outputs)
+        })
     }
 }
 
