@@ -31,6 +31,8 @@
 //!   features are split (weight gradients). `gather` and `scatter`
 //!   (`indexed`): blocks of the indices, and of the operand where each
 //!   partition can tell which indices fall in its block.
+//! - `pad` and `slice` along a split dimension: blocks shifted by halos
+//!   and a window at each partition's offset (`halo`).
 //! - `slice`, `pad`, `reverse`, `concatenate`, `sort`, `dynamic-slice`,
 //!   `dynamic-update-slice`, `iota`: sharded along the dimensions they act
 //!   independently on, whole along the others.
@@ -376,6 +378,13 @@ impl Partitioner<'_> {
             return Ok(false);
         }
         let target = targets.first().and_then(Placement::tiles).cloned();
+        // A pad or slice that moves elements across blocks (decided before
+        // anything changes; false leaves the op to the rules below).
+        if let (Some(t), "pad" | "slice") = (&target, opcode.as_str()) {
+            if self.shifted(op, &operands, t)? {
+                return Ok(false);
+            }
+        }
         match opcode.as_str() {
             "tuple" | "get_tuple_element" => {
                 for (i, l) in operands.iter().enumerate() {

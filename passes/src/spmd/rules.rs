@@ -62,6 +62,27 @@ pub fn passthrough_dims_with(op: Op, ty: impl Fn(Value) -> Option<TensorType>) -
     Some(dims)
 }
 
+/// For a `pad` without interior padding or a `slice` with unit strides:
+/// per dimension, how far the op moves elements along it (result element
+/// `i` is operand element `i - shift`; a pad's `edge_padding_low`, minus a
+/// slice's start). `None` for other ops, and per dimension where elements
+/// are spread (interior padding, strides).
+pub fn shifted_dims(op: Op) -> Option<Vec<Option<i64>>> {
+    let rank = op.result_type(0).tensor()?.rank();
+    match op.opcode().as_str() {
+        "pad" => {
+            let lo = op.dims_attr("edge_padding_low")?;
+            let interior = op.dims_attr("interior_padding").unwrap_or(vec![0; rank]);
+            Some((0..rank).map(|d| (interior[d] == 0).then_some(lo[d])).collect())
+        }
+        "slice" => {
+            let (start, stride) = (op.dims_attr("start_indices")?, op.dims_attr("strides")?);
+            Some((0..rank).map(|d| (stride[d] == 1).then_some(-start[d])).collect())
+        }
+        _ => None,
+    }
+}
+
 /// `reshape`: for each `to` dimension, the `from` dimension that starts at
 /// the same place in the row-major order (equal products of the dimensions
 /// before them). A sharding of `k` blocks carries over between the two
@@ -488,6 +509,16 @@ pub fn infer(op: Op, operands: &[Placement], partitions: usize) -> Vec<Placement
         "scatter" if op.num_operands() == 3 => match tiles(0) {
             Some(o) => one(o.clone()),
             None => replicated(),
+        },
+        // A pad or slice keeps the operand's split along the dimensions it
+        // shifts (the partitioner moves blocks by halos).
+        "pad" | "slice" => match (shifted_dims(op), tiles(0)) {
+            (Some(shifts), Some(l)) => {
+                let picks: Vec<Option<(&Tiles, usize)>> =
+                    shifts.iter().enumerate().map(|(d, s)| s.is_some().then_some((l, d))).collect();
+                one(Tiles::assemble(partitions, &picks))
+            }
+            _ => replicated(),
         },
         _ => match (passthrough_dims(op), tiles(0)) {
             (Some(pass), Some(l)) if op.opcode() != "iota" => {
