@@ -24,9 +24,11 @@
 use melior::ir::{Location, OperationRef};
 use rxla_hlo_text::custom_calls::{SHARDING_GROUP, SHARDING_TARGETS};
 use rxla_ir::{
+    builder::Builder,
     computation,
     op::Op,
     pass::{emit_error, HloPass, PassError, PassOptions},
+    types::HloType,
 };
 
 #[derive(Clone, Debug)]
@@ -55,6 +57,26 @@ impl HloPass for ShardingRemover {
                     continue;
                 }
                 if !SHARDING_TARGETS.contains(&target.as_str()) {
+                    continue;
+                }
+                if op.num_operands() != 1 && op.num_results() == 1 {
+                    // Shardy's edges of a shard_map body with several values:
+                    // a tuple of them, the identity where no shape changes.
+                    let types: Vec<HloType> = op.operands().iter().map(|v| v.ty()).collect();
+                    let result = op.result_type(0);
+                    if result != HloType::Tuple(types.clone()) {
+                        return Err(fail(
+                            op,
+                            &format!(
+                                "custom-call '{target}' changes the shapes ({} to {result}): the program is \
+                                 partitioned by hand for several devices and cannot run on one",
+                                HloType::Tuple(types)
+                            ),
+                        ));
+                    }
+                    let tuple = Builder::before(op).tuple(&op.operands())?;
+                    op.replace_result_uses(0, tuple);
+                    op.erase();
                     continue;
                 }
                 if op.num_operands() != 1 || op.num_results() != 1 {

@@ -222,9 +222,19 @@ fn custom_call(inst: &Instruction, operands: &[&Literal]) -> Result<Literal> {
     };
     // Sharding annotations: the interpreter is one device.
     if custom_calls::SHARDING_TARGETS.contains(&target.as_str()) {
+        let changed = "the program is partitioned by hand for several devices";
+        // Shardy's edges of a shard_map body with several values: a tuple.
+        if let (Shape::Tuple(elements), true) = (&inst.shape, operands.len() != 1) {
+            let same = elements.len() == operands.len()
+                && elements.iter().zip(operands).all(|(e, x)| x.dims() == crate::literal::static_dims(e.dims()));
+            if !same {
+                bail!("custom-call '{target}' changes the shapes: {changed}");
+            }
+            return Ok(Literal::Tuple(owned(operands)));
+        }
         let [x] = operands else { bail!("custom-call '{target}' must have one operand") };
         if x.dims() != crate::literal::static_dims(inst.shape.dims()) {
-            bail!("custom-call '{target}' changes the shape: the program is partitioned by hand for several devices");
+            bail!("custom-call '{target}' changes the shape: {changed}");
         }
         return Ok((*x).clone());
     }
