@@ -13,6 +13,8 @@ use rxla_ir::{
 };
 
 use super::tiles::{Placement, Tiles};
+use crate::gather_simplifier::GatherDims;
+use crate::scatter_simplifier::ScatterDims;
 
 /// Ops that act independently along some dimensions of their operands and
 /// result (all of one rank): their sharding along those dimensions passes
@@ -271,34 +273,32 @@ pub struct IndexedDims {
 }
 
 impl IndexedDims {
+    /// The dimension numbers of `op` (a gather or a scatter), as the
+    /// simplifier passes read them.
     pub fn of(op: Op) -> Option<Self> {
-        let d = StructAttr::of(op, "dimension_numbers")?;
-        let names = if op.opcode() == "scatter" {
-            [
-                "update_window_dims",
-                "inserted_window_dims",
-                "input_batching_dims",
-                "scatter_indices_batching_dims",
-                "scatter_dims_to_operand_dims",
-            ]
+        let dims = |v: Vec<i64>| v.into_iter().map(|x| usize::try_from(x).ok()).collect::<Option<Vec<_>>>();
+        let index = |x: i64| usize::try_from(x).ok();
+        if op.is("scatter") {
+            let d = ScatterDims::of(op)?;
+            Some(IndexedDims {
+                window: dims(d.update_window_dims)?,
+                collapsed: dims(d.inserted_window_dims)?,
+                operand_batching: dims(d.input_batching_dims)?,
+                indices_batching: dims(d.scatter_indices_batching_dims)?,
+                start_index_map: dims(d.scatter_dims_to_operand_dims)?,
+                index_vector_dim: index(d.index_vector_dim)?,
+            })
         } else {
-            [
-                "offset_dims",
-                "collapsed_slice_dims",
-                "operand_batching_dims",
-                "start_indices_batching_dims",
-                "start_index_map",
-            ]
-        };
-        let list = |name: &str| d.list(name).into_iter().map(|x| x as usize).collect::<Vec<_>>();
-        Some(IndexedDims {
-            window: list(names[0]),
-            collapsed: list(names[1]),
-            operand_batching: list(names[2]),
-            indices_batching: list(names[3]),
-            start_index_map: list(names[4]),
-            index_vector_dim: d.raw("index_vector_dim")?.trim().parse::<usize>().ok()?,
-        })
+            let d = GatherDims::of(op)?;
+            Some(IndexedDims {
+                window: dims(d.offset_dims)?,
+                collapsed: dims(d.collapsed_slice_dims)?,
+                operand_batching: dims(d.operand_batching_dims)?,
+                indices_batching: dims(d.start_indices_batching_dims)?,
+                start_index_map: dims(d.start_index_map)?,
+                index_vector_dim: index(d.index_vector_dim)?,
+            })
+        }
     }
 
     /// The result's (updates') dimensions outside the window, paired with
@@ -474,9 +474,13 @@ pub fn infer(op: Op, operands: &[Placement], partitions: usize) -> Vec<Placement
             let pairs = dims.as_ref().and_then(|g| g.batch_pairs(it.rank(), out.rank()));
             match (tiles(0), tiles(1), dims, pairs) {
                 (Some(o), Some(ix), Some(g), Some(pairs)) => {
-                    let mut picks: Vec<Option<(&Tiles, usize)>> = vec![None; out.rank()];
+                    // The result's batch dimensions split as the indices'.
+                    let mut from_indices: Vec<Option<(&Tiles, usize)>> = vec![None; out.rank()];
+                    for &(r, i) in &pairs {
+                        from_indices[r] = Some((ix, i));
+                    }
+                    let mut picks = from_indices.clone();
                     for (r, i) in pairs {
-                        picks[r] = Some((ix, i));
                         // A batching dimension split in the operand only.
                         if let Some(k) = g.indices_batching.iter().position(|&x| x == i) {
                             if ix.counts[i] == 1 {
@@ -494,13 +498,7 @@ pub fn infer(op: Op, operands: &[Placement], partitions: usize) -> Vec<Placement
                         }
                     }
                     let t = Tiles::assemble(partitions, &picks);
-                    if t.is_uniform() {
-                        one(t)
-                    } else {
-                        let picks: Vec<_> =
-                            picks.into_iter().map(|p| p.filter(|&(src, _)| std::ptr::eq(src, ix))).collect();
-                        one(uniform_or_replicated(Tiles::assemble(partitions, &picks)))
-                    }
+                    one(if t.is_uniform() { t } else { Tiles::assemble(partitions, &from_indices) })
                 }
                 _ => replicated(),
             }

@@ -171,7 +171,7 @@ impl Partitioner<'_> {
         let in_place = best.0 > 0;
         for base_lhs in [true, false] {
             if let Some((lb, rb, partial)) = partial_dot(&layout, &l, &r, &lt, &rt, base_lhs) {
-                let sum = partial_bytes(&partial, &out);
+                let sum = partial_bytes(&partial.0, &out);
                 let moved = gather_cost(&l, &lb, lt.byte_size()) + gather_cost(&r, &rb, rt.byte_size());
                 let cost = if in_place && moved == 0 { 0 } else { moved + 2 * sum };
                 if cost < best.0 {
@@ -241,9 +241,11 @@ pub(super) fn gather_cost(from: &Tiles, to: &Tiles, bytes: u64) -> u64 {
     }
 }
 
-pub(super) fn partial_bytes(partial: &(Tiles, Vec<usize>), out: &TensorType) -> u64 {
+/// Bytes of one partition's partial result of `out` (blocks `partial`
+/// over the result's dimensions, then the summed ones).
+pub(super) fn partial_bytes(partial: &Tiles, out: &TensorType) -> u64 {
     let rank = out.rank();
-    let blocks: i64 = partial.0.counts[..rank].iter().product();
+    let blocks: i64 = partial.counts[..rank].iter().product();
     out.byte_size() / blocks.max(1) as u64
 }
 

@@ -71,8 +71,7 @@ impl Partitioner<'_> {
         let kept = self.gather_plan(&shape, &o, &t, false);
         let whole = self.gather_plan(&shape, &o, &t, true);
         let cost = |plan: &GatherPlan| {
-            let sum =
-                if plan.indexed.is_empty() { 0 } else { 2 * partial_bytes(&(plan.partial.clone(), Vec::new()), &out) };
+            let sum = if plan.indexed.is_empty() { 0 } else { 2 * partial_bytes(&plan.partial, &out) };
             gather_cost(&o, &plan.operand, ot.byte_size()) + gather_cost(&ix, &plan.indices, it.byte_size()) + sum
         };
         let plan = match (kept, whole) {
