@@ -24,21 +24,10 @@ extern "C" fn truncdfbf2(x: f64) -> f32 {
     f32::from_bits(bf16::from_f64(x).to_bits() as u32)
 }
 
-/// The functions, by the names LLVM calls.
+/// The functions, by the names LLVM calls (`LoadedCode::load` defines
+/// them in every JIT it links kernels into).
 pub fn symbols() -> [(&'static CStr, *mut c_void); 2] {
     [(c"__truncsfbf2", truncsfbf2 as *mut c_void), (c"__truncdfbf2", truncdfbf2 as *mut c_void)]
-}
-
-/// Makes [`symbols`] visible to MCJIT's process-wide symbol search (once).
-pub fn register_for_mcjit() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        for (name, address) in symbols() {
-            // SAFETY: a NUL-terminated name and a function that lives as
-            // long as the process; LLVM copies the name.
-            unsafe { inkwell::llvm_sys::support::LLVMAddSymbol(name.as_ptr(), address) };
-        }
-    });
 }
 
 #[cfg(test)]

@@ -1,11 +1,10 @@
 //! Native code for the host CPU: LLVM's optimization pipeline, assembly,
-//! and a JIT that maps the compiled kernels into memory.
+//! object files, and a JIT that links the compiled kernels into memory.
 //!
 //! The target machine is the host's CPU with all its features (AVX-512
 //! where present), so the vectorizers use the widest vectors the machine
-//! has. Every function gets the host CPU and features as attributes too:
-//! MCJIT builds its own generic target machine, and per-function
-//! attributes are what code generation honours. Functions also say that
+//! has. Every function gets the host CPU and features as attributes too,
+//! so that the IR says what it was optimized for wherever it is compiled. Functions also say that
 //! denormals are flushed (`denormal-fp-math=preserve-sign`): the runtime
 //! runs kernels with FTZ/DAZ set, as XLA:CPU does, and LLVM must not fold
 //! constants differently.
@@ -13,7 +12,6 @@
 use inkwell::{
     attributes::AttributeLoc,
     context::Context,
-    execution_engine::ExecutionEngine,
     module::Module,
     passes::PassBuilderOptions,
     targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple},
@@ -80,7 +78,6 @@ impl HostTarget {
     /// target must be initialized: [`HostTarget::new`] does it): an idle
     /// one of the pool if there is one.
     fn with(triple: &str, cpu: &str, features: &str) -> Result<HostTarget, String> {
-        crate::builtins::register_for_mcjit();
         let identity = identity_of(triple, cpu, features);
         let idle = {
             let mut pool = IDLE.lock().unwrap_or_else(|e| e.into_inner());
@@ -172,44 +169,39 @@ impl Drop for HostTarget {
     }
 }
 
-/// Compiled code in memory: the JIT engines and the addresses of the
-/// requested functions. The code stays mapped as long as this lives.
+/// Compiled code in memory: the kernels of one module, optimized and
+/// compiled to object files by the pooled target machines (one LLVM module
+/// per compile thread), then linked into memory by ORC ([`LoadedCode`]).
+/// The code stays mapped as long as this lives.
+///
+/// This is the path saved executables take too (`kernel_objects`, then
+/// `LoadedCode::load`), so a JIT-ed and a reloaded executable run the same
+/// machine code. MCJIT, used before, built a generic target machine and
+/// its x86 subtarget again on every compile.
 pub struct Jit {
-    units: Vec<Unit>,
-    addresses: HashMap<String, usize>,
+    code: LoadedCode,
+    units: usize,
 }
 
 /// One LLVM module in its own LLVM context (contexts are not thread-safe,
-/// so each thread compiles in its own), and the engine that compiled it.
+/// so each thread compiles in its own).
 struct Unit {
     /// Leaked in [`Unit::new`], freed in `drop` after what was made in it.
     context: *mut Context,
     module: Option<Module<'static>>,
-    engine: Option<ExecutionEngine<'static>>,
     /// The requested functions this unit defines.
     functions: Vec<String>,
 }
 
 // SAFETY: a unit's LLVM objects are only used by one thread at a time:
-// the thread compiling it, then (read-only: function addresses) the
-// owner. The reference counts inkwell keeps between a module and its
-// engine never leave the unit.
+// the thread compiling it, then the owner, which drops it.
 unsafe impl Send for Unit {}
-// SAFETY: after construction the engines are only kept alive; the code
-// they map is immutable and callable from any thread.
-unsafe impl Send for Jit {}
-unsafe impl Sync for Jit {}
 
 impl Unit {
     /// Translates `module` (the `llvm` dialect) into a fresh LLVM context.
     fn new(module: &melior::ir::Module, functions: &[String]) -> Result<Unit, String> {
         let context: &'static Context = Box::leak(Box::new(Context::create()));
-        let mut unit = Unit {
-            context: context as *const Context as *mut Context,
-            module: None,
-            engine: None,
-            functions: Vec::new(),
-        };
+        let mut unit = Unit { context: context as *const Context as *mut Context, module: None, functions: Vec::new() };
         let llvm = crate::translate::to_llvm_ir(module, context)?;
         unit.functions = functions
             .iter()
@@ -218,24 +210,6 @@ impl Unit {
             .collect();
         unit.module = Some(llvm);
         Ok(unit)
-    }
-
-    /// Optimizes the module and compiles it to machine code in memory;
-    /// returns the addresses of the unit's functions.
-    fn compile(&mut self, target: &HostTarget) -> Result<Vec<(String, usize)>, String> {
-        let llvm = self.module.as_ref().expect("a translated module");
-        target.prepare(llvm);
-        llvm.verify().map_err(|e| format!("LLVM IR does not verify: {e}"))?;
-        target.optimize(llvm)?;
-        let engine = llvm.create_jit_execution_engine(OptimizationLevel::Aggressive).map_err(|e| e.to_string())?;
-        // MCJIT generates code for the whole module at the first lookup.
-        let mut addresses = Vec::new();
-        for name in &self.functions {
-            let address = engine.get_function_address(name).map_err(|e| format!("kernel `{name}`: {e}"))?;
-            addresses.push((name.clone(), address));
-        }
-        self.engine = Some(engine);
-        Ok(addresses)
     }
 
     /// Optimizes the module and writes it as an ELF object file.
@@ -251,10 +225,9 @@ impl Unit {
 
 impl Drop for Unit {
     fn drop(&mut self) {
-        // The module and the engine (which owns it) go first, then the
-        // context they were made in, which nothing else references.
+        // The module goes first, then the context it was made in, which
+        // nothing else references.
         drop(self.module.take());
-        drop(self.engine.take());
         // SAFETY: leaked in `Unit::new`; nothing made from it is left.
         unsafe { drop(Box::from_raw(self.context)) };
     }
@@ -262,36 +235,27 @@ impl Drop for Unit {
 
 impl Jit {
     /// Translates `module` (the `llvm` dialect: nested kernel modules, the
-    /// lowering's output), split into up to `threads` parts, optimizes
-    /// each for `target` on its own thread and maps it into memory;
-    /// `functions` must all be defined.
+    /// lowering's output), split into up to `threads` parts, optimizes and
+    /// compiles each for `target` on its own thread and links the objects
+    /// into memory; `functions` must all be defined.
     pub fn compile_kernels(
         module: &melior::ir::Module,
         target: &HostTarget,
         functions: &[String],
         threads: usize,
     ) -> Result<Jit, String> {
-        let parts = crate::translate::split_kernel_modules(module, threads);
-        Self::compile_units(&parts, target, functions)
-    }
-
-    fn compile_units(modules: &[melior::ir::Module], target: &HostTarget, functions: &[String]) -> Result<Jit, String> {
-        let mut units = translate_units(modules, functions)?;
-        let mut addresses = HashMap::new();
-        for r in in_parallel(&mut units, target, Unit::compile) {
-            addresses.extend(r?);
-        }
-        Ok(Jit { units, addresses })
+        let objects = kernel_objects(module, target, functions, threads)?;
+        Ok(Jit { code: LoadedCode::load(&objects, functions)?, units: objects.len() })
     }
 
     /// The address of a compiled function.
     pub fn address(&self, name: &str) -> Option<usize> {
-        self.addresses.get(name).copied()
+        self.code.address(name)
     }
 
     /// How many LLVM modules the code was compiled in.
     pub fn units(&self) -> usize {
-        self.units.len()
+        self.units
     }
 }
 
@@ -331,9 +295,10 @@ fn in_parallel<T: Send>(
 }
 
 /// Object files of the kernels of `module` (the lowering's output), split
-/// and optimized exactly as [`Jit::compile_kernels`] does, for saving:
-/// [`LoadedCode::load`] maps them into memory later, without LLVM's
-/// optimizer or code generator.
+/// into up to `threads` parts and optimized and compiled in parallel:
+/// what [`Jit::compile_kernels`] links into memory, and what a saved
+/// executable keeps ([`LoadedCode::load`] maps them into memory later,
+/// without LLVM's optimizer or code generator).
 pub fn kernel_objects(
     module: &melior::ir::Module,
     target: &HostTarget,

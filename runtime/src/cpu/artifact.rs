@@ -15,7 +15,6 @@
 
 use super::{
     compiler::{assemble, emit_thunks},
-    executable::KernelCode,
     Executable,
 };
 use crate::{
@@ -234,7 +233,7 @@ pub fn load_executable(bytes: &[u8], file: &str) -> Result<Executable, CompileEr
         None
     } else {
         let loaded = LoadedCode::load(&artifact.objects, &names).map_err(|e| CompileError(format!("{file}: {e}")))?;
-        Some(KernelCode::Loaded(loaded))
+        Some(loaded)
     };
     times.llvm = t.elapsed();
     assemble(emitted, code, times, start)

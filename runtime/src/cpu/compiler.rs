@@ -3,7 +3,6 @@
 
 use super::{
     artifact::{self, Artifact},
-    executable::KernelCode,
     Executable,
 };
 use crate::{
@@ -19,7 +18,7 @@ use melior::{
     ir::{operation::OperationLike, Module},
     Context,
 };
-use rxla_codegen::cpu::{Jit, LoadedCode};
+use rxla_codegen::cpu::LoadedCode;
 use rxla_emitters::Target;
 use rxla_ir::op::Op;
 use rxla_passes::pipeline::{hlo_pipeline, Platform, RunOptions};
@@ -98,16 +97,13 @@ fn compile_module_inner(context: &Context, mut module: Module, options: &Options
             crate::driver::dump(options, "kernels.opt.ll", || after)?;
             crate::driver::dump(options, "kernels.s", || asm)?;
         }
-        let code = if options.save_artifact {
-            objects = rxla_codegen::cpu::kernel_objects(&lowered, &host()?, &names, compile_threads())
-                .map_err(|e| CompileError(format!("LLVM: {e}")))?;
-            KernelCode::Loaded(LoadedCode::load(&objects, &names).map_err(|e| CompileError(format!("LLVM: {e}")))?)
-        } else {
-            KernelCode::Jit(
-                Jit::compile_kernels(&lowered, &host()?, &names, compile_threads())
-                    .map_err(|e| CompileError(format!("LLVM: {e}")))?,
-            )
-        };
+        // The objects the saved form keeps are the ones that run now.
+        let compiled = rxla_codegen::cpu::kernel_objects(&lowered, &host()?, &names, compile_threads())
+            .map_err(|e| CompileError(format!("LLVM: {e}")))?;
+        let code = LoadedCode::load(&compiled, &names).map_err(|e| CompileError(format!("LLVM: {e}")))?;
+        if options.save_artifact {
+            objects = compiled;
+        }
         times.llvm = t.elapsed();
         Some(code)
     };
@@ -142,7 +138,7 @@ pub(crate) fn emit_thunks(module: &Module, emitted_convolutions: bool) -> Result
 /// The executable from the emitter's programs and the kernels' code.
 pub(crate) fn assemble(
     mut emitted: Emitted,
-    code: Option<KernelCode>,
+    code: Option<LoadedCode>,
     mut times: CompileTimes,
     start: Instant,
 ) -> Result<Executable, CompileError> {

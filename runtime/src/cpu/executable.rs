@@ -24,7 +24,7 @@ pub struct Executable {
     pub(crate) arenas: Vec<Mutex<Vec<Buffer>>>,
     /// The kernels' code, kept mapped (`functions` point into it).
     #[allow(dead_code)]
-    pub(crate) code: Option<KernelCode>,
+    pub(crate) code: Option<rxla_codegen::cpu::LoadedCode>,
     pub buffer_stats: Vec<buffer_assignment::Stats>,
     pub compile_times: CompileTimes,
     /// What the compiler warns about (`file:line:col: warning: ...`), such
@@ -50,23 +50,6 @@ pub struct MemoryStats {
     pub temporaries_unshared: usize,
     /// The module's constants.
     pub constants: usize,
-}
-
-/// Where the kernels' machine code lives.
-pub(crate) enum KernelCode {
-    /// Compiled in memory by MCJIT.
-    Jit(rxla_codegen::cpu::Jit),
-    /// Object files linked into memory (a saved executable).
-    Loaded(rxla_codegen::cpu::LoadedCode),
-}
-
-impl KernelCode {
-    pub(crate) fn address(&self, name: &str) -> Option<usize> {
-        match self {
-            KernelCode::Jit(jit) => jit.address(name),
-            KernelCode::Loaded(code) => code.address(name),
-        }
-    }
 }
 
 impl Executable {
