@@ -14,10 +14,14 @@
 //! A downstream crate registers the dialects into its own context with
 //! [`register_rxla_dialects`] (or one at a time with [`register_hlo_dialect`],
 //! [`register_xla_dialect`], [`register_xla_gpu_dialect`]), or gets a ready
-//! context from [`create_context`]. [`indexing_map_attribute`] and
+//! context from [`create_context`] (or, for one compile at a time, from
+//! the [`context_pool`]). [`indexing_map_attribute`] and
 //! [`indexing_map_text`] move indexing maps between text and `#xla.indexing_map`.
 
+pub mod context_pool;
 mod ffi;
+
+pub use context_pool::PooledContext;
 
 use melior::{
     dialect::{DialectHandle, DialectRegistry},

@@ -171,8 +171,15 @@ fn strip_layouts(text: &str) -> String {
     out.replace(", }", "}").replace("{, ", "{")
 }
 
-/// Imports HLO text into a fresh context and compiles it with `compile`;
-/// `finish` gets the import and total times and the import's warnings.
+/// HLO text up to this size is compiled in a context that goes back to
+/// the pool afterwards (see `rxla_dialects::context_pool`): larger modules
+/// would leave their constants' data behind in it, and gain little.
+const POOLED_TEXT_BYTES: usize = 256 << 10;
+
+/// Imports HLO text into a context of its own and compiles it with
+/// `compile`; `finish` gets the import and total times and the import's
+/// warnings. The context is a pooled one, given back after a successful
+/// compile of a small module (nothing compiled refers to it).
 pub(crate) fn from_hlo_text<E>(
     text: &str,
     file: &str,
@@ -180,12 +187,15 @@ pub(crate) fn from_hlo_text<E>(
     finish: impl FnOnce(&mut E, Duration, Duration, Vec<String>),
 ) -> Result<E, CompileError> {
     let start = Instant::now();
-    let context = rxla_dialects::create_context();
+    let context = rxla_dialects::PooledContext::take();
     context.enable_multi_threading(false);
     let (module, warnings) = rxla_translate::import_hlo_text_with_warnings(&context, text, file)
         .map_err(|e| CompileError(e.render(file)))?;
     let import = start.elapsed();
     let mut exe = compile(&context, module)?;
+    if text.len() <= POOLED_TEXT_BYTES {
+        context.give_back();
+    }
     let warnings = warnings.iter().map(|w| w.render(file)).collect();
     finish(&mut exe, import, start.elapsed(), warnings);
     Ok(exe)
