@@ -13,6 +13,10 @@
 //! (so f64 unrolls by 2 and c128 not at all); types narrower than a byte
 //! unroll so that one thread writes whole bytes.
 //!
+//! On the CPU a loop is split into workgroups (one per core at most) by
+//! its cost: its elements and those of its transcendental ops
+//! ([`cpu_loop_cost`]).
+//!
 //! Outputs with the same element count as the first are written from the
 //! same loop (other shapes through the bitcast map); roots of other sizes
 //! (possible in rxla's multi-output fusions) get a loop nest of their own
@@ -24,7 +28,10 @@ use crate::{
     fusion::{mlir_tensor, Computation, Val},
     kernel::Kernel,
     kernel_ops,
-    launch::{bitcast_index, cpu_linear_map, cpu_workgroups, gpu_linear_map, loop_launch, Grid, LaunchDims, GPU_DIMS},
+    launch::{
+        bitcast_index, ceil_div, cpu_linear_map, cpu_workgroups, gpu_linear_map, loop_launch, Grid, LaunchDims,
+        GPU_DIMS,
+    },
     target::Target,
     EmitError,
 };
@@ -53,6 +60,58 @@ fn element_bits(comp: &Computation) -> (u32, u32) {
         narrowest = narrowest.min(b);
     }
     (widest, narrowest)
+}
+
+/// Ops that expand into a polynomial or a libm-style routine of tens of
+/// instructions per element (`xla-expand-math`, libdevice on the GPU):
+/// HloCostAnalysis's transcendentals.
+const TRANSCENDENTAL: &[&str] = &[
+    "acos",
+    "acosh",
+    "asin",
+    "asinh",
+    "atan",
+    "atan2",
+    "atanh",
+    "cbrt",
+    "cosh",
+    "cosine",
+    "erf",
+    "exponential",
+    "exponential_minus_one",
+    "log",
+    "log_plus_one",
+    "logistic",
+    "power",
+    "sine",
+    "sinh",
+    "tan",
+    "tanh",
+];
+
+/// What a transcendental costs per element next to a cheap elementwise op
+/// (a load, an add, a store): a vectorized `exp` or `tanh` is about 20-30
+/// instructions for a vector of lanes, an `add` streams at memory speed.
+const TRANSCENDENTAL_COST: i64 = 8;
+
+/// The work of a CPU loop fusion over `num_elements` elements, in cheap
+/// elements, for the work split: the elements, plus
+/// [`TRANSCENDENTAL_COST`] for every element a transcendental op computes
+/// (a scalar one feeding a broadcast counts once, not per element). The
+/// split gives a core a workgroup per 1024 vectors of cheap elements; a
+/// fusion of several transcendentals on a small tensor (an LSTM cell: 3
+/// exp and 2 tanh on [16, 512], 40 us a step on one core) is worth
+/// splitting where a plain add of as many elements is not. XLA:CPU's
+/// parallel task assignment weighs its cost model's transcendentals the
+/// same way.
+pub fn cpu_loop_cost(comp: &Computation, num_elements: i64) -> i64 {
+    let transcendental: i64 = comp
+        .instrs
+        .iter()
+        .filter(|ins| TRANSCENDENTAL.contains(&ins.opcode.as_str()))
+        .map(|ins| ins.shape().dims.iter().product::<i64>())
+        .sum();
+    num_elements.saturating_add(TRANSCENDENTAL_COST.saturating_mul(transcendental))
 }
 
 /// The unroll factor of a loop over `num_elements` elements.
@@ -100,7 +159,10 @@ impl Work {
         match target {
             Target::Gpu(gpu) => Work { grid: Grid::Gpu(loop_launch(gpu, num_elements, unroll)), unroll },
             Target::Cpu(cpu) => {
-                Work { grid: Grid::Cpu { workgroups: cpu_workgroups(cpu, num_elements, unroll) }, unroll }
+                // Never more workgroups than vectors to compute.
+                let workgroups = cpu_workgroups(cpu, cpu_loop_cost(comp, num_elements), unroll)
+                    .min(ceil_div(num_elements.max(1), unroll));
+                Work { grid: Grid::Cpu { workgroups }, unroll }
             }
         }
     }
