@@ -129,9 +129,10 @@ impl PooledContext {
     }
 
     /// Returns the context to the pool for another compile. The holder
-    /// promises that nothing made in it is still alive (modules, pass
-    /// managers, attached diagnostic handlers), that it is single-threaded,
-    /// and that what it uniqued is small.
+    /// promises that nothing made in it is still alive outside its
+    /// attachments ([`with_attached`]): no module, no attached diagnostic
+    /// handler; that it is single-threaded; and that what it uniqued is
+    /// small.
     pub fn give_back(mut self) {
         let Some(context) = self.context.take() else { return };
         let uses = self.uses + 1;
