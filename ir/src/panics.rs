@@ -36,6 +36,17 @@ fn install_hook() {
     });
 }
 
+/// The message a panic's payload carries (`panic!`'s text), or "a panic"
+/// when it carries none; for a thread's `join` error as well as for
+/// [`catch`].
+pub fn message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "a panic".to_string())
+}
+
 /// Runs `f`; a panic becomes `Err("<message> (at <file:line:col>)")`.
 pub fn catch<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     install_hook();
@@ -43,11 +54,7 @@ pub fn catch<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     let result = panic::catch_unwind(panic::AssertUnwindSafe(f));
     let location = CAUGHT.with(|c| std::mem::replace(&mut *c.borrow_mut(), outer)).flatten();
     result.map_err(|payload| {
-        let message = payload
-            .downcast_ref::<String>()
-            .cloned()
-            .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-            .unwrap_or_else(|| "a panic".to_string());
+        let message = message(payload.as_ref());
         match location {
             Some(at) => format!("{message} (at {at})"),
             None => message,

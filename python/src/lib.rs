@@ -375,11 +375,7 @@ fn interpret(module: &ast::Module, args: &[Literal]) -> Result<Literal, String> 
             .spawn_scoped(scope, || rxla_interpreter::Interpreter::new(module).run(args).map_err(|e| e.to_string()))
             .map_err(|e| format!("cannot start the interpreter thread: {e}"))?;
         handle.join().unwrap_or_else(|panic| {
-            let message = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
+            let message = rxla_ir::panics::message(panic.as_ref());
             Err(format!("internal error in the interpreter: {message}"))
         })
     })

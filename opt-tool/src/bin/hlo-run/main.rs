@@ -929,11 +929,7 @@ fn interpret_on_thread(
             })
             .map_err(|e| Failure(format!("cannot start the interpreter thread: {e}")))?;
         handle.join().unwrap_or_else(|panic| {
-            let message = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
+            let message = rxla_ir::panics::message(panic.as_ref());
             Err(Failure(format!("{}: internal error in the interpreter: {message}", args.input)))
         })
     })
