@@ -17,6 +17,8 @@
 //! - [`rng`]: rng-bit-generator (Threefry, Philox), bit-exact with XLA.
 //! - `convert` (internal): operand/result conversions of dot and conv.
 //! - `matmul` (internal): batched strided products (gemm, integer kernel).
+//! - `gemv`, `skinny` (internal): the products gemm packs for nothing: one
+//!   row or column (matrix-vector), a few rows (unpacked register tiles).
 
 pub mod array;
 pub mod conv;
@@ -27,4 +29,5 @@ mod gemv;
 pub mod key_sort;
 mod matmul;
 pub mod rng;
+mod skinny;
 pub mod sort;

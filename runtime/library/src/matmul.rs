@@ -119,6 +119,12 @@ macro_rules! gemm_scalar {
                     Some(p) => (p.as_ptr::<Self>(), n, 1),
                     None => (rhs, rhs_rs, rhs_cs),
                 };
+                if rhs_cs == 1
+                    && dst_cs == 1
+                    && <$t as Skinny>::skinny(m, n, k, dst, dst_rs, lhs, lhs_rs, lhs_cs, rhs, rhs_rs, parallel)
+                {
+                    return;
+                }
                 // dst := 1 * lhs x rhs (read_dst false: dst is not read).
                 gemm::gemm(
                     m,
@@ -347,6 +353,53 @@ macro_rules! real_gemv {
         }
     };
 }
+
+/// The few-rows path ([`crate::skinny`]) where the element type has one.
+trait Skinny {
+    /// A product with a row-major right operand and result; false when it
+    /// is left to gemm.
+    ///
+    /// # Safety
+    /// As [`Scalar::product`].
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn skinny(
+        _m: usize,
+        _n: usize,
+        _k: usize,
+        _dst: *mut Self,
+        _dst_rs: usize,
+        _lhs: *const Self,
+        _lhs_rs: usize,
+        _lhs_cs: usize,
+        _rhs: *const Self,
+        _rhs_rs: usize,
+        _parallel: bool,
+    ) -> bool {
+        false
+    }
+}
+
+impl Skinny for f32 {
+    unsafe fn skinny(
+        m: usize,
+        n: usize,
+        k: usize,
+        dst: *mut f32,
+        dst_rs: usize,
+        lhs: *const f32,
+        lhs_rs: usize,
+        lhs_cs: usize,
+        rhs: *const f32,
+        rhs_rs: usize,
+        parallel: bool,
+    ) -> bool {
+        // SAFETY: the caller's.
+        unsafe { crate::skinny::product(m, n, k, dst, dst_rs, lhs, lhs_rs, lhs_cs, rhs, rhs_rs, parallel) }
+    }
+}
+impl Skinny for f64 {}
+impl Skinny for Complex32 {}
+impl Skinny for Complex64 {}
 
 real_gemv!(f32);
 real_gemv!(f64);
