@@ -66,7 +66,13 @@ pub(crate) unsafe fn product<T: Element>(
         let partial = |t: usize| {
             let rows = t * per..((t + 1) * per).min(k);
             // SAFETY: as the caller promised.
-            unsafe { axpy_rows(rows, outputs, v_ptr, v.k, a_ptr, a.k) }
+            unsafe {
+                if wide() {
+                    axpy_rows_wide(rows, outputs, v_ptr, v.k, a_ptr, a.k)
+                } else {
+                    axpy_rows(rows, outputs, v_ptr, v.k, a_ptr, a.k)
+                }
+            }
         };
         let partials: Vec<Vec<T>> =
             if tasks > 1 { (0..tasks).into_par_iter().map(partial).collect() } else { vec![partial(0)] };
@@ -85,7 +91,11 @@ pub(crate) unsafe fn product<T: Element>(
         let run = |start: usize| {
             for j in start..(start + block).min(outputs) {
                 // SAFETY: as the caller promised.
-                unsafe { *y.get().add(j * ys) = dot(k, a_ptr.get().add(j * a.j), v_ptr.get(), v.k) };
+                unsafe {
+                    let row = a_ptr.get().add(j * a.j);
+                    *y.get().add(j * ys) =
+                        if wide() { dot_wide(k, row, v_ptr.get(), v.k) } else { dot(k, row, v_ptr.get(), v.k) };
+                }
             }
         };
         let starts: Vec<usize> = (0..outputs).step_by(block).collect();
@@ -100,8 +110,41 @@ pub(crate) unsafe fn product<T: Element>(
     }
 }
 
+/// Whether the CPU has AVX2: then the kernels below are compiled for it
+/// too (`*_wide`), with 8 f32 lanes per instruction instead of SSE2's 4.
+/// The arithmetic is the same (no fused multiply-adds), so are the
+/// results. The matrix streams from memory either way, but with SSE2 the
+/// arithmetic of a 1024 x 2816 product took about half as long as the
+/// stream and did not fully overlap it.
+fn wide() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::arch::is_x86_feature_detected!("avx2");
+    #[cfg(not(target_arch = "x86_64"))]
+    return false;
+}
+
+/// [`axpy_rows`] compiled for AVX2 (only called where [`wide`]).
+#[cfg_attr(target_arch = "x86_64", target_feature(enable = "avx2"))]
+unsafe fn axpy_rows_wide<T: Element>(
+    rows: std::ops::Range<usize>,
+    outputs: usize,
+    v: SendPtr<T>,
+    vk: usize,
+    a: SendPtr<T>,
+    ak: usize,
+) -> Vec<T> {
+    unsafe { axpy_rows(rows, outputs, v, vk, a, ak) }
+}
+
+/// [`dot`] compiled for AVX2 (only called where [`wide`]).
+#[cfg_attr(target_arch = "x86_64", target_feature(enable = "avx2"))]
+unsafe fn dot_wide<T: Element>(k: usize, row: *const T, v: *const T, vk: usize) -> T {
+    unsafe { dot(k, row, v, vk) }
+}
+
 /// `sum_{kk in rows} v[kk] * a[kk, :]`, rows accumulated in order, four at
 /// a time.
+#[inline(always)]
 unsafe fn axpy_rows<T: Element>(
     rows: std::ops::Range<usize>,
     outputs: usize,
@@ -133,6 +176,7 @@ unsafe fn axpy_rows<T: Element>(
 }
 
 /// `sum_k row[k] * v[k * vk]` over `LANES` partial sums.
+#[inline(always)]
 unsafe fn dot<T: Element>(k: usize, row: *const T, v: *const T, vk: usize) -> T {
     let row = unsafe { std::slice::from_raw_parts(row, k) };
     let mut lanes = [T::ZERO; LANES];
