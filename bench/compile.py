@@ -15,7 +15,10 @@ compiles are timed; nothing is run. For each case, one after the other:
      compile_and_load calls on the jaxlib CPU client with default options, each on the same StableHLO
      module, each executable dropped before the next. JAX's compilation caches are not on this path
      (the client is called directly; the persistent cache is switched off anyway); a timed compile
-     much faster than the first one is flagged in the notes;
+     much faster than the first one is flagged in the notes. So are the fusions of XLA's optimized
+     module that call a library (YNNPACK's `__ynn_fusion`, ...) instead of code XLA generates with
+     LLVM: XLA:CPU runs reductions, softmax, layer norm and dots that way, and compiles a module made
+     only of them in ~10 ms, with no code generation at all;
   2. rxla, as a subprocess: `hlo-run MODULE --platform=cpu --compile-only --warmup W --iterations N
      --timings-json T.json --entry-layouts=default`, which compiles W+N times from the HLO text
      (import, HLO pipeline, emitters, kernel lowering, LLVM, JIT) and reports the N timed compiles
@@ -112,17 +115,38 @@ class XlaCpuCompiler:
         shlo = self._jax.mlir.hlo_to_stablehlo(module.as_serialized_hlo_module_proto())
         t2 = time.perf_counter()
         del module
-        times, first = [], None
+        times, first, kinds = [], None, None
         for i in range(warmup + runs):
             t = time.perf_counter()
             exe = self.backend.compile_and_load(shlo, [self.dev], self.xc.CompileOptions())
             dt = time.perf_counter() - t
+            if kinds is None:
+                kinds = fusion_kinds(exe)
             del exe
             if first is None:
                 first = dt
             if i >= warmup:
                 times.append(dt)
-        return {"parse_s": t1 - t0, "convert_s": t2 - t1, "first_compile_s": first, "compile_s": times}
+        return {"parse_s": t1 - t0, "convert_s": t2 - t1, "first_compile_s": first, "compile_s": times,
+                "fusions": kinds}
+
+
+# XLA:CPU's fusions that call a library instead of code it generates with LLVM (YNNPACK, XNNPACK,
+# oneDNN), by their backend_config's fusion kind.
+LIBRARY_FUSION_RE = re.compile(r'"kind":"(__(?:ynn|xnn|onednn)_fusion)"')
+
+
+def fusion_kinds(exe):
+    """{'fusions': N, 'library': M}: the top-level fusions of XLA's optimized entry computation and how
+    many of them are library calls (`__ynn_fusion` ...): XLA compiles those without LLVM, which is
+    why its compile of a module made only of them takes ~10 ms. None if the HLO is not available."""
+    try:
+        text = "\n".join(m.to_string() for m in exe.hlo_modules())
+    except Exception:
+        return None
+    entry = text[text.rfind("\nENTRY "):]
+    lines = [ln for ln in entry.splitlines() if " fusion(" in ln]
+    return {"fusions": len(lines), "library": sum(1 for ln in lines if LIBRARY_FUSION_RE.search(ln))}
 
 
 def rxla_supports_compile_only(hlo_run):
@@ -196,6 +220,9 @@ def run_case(c, args, xla, hlo_run, rxla_missing, scratch_root):
             t.update(ok=True, compile_median_s=med, compile_min_s=mn)
             if t["first_compile_s"] > 0.05 and mn < SUSPICIOUS_SPEEDUP * t["first_compile_s"]:
                 row["notes"].append(f"XLA repeat compile {mn / t['first_compile_s']:.0%} of the first: cached?")
+            f = t.get("fusions")
+            if f and f["library"]:
+                row["notes"].append(f"XLA: {f['library']} of {f['fusions']} fusions library calls")
             row["xla"] = t
         except Exception as e:
             row["xla"] = {"ok": False, "error": f"{type(e).__name__}: {last_line(str(e)) or e!r}"}
