@@ -240,4 +240,30 @@ mod tests {
         let s = Strided { ptr: a.as_ptr(), k: 2, j: 2 };
         assert!(!unsafe { product(1, 1, [0.0f64].as_mut_ptr(), 1, s, s, false) });
     }
+
+    /// The AVX2 copies compute exactly what the baseline ones do (the same
+    /// operations in the same order), bit for bit, on values whose sums
+    /// round.
+    #[test]
+    fn wide_copies_match_the_baseline_bit_for_bit() {
+        if !wide() {
+            return;
+        }
+        let (outputs, k) = (1037, 203);
+        let v: Vec<f32> = (0..k).map(|i| ((i * 37) % 101) as f32 / 7.0 - 6.3).collect();
+        let a: Vec<f32> = (0..outputs * k).map(|i| ((i * 7919) % 1009) as f32 / 13.0 - 38.1).collect();
+        let (vp, ap) = (SendPtr(v.as_ptr() as *mut f32), SendPtr(a.as_ptr() as *mut f32));
+        // SAFETY: rows of `outputs` elements, `k` of them, inside `a`.
+        let (base, wide_) = unsafe {
+            (axpy_rows(0..k, outputs, vp, 1, ap, outputs), axpy_rows_wide(0..k, outputs, vp, 1, ap, outputs))
+        };
+        assert!(base.iter().zip(&wide_).all(|(x, y)| x.to_bits() == y.to_bits()), "axpy rows");
+        for j in [0, 1, 500, outputs - 1] {
+            // SAFETY: row j of `k` elements of the transposed reading.
+            let (x, y) = unsafe {
+                (dot(k, a.as_ptr().add(j * k), v.as_ptr(), 1), dot_wide(k, a.as_ptr().add(j * k), v.as_ptr(), 1))
+            };
+            assert_eq!(x.to_bits(), y.to_bits(), "dot {j}");
+        }
+    }
 }
