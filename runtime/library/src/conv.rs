@@ -26,7 +26,7 @@
 
 use crate::array::{checked_dims, row_major_strides, write_typed, ArrayMut, ArrayRef, Element, ElementType};
 use crate::convert::{self, Compute};
-use crate::matmul::{Scalar, SendPtr};
+use crate::matmul::{Product, Scalar, SendPtr};
 use rayon::prelude::*;
 use rxla_hlo_text::attrs;
 use std::borrow::Cow;
@@ -390,30 +390,31 @@ fn conv_core<T: Scalar>(lhs: &[T], rhs: &[T], out: &mut [T], p: &Params) {
         let feature0 = g * og * of;
         let step = if nr > 1 { offsets[1].wrapping_sub(offsets[0]) } else { 0 };
         let uniform = nr == 1 || offsets.windows(2).all(|o| o[1].wrapping_sub(o[0]) == step && o[1] > o[0]);
+        // The block's patch rows times the group's weights, into `dst`.
+        let into = |dst: *mut T, dst_rs: usize, dst_cs: usize| Product {
+            m: nr,
+            n: og,
+            k: cols,
+            dst,
+            dst_rs,
+            dst_cs,
+            lhs: patch.as_ptr(),
+            lhs_rs: cols,
+            lhs_cs: 1,
+            rhs: wg.as_ptr(),
+            rhs_rs: og,
+            rhs_cs: 1,
+        };
         // SAFETY: the rows of this block and the features of this group are
         // written by this task alone; offsets are inside `out` (they come
         // from its checked shape).
         unsafe {
             if uniform {
                 debug_assert!(offsets[0] + feature0 + (nr - 1) * step + (og - 1) * of < out_len);
-                T::product(
-                    nr,
-                    og,
-                    cols,
-                    dst.get().add(offsets[0] + feature0),
-                    step,
-                    of,
-                    patch.as_ptr(),
-                    cols,
-                    1,
-                    wg.as_ptr(),
-                    og,
-                    1,
-                    false,
-                );
+                T::product(into(dst.get().add(offsets[0] + feature0), step, of), false);
             } else {
                 tmp.resize(nr * og, T::ZERO);
-                T::product(nr, og, cols, tmp.as_mut_ptr(), og, 1, patch.as_ptr(), cols, 1, wg.as_ptr(), og, 1, false);
+                T::product(into(tmp.as_mut_ptr(), og, 1), false);
                 for (r, &base) in offsets.iter().enumerate() {
                     for oo in 0..og {
                         debug_assert!(base + feature0 + oo * of < out_len);

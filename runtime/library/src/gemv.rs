@@ -40,6 +40,9 @@ pub(crate) struct Strided<T> {
     /// Element stride along the outputs (j); unused for the vector.
     pub j: usize,
 }
+// SAFETY: operands are only read, by tasks that share them.
+unsafe impl<T: Sync> Send for Strided<T> {}
+unsafe impl<T: Sync> Sync for Strided<T> {}
 
 /// `y[j * ys] = sum_k v[k] * a[k, j]` for `j < outputs`: returns false
 /// (and does nothing) when neither of the matrix's strides is 1.
@@ -57,7 +60,9 @@ pub(crate) unsafe fn product<T: Element>(
     parallel: bool,
 ) -> bool {
     let threads = if parallel { rayon::current_num_threads() } else { 1 };
-    let (y, v_ptr, a_ptr) = (SendPtr(y), SendPtr(v.ptr as *mut T), SendPtr(a.ptr as *mut T));
+    let y = SendPtr(y);
+    // Detected once per product, not per output or task.
+    let wide = wide();
     if a.j == 1 && outputs > 1 {
         // Each task streams whole rows of its own range of k into its own
         // partial sums; the partials are added in task order.
@@ -67,10 +72,10 @@ pub(crate) unsafe fn product<T: Element>(
             let rows = t * per..((t + 1) * per).min(k);
             // SAFETY: as the caller promised.
             unsafe {
-                if wide() {
-                    axpy_rows_wide(rows, outputs, v_ptr, v.k, a_ptr, a.k)
+                if wide {
+                    axpy_rows_wide(rows, outputs, v, a)
                 } else {
-                    axpy_rows(rows, outputs, v_ptr, v.k, a_ptr, a.k)
+                    axpy_rows(rows, outputs, v, a)
                 }
             }
         };
@@ -89,12 +94,13 @@ pub(crate) unsafe fn product<T: Element>(
     } else if a.k == 1 {
         let block = outputs.div_ceil(threads * 4).max(1);
         let run = |start: usize| {
+            // Whole operands, not their pointer fields (which are not Sync).
+            let (v, a) = (v, a);
             for j in start..(start + block).min(outputs) {
                 // SAFETY: as the caller promised.
                 unsafe {
-                    let row = a_ptr.get().add(j * a.j);
-                    *y.get().add(j * ys) =
-                        if wide() { dot_wide(k, row, v_ptr.get(), v.k) } else { dot(k, row, v_ptr.get(), v.k) };
+                    let row = a.ptr.add(j * a.j);
+                    *y.get().add(j * ys) = if wide { dot_wide(k, row, v.ptr, v.k) } else { dot(k, row, v.ptr, v.k) };
                 }
             }
         };
@@ -128,12 +134,10 @@ fn wide() -> bool {
 unsafe fn axpy_rows_wide<T: Element>(
     rows: std::ops::Range<usize>,
     outputs: usize,
-    v: SendPtr<T>,
-    vk: usize,
-    a: SendPtr<T>,
-    ak: usize,
+    v: Strided<T>,
+    a: Strided<T>,
 ) -> Vec<T> {
-    unsafe { axpy_rows(rows, outputs, v, vk, a, ak) }
+    unsafe { axpy_rows(rows, outputs, v, a) }
 }
 
 /// [`dot`] compiled for AVX2 (only called where [`wide`]).
@@ -145,17 +149,10 @@ unsafe fn dot_wide<T: Element>(k: usize, row: *const T, v: *const T, vk: usize) 
 /// `sum_{kk in rows} v[kk] * a[kk, :]`, rows accumulated in order, four at
 /// a time.
 #[inline(always)]
-unsafe fn axpy_rows<T: Element>(
-    rows: std::ops::Range<usize>,
-    outputs: usize,
-    v: SendPtr<T>,
-    vk: usize,
-    a: SendPtr<T>,
-    ak: usize,
-) -> Vec<T> {
+unsafe fn axpy_rows<T: Element>(rows: std::ops::Range<usize>, outputs: usize, v: Strided<T>, a: Strided<T>) -> Vec<T> {
     let mut acc = vec![T::ZERO; outputs];
-    let row = |kk: usize| unsafe { std::slice::from_raw_parts(a.get().add(kk * ak), outputs) };
-    let coef = |kk: usize| unsafe { *v.get().add(kk * vk) };
+    let row = |kk: usize| unsafe { std::slice::from_raw_parts(a.ptr.add(kk * a.k), outputs) };
+    let coef = |kk: usize| unsafe { *v.ptr.add(kk * v.k) };
     let mut kk = rows.start;
     while kk + 4 <= rows.end {
         let (r0, r1, r2, r3) = (row(kk), row(kk + 1), row(kk + 2), row(kk + 3));
@@ -252,11 +249,9 @@ mod tests {
         let (outputs, k) = (1037, 203);
         let v: Vec<f32> = (0..k).map(|i| ((i * 37) % 101) as f32 / 7.0 - 6.3).collect();
         let a: Vec<f32> = (0..outputs * k).map(|i| ((i * 7919) % 1009) as f32 / 13.0 - 38.1).collect();
-        let (vp, ap) = (SendPtr(v.as_ptr() as *mut f32), SendPtr(a.as_ptr() as *mut f32));
+        let (vs, am) = (Strided { ptr: v.as_ptr(), k: 1, j: 0 }, Strided { ptr: a.as_ptr(), k: outputs, j: 1 });
         // SAFETY: rows of `outputs` elements, `k` of them, inside `a`.
-        let (base, wide_) = unsafe {
-            (axpy_rows(0..k, outputs, vp, 1, ap, outputs), axpy_rows_wide(0..k, outputs, vp, 1, ap, outputs))
-        };
+        let (base, wide_) = unsafe { (axpy_rows(0..k, outputs, vs, am), axpy_rows_wide(0..k, outputs, vs, am)) };
         assert!(base.iter().zip(&wide_).all(|(x, y)| x.to_bits() == y.to_bits()), "axpy rows");
         for j in [0, 1, 500, outputs - 1] {
             // SAFETY: row j of `k` elements of the transposed reading.

@@ -53,57 +53,46 @@ impl<T> SendPtr<T> {
     }
 }
 
+/// One product `dst = lhs x rhs` of `[m, k] x [k, n]` matrices, each
+/// addressed by its first element and its (row, column) strides in
+/// elements.
+#[derive(Clone, Copy)]
+pub(crate) struct Product<T> {
+    pub m: usize,
+    pub n: usize,
+    pub k: usize,
+    pub dst: *mut T,
+    pub dst_rs: usize,
+    pub dst_cs: usize,
+    pub lhs: *const T,
+    pub lhs_rs: usize,
+    pub lhs_cs: usize,
+    pub rhs: *const T,
+    pub rhs_rs: usize,
+    pub rhs_cs: usize,
+}
+// SAFETY: a product is handed to tasks that read the operands and write
+// disjoint parts of `dst`.
+unsafe impl<T: Send> Send for Product<T> {}
+unsafe impl<T: Sync> Sync for Product<T> {}
+
 /// Element types the product kernel multiplies.
 pub(crate) trait Scalar: Copy + Send + Sync + 'static {
     const ZERO: Self;
-    /// One product `dst = lhs x rhs` of `[m, k] x [k, n]` (k > 0) with the
-    /// given (row, column) strides; `parallel` lets it use every thread.
+    /// One product (k > 0); `parallel` lets it use every thread.
     ///
     /// # Safety
     /// Every addressed element is inside its allocation and `dst` does not
     /// overlap the operands.
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn product(
-        m: usize,
-        n: usize,
-        k: usize,
-        dst: *mut Self,
-        dst_rs: usize,
-        dst_cs: usize,
-        lhs: *const Self,
-        lhs_rs: usize,
-        lhs_cs: usize,
-        rhs: *const Self,
-        rhs_rs: usize,
-        rhs_cs: usize,
-        parallel: bool,
-    );
+    unsafe fn product(p: Product<Self>, parallel: bool);
 }
 
 macro_rules! gemm_scalar {
     ($t:ty, $zero:expr, $one:expr) => {
         impl Scalar for $t {
             const ZERO: Self = $zero;
-            unsafe fn product(
-                m: usize,
-                n: usize,
-                k: usize,
-                dst: *mut Self,
-                dst_rs: usize,
-                dst_cs: usize,
-                lhs: *const Self,
-                lhs_rs: usize,
-                lhs_cs: usize,
-                rhs: *const Self,
-                rhs_rs: usize,
-                rhs_cs: usize,
-                parallel: bool,
-            ) {
-                if (m == 1 || n == 1)
-                    && <$t as Gemv>::gemv(
-                        m, n, k, dst, dst_rs, dst_cs, lhs, lhs_rs, lhs_cs, rhs, rhs_rs, rhs_cs, parallel,
-                    )
-                {
+            unsafe fn product(p: Product<Self>, parallel: bool) {
+                if (p.m == 1 || p.n == 1) && <$t as Gemv>::gemv(&p, parallel) {
                     return;
                 }
                 let par = if parallel {
@@ -116,18 +105,17 @@ macro_rules! gemm_scalar {
                 // element, 1.5-2.5x slower than a row-major one: a tiled
                 // transpose into row-major first costs less than that
                 // (while the copy stays in the caches).
-                let pack = rhs_rs == 1 && rhs_cs != 1 && n > 1 && k * n * std::mem::size_of::<Self>() <= PACK_MAX;
-                let packed = pack.then(|| pack_row_major(rhs, k, n, rhs_cs, parallel));
-                let (rhs, rhs_rs, rhs_cs) = match &packed {
-                    Some(p) => (p.as_ptr::<Self>(), n, 1),
-                    None => (rhs, rhs_rs, rhs_cs),
+                let pack =
+                    p.rhs_rs == 1 && p.rhs_cs != 1 && p.n > 1 && p.k * p.n * std::mem::size_of::<Self>() <= PACK_MAX;
+                let packed = pack.then(|| pack_row_major(p.rhs, p.k, p.n, p.rhs_cs, parallel));
+                let p = match &packed {
+                    Some(b) => Product { rhs: b.as_ptr::<Self>(), rhs_rs: p.n, rhs_cs: 1, ..p },
+                    None => p,
                 };
-                if rhs_cs == 1
-                    && dst_cs == 1
-                    && <$t as Skinny>::skinny(m, n, k, dst, dst_rs, lhs, lhs_rs, lhs_cs, rhs, rhs_rs, parallel)
-                {
+                if <$t as Skinny>::skinny(&p, parallel) {
                     return;
                 }
+                let Product { m, n, k, dst, dst_rs, dst_cs, lhs, lhs_rs, lhs_cs, rhs, rhs_rs, rhs_cs } = p;
                 // dst := 1 * lhs x rhs (read_dst false: dst is not read).
                 gemm::gemm(
                     m,
@@ -157,7 +145,7 @@ macro_rules! gemm_scalar {
 
 /// A packed copy of an operand in this thread's scratch memory, given back
 /// when dropped so that the next product reuses it without page faults.
-struct Packed(Vec<u64>);
+pub(crate) struct Packed(Vec<u64>);
 
 /// Right operands up to this size are packed (see `product`); beyond it
 /// the copy leaves the caches and costs as much as gemm's own packing
@@ -172,7 +160,9 @@ thread_local! {
 }
 
 impl Packed {
-    fn new(bytes: usize) -> Packed {
+    /// At least `bytes` of scratch, uninitialized: written through
+    /// [`Packed::as_mut_ptr`] before it is read.
+    pub(crate) fn new(bytes: usize) -> Packed {
         let mut v = SCRATCH.with(|s| s.take());
         let words = bytes.div_ceil(8);
         if v.capacity() < words {
@@ -181,8 +171,12 @@ impl Packed {
         Packed(v)
     }
 
-    fn as_ptr<T>(&self) -> *const T {
+    pub(crate) fn as_ptr<T>(&self) -> *const T {
         self.0.as_ptr() as *const T
+    }
+
+    pub(crate) fn as_mut_ptr<T>(&mut self) -> *mut T {
+        self.0.as_mut_ptr() as *mut T
     }
 }
 
@@ -214,7 +208,7 @@ unsafe fn pack_row_major<T: Copy + Send + Sync>(
     const TILE: usize = 64;
     const { assert!(std::mem::align_of::<T>() <= 8) };
     let mut out = Packed::new(k * n * std::mem::size_of::<T>());
-    let (dst, src) = (SendPtr(out.0.as_mut_ptr() as *mut T), SendPtr(src as *mut T));
+    let (dst, src) = (SendPtr(out.as_mut_ptr::<T>()), SendPtr(src as *mut T));
     let avx2 = std::mem::size_of::<T>() == 4 && has_avx2();
     // Output rows r0..r1, every column.
     let band = move |r0: usize, r1: usize| {
@@ -296,27 +290,12 @@ unsafe fn transpose_8x8_f32(_: *const f32, _: usize, _: *mut f32, _: usize) {
 }
 
 /// The matrix-vector path ([`crate::gemv`]) where the element type has one.
-trait Gemv {
+trait Gemv: Sized {
     /// A product with `m == 1` or `n == 1`; false when it is left to gemm.
     ///
     /// # Safety
     /// As [`Scalar::product`].
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn gemv(
-        _m: usize,
-        _n: usize,
-        _k: usize,
-        _dst: *mut Self,
-        _dst_rs: usize,
-        _dst_cs: usize,
-        _lhs: *const Self,
-        _lhs_rs: usize,
-        _lhs_cs: usize,
-        _rhs: *const Self,
-        _rhs_rs: usize,
-        _rhs_cs: usize,
-        _parallel: bool,
-    ) -> bool {
+    unsafe fn gemv(_p: &Product<Self>, _parallel: bool) -> bool {
         false
     }
 }
@@ -327,30 +306,16 @@ impl Gemv for Complex64 {}
 macro_rules! real_gemv {
     ($t:ty) => {
         impl Gemv for $t {
-            unsafe fn gemv(
-                m: usize,
-                n: usize,
-                k: usize,
-                dst: *mut Self,
-                dst_rs: usize,
-                dst_cs: usize,
-                lhs: *const Self,
-                lhs_rs: usize,
-                lhs_cs: usize,
-                rhs: *const Self,
-                rhs_rs: usize,
-                rhs_cs: usize,
-                parallel: bool,
-            ) -> bool {
+            unsafe fn gemv(p: &Product<Self>, parallel: bool) -> bool {
                 use crate::gemv::{product, Strided};
-                if m == 1 {
+                if p.m == 1 {
                     // y[j] = sum_k lhs[0, k] * rhs[k, j]
-                    let v = Strided { ptr: lhs, k: lhs_cs, j: 0 };
-                    product(n, k, dst, dst_cs, v, Strided { ptr: rhs, k: rhs_rs, j: rhs_cs }, parallel)
+                    let v = Strided { ptr: p.lhs, k: p.lhs_cs, j: 0 };
+                    product(p.n, p.k, p.dst, p.dst_cs, v, Strided { ptr: p.rhs, k: p.rhs_rs, j: p.rhs_cs }, parallel)
                 } else {
                     // y[i] = sum_k rhs[k, 0] * lhs[i, k]
-                    let v = Strided { ptr: rhs, k: rhs_rs, j: 0 };
-                    product(m, k, dst, dst_rs, v, Strided { ptr: lhs, k: lhs_cs, j: lhs_rs }, parallel)
+                    let v = Strided { ptr: p.rhs, k: p.rhs_rs, j: 0 };
+                    product(p.m, p.k, p.dst, p.dst_rs, v, Strided { ptr: p.lhs, k: p.lhs_cs, j: p.lhs_rs }, parallel)
                 }
             }
         }
@@ -358,46 +323,21 @@ macro_rules! real_gemv {
 }
 
 /// The few-rows path ([`crate::skinny`]) where the element type has one.
-trait Skinny {
-    /// A product with a row-major right operand and result; false when it
-    /// is left to gemm.
+trait Skinny: Sized {
+    /// The product, where it is one that path takes; false when it is
+    /// left to gemm.
     ///
     /// # Safety
     /// As [`Scalar::product`].
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn skinny(
-        _m: usize,
-        _n: usize,
-        _k: usize,
-        _dst: *mut Self,
-        _dst_rs: usize,
-        _lhs: *const Self,
-        _lhs_rs: usize,
-        _lhs_cs: usize,
-        _rhs: *const Self,
-        _rhs_rs: usize,
-        _parallel: bool,
-    ) -> bool {
+    unsafe fn skinny(_p: &Product<Self>, _parallel: bool) -> bool {
         false
     }
 }
 
 impl Skinny for f32 {
-    unsafe fn skinny(
-        m: usize,
-        n: usize,
-        k: usize,
-        dst: *mut f32,
-        dst_rs: usize,
-        lhs: *const f32,
-        lhs_rs: usize,
-        lhs_cs: usize,
-        rhs: *const f32,
-        rhs_rs: usize,
-        parallel: bool,
-    ) -> bool {
+    unsafe fn skinny(p: &Product<f32>, parallel: bool) -> bool {
         // SAFETY: the caller's.
-        unsafe { crate::skinny::product(m, n, k, dst, dst_rs, lhs, lhs_rs, lhs_cs, rhs, rhs_rs, parallel) }
+        unsafe { crate::skinny::product(p, parallel) }
     }
 }
 impl Skinny for f64 {}
@@ -439,19 +379,8 @@ impl WrappingInt for i64 {
 ///
 /// # Safety
 /// As [`Scalar::product`].
-#[allow(clippy::too_many_arguments)]
-unsafe fn int_rows<T: WrappingInt>(
-    rows: std::ops::Range<usize>,
-    n: usize,
-    k: usize,
-    dst: SendPtr<T>,
-    dst_rs: usize,
-    dst_cs: usize,
-    lhs: *const T,
-    lhs_rs: usize,
-    lhs_cs: usize,
-    b: &[T],
-) {
+unsafe fn int_rows<T: WrappingInt>(rows: std::ops::Range<usize>, p: &Product<T>, b: &[T]) {
+    let Product { n, k, dst, dst_rs, dst_cs, lhs, lhs_rs, lhs_cs, .. } = *p;
     let mut acc = vec![T::ZERO; n];
     for i in rows {
         acc.iter_mut().for_each(|v| *v = T::ZERO);
@@ -466,7 +395,7 @@ unsafe fn int_rows<T: WrappingInt>(
             }
         }
         for (j, &v) in acc.iter().enumerate() {
-            *dst.get().add(i * dst_rs + j * dst_cs) = v;
+            *dst.add(i * dst_rs + j * dst_cs) = v;
         }
     }
 }
@@ -475,37 +404,22 @@ macro_rules! int_scalar {
     ($t:ty) => {
         impl Scalar for $t {
             const ZERO: Self = 0;
-            unsafe fn product(
-                m: usize,
-                n: usize,
-                k: usize,
-                dst: *mut Self,
-                dst_rs: usize,
-                dst_cs: usize,
-                lhs: *const Self,
-                lhs_rs: usize,
-                lhs_cs: usize,
-                rhs: *const Self,
-                rhs_rs: usize,
-                rhs_cs: usize,
-                parallel: bool,
-            ) {
+            unsafe fn product(p: Product<Self>, parallel: bool) {
+                let Product { m, n, k, rhs, rhs_rs, rhs_cs, .. } = p;
                 // Rows of the right operand contiguous, for the inner loop.
                 let mut b = Vec::with_capacity(k * n);
                 for kk in 0..k {
                     b.extend((0..n).map(|j| *rhs.add(kk * rhs_rs + j * rhs_cs)));
                 }
-                let dst = SendPtr(dst);
-                let lhs = SendPtr(lhs as *mut Self);
                 if parallel && m > 1 {
                     let per = m.div_ceil(rayon::current_num_threads() * 4).max(1);
                     (0..m.div_ceil(per)).into_par_iter().for_each(|c| {
                         let rows = c * per..((c + 1) * per).min(m);
                         // SAFETY: tasks write disjoint rows of dst.
-                        unsafe { int_rows(rows, n, k, dst, dst_rs, dst_cs, lhs.get(), lhs_rs, lhs_cs, &b) }
+                        unsafe { int_rows(rows, &p, &b) }
                     });
                 } else {
-                    int_rows(0..m, n, k, dst, dst_rs, dst_cs, lhs.get(), lhs_rs, lhs_cs, &b);
+                    int_rows(0..m, &p, &b);
                 }
             }
         }
@@ -553,18 +467,20 @@ pub(crate) fn batched<T: Scalar>(batch: usize, m: usize, n: usize, k: usize, dst
     // does not overlap the operands).
     let one = move |b: usize, parallel: bool| unsafe {
         T::product(
-            m,
-            n,
-            k,
-            d.get().add(b * dst.batch),
-            dst.row,
-            dst.col,
-            l.get().add(b * lhs.batch),
-            lhs.row,
-            lhs.col,
-            r.get().add(b * rhs.batch),
-            rhs.row,
-            rhs.col,
+            Product {
+                m,
+                n,
+                k,
+                dst: d.get().add(b * dst.batch),
+                dst_rs: dst.row,
+                dst_cs: dst.col,
+                lhs: l.get().add(b * lhs.batch),
+                lhs_rs: lhs.row,
+                lhs_cs: lhs.col,
+                rhs: r.get().add(b * rhs.batch),
+                rhs_rs: rhs.row,
+                rhs_cs: rhs.col,
+            },
             parallel,
         )
     };
@@ -584,6 +500,19 @@ pub(crate) fn batched<T: Scalar>(batch: usize, m: usize, n: usize, k: usize, dst
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A row-major result and left operand; the right operand's strides.
+    fn contiguous<T>(
+        m: usize,
+        n: usize,
+        k: usize,
+        dst: *mut T,
+        lhs: *const T,
+        rhs: *const T,
+        (rhs_rs, rhs_cs): (usize, usize),
+    ) -> Product<T> {
+        Product { m, n, k, dst, dst_rs: n, dst_cs: 1, lhs, lhs_rs: k, lhs_cs: 1, rhs, rhs_rs, rhs_cs }
+    }
 
     fn naive(m: usize, n: usize, k: usize, a: &[i64], b: &[i64]) -> Vec<i64> {
         let mut c = vec![0i64; m * n];
@@ -620,8 +549,8 @@ mod tests {
         let wt: Vec<f32> = (0..k * n).map(|i| w[(i % n) * k + i / n]).collect();
         let (mut got, mut want) = (vec![0f32; m * n], vec![0f32; m * n]);
         unsafe {
-            f32::product(m, n, k, got.as_mut_ptr(), n, 1, a.as_ptr(), k, 1, w.as_ptr(), 1, k, true);
-            f32::product(m, n, k, want.as_mut_ptr(), n, 1, a.as_ptr(), k, 1, wt.as_ptr(), n, 1, true);
+            f32::product(contiguous(m, n, k, got.as_mut_ptr(), a.as_ptr(), w.as_ptr(), (1, k)), true);
+            f32::product(contiguous(m, n, k, want.as_mut_ptr(), a.as_ptr(), wt.as_ptr(), (n, 1)), true);
         }
         assert_eq!(got, want);
     }
@@ -641,7 +570,7 @@ mod tests {
             if parallel_work {
                 batched(1, m, n, k, MatMut { data: &mut c, batch: 0, row: n, col: 1 }, lhs, rhs);
             } else {
-                unsafe { i64::product(m, n, k, c.as_mut_ptr(), n, 1, a.as_ptr(), k, 1, bt.as_ptr(), 1, k, false) };
+                unsafe { i64::product(contiguous(m, n, k, c.as_mut_ptr(), a.as_ptr(), bt.as_ptr(), (1, k)), false) };
             }
             assert_eq!(c, want);
         }

@@ -22,7 +22,7 @@
 //! step): 0.30 ms instead of 0.47 ms on two cores, on par with XLA:CPU
 //! (docs/cpu-backend.md).
 
-use crate::matmul::SendPtr;
+use crate::matmul::{Packed, Product, SendPtr};
 use rayon::prelude::*;
 
 /// The most rows this path takes; more rows amortize gemm's packing.
@@ -41,10 +41,6 @@ pub(crate) const MIN_COLUMNS: usize = 1024;
 /// jumps a page or more per step, and ran at a fifth of the cache's
 /// bandwidth).
 const KC: usize = 64;
-
-/// Products at or above this many multiply-adds split their columns over
-/// the rayon pool.
-const PARALLEL_WORK: usize = 1 << 18;
 
 #[derive(Clone, Copy, PartialEq, Debug)]
 enum Isa {
@@ -65,30 +61,16 @@ fn isa() -> Option<Isa> {
     None
 }
 
-/// `dst[i, j] = sum_p lhs[i, p] * rhs[p, j]` for `[m, k] x [k, n]`, with
-/// `rhs` and `dst` contiguous along their rows; false (nothing written)
-/// when the product is not one this path takes.
+/// The product `p` if it is one this path takes (the shape above, `rhs`
+/// and `dst` contiguous along their rows), its columns split over the
+/// rayon pool where `parallel`; false (nothing written) otherwise.
 ///
 /// # Safety
-/// Every addressed element is inside its allocation and `dst` does not
-/// overlap the operands.
-#[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn product(
-    m: usize,
-    n: usize,
-    k: usize,
-    dst: *mut f32,
-    dst_rs: usize,
-    lhs: *const f32,
-    lhs_rs: usize,
-    lhs_cs: usize,
-    rhs: *const f32,
-    rhs_rs: usize,
-    parallel: bool,
-) -> bool {
+/// As [`crate::matmul::Scalar::product`].
+pub(crate) unsafe fn product(p: &Product<f32>, parallel: bool) -> bool {
     match isa() {
         // SAFETY: the caller's; `isa` was detected.
-        Some(isa) => unsafe { product_with(isa, m, n, k, dst, dst_rs, lhs, lhs_rs, lhs_cs, rhs, rhs_rs, parallel) },
+        Some(isa) => unsafe { product_with(isa, p, parallel) },
         None => false,
     }
 }
@@ -97,37 +79,28 @@ pub(crate) unsafe fn product(
 ///
 /// # Safety
 /// As [`product`].
-#[allow(clippy::too_many_arguments)]
-unsafe fn product_with(
-    isa: Isa,
-    m: usize,
-    n: usize,
-    k: usize,
-    dst: *mut f32,
-    dst_rs: usize,
-    lhs: *const f32,
-    lhs_rs: usize,
-    lhs_cs: usize,
-    rhs: *const f32,
-    rhs_rs: usize,
-    parallel: bool,
-) -> bool {
-    if !(2..=MAX_ROWS).contains(&m) || n < MIN_COLUMNS || k == 0 {
+unsafe fn product_with(isa: Isa, p: &Product<f32>, parallel: bool) -> bool {
+    let Product { m, n, k, .. } = *p;
+    if !(2..=MAX_ROWS).contains(&m) || n < MIN_COLUMNS || k == 0 || p.rhs_cs != 1 || p.dst_cs != 1 {
         return false;
     }
     let width = match isa {
         Isa::Avx512 => 16,
         Isa::Avx2 => 8,
     };
-    // The left operand k-major, so that a step's broadcasts read one or
-    // two cache lines (its rows are usually far apart).
-    let mut packed = Vec::with_capacity(m * k);
-    for p in 0..k {
-        // SAFETY: i < m and p < k address the caller's left operand.
-        packed.extend((0..m).map(|i| unsafe { *lhs.add(i * lhs_rs + p * lhs_cs) }));
+    // The left operand k-major (`[k, m]`), so that a step's broadcasts
+    // read one or two cache lines (its rows are usually far apart).
+    let mut scratch = Packed::new(m * k * std::mem::size_of::<f32>());
+    let lhs = scratch.as_mut_ptr::<f32>();
+    for s in 0..k {
+        for i in 0..m {
+            // SAFETY: i < m and s < k address the caller's left operand
+            // and the scratch's m * k elements.
+            unsafe { lhs.add(s * m + i).write(*p.lhs.add(i * p.lhs_rs + s * p.lhs_cs)) };
+        }
     }
-    let (d, l, r) = (SendPtr(dst), SendPtr(packed.as_ptr() as *mut f32), SendPtr(rhs as *mut f32));
-    let ops = Operands { m, k, dst_rs, lhs_rs: 1, lhs_cs: m, rhs_rs };
+    let ops = Operands { m, k, dst_rs: p.dst_rs, rhs_rs: p.rhs_rs };
+    let (d, l, r) = (SendPtr(p.dst), SendPtr(lhs), SendPtr(p.rhs as *mut f32));
     // Columns [c0, c1), c0 a multiple of the vector width.
     let columns = move |c0: usize, c1: usize| {
         // SAFETY: the caller's guarantee; tasks write disjoint columns.
@@ -140,7 +113,7 @@ unsafe fn product_with(
         }
     };
     let vectors = n / width;
-    let tasks = if parallel && m * n * k >= PARALLEL_WORK { rayon::current_num_threads().min(vectors) } else { 1 };
+    let tasks = if parallel { rayon::current_num_threads().min(vectors) } else { 1 };
     if tasks > 1 {
         (0..tasks).into_par_iter().for_each(|t| {
             let c0 = vectors * t / tasks * width;
@@ -153,13 +126,12 @@ unsafe fn product_with(
     true
 }
 
-/// The shape and strides of one product.
+/// The shape and strides of one product, its left operand `[k, m]`
+/// contiguous.
 struct Operands {
     m: usize,
     k: usize,
     dst_rs: usize,
-    lhs_rs: usize,
-    lhs_cs: usize,
     rhs_rs: usize,
 }
 
@@ -201,9 +173,7 @@ macro_rules! kernels {
                         let mut s = 0.0f32;
                         for p in 0..o.k {
                             // SAFETY: i < m, p < k, j < cols.
-                            unsafe {
-                                s = (*lhs.add(i * o.lhs_rs + p * o.lhs_cs)).mul_add(*rhs.add(p * o.rhs_rs + j), s)
-                            };
+                            unsafe { s = (*lhs.add(p * o.m + i)).mul_add(*rhs.add(p * o.rhs_rs + j), s) };
                         }
                         unsafe { *dst.add(i * o.dst_rs + j) = s };
                     }
@@ -223,10 +193,10 @@ macro_rules! kernels {
             ) {
                 let mut i = 0;
                 while i + MR <= o.m {
-                    unsafe { tile::<MR, V>(o, k0, k1, dst.add(i * o.dst_rs), lhs.add(i * o.lhs_rs), rhs) };
+                    unsafe { tile::<MR, V>(o, k0, k1, dst.add(i * o.dst_rs), lhs.add(i), rhs) };
                     i += MR;
                 }
-                let (d, l) = unsafe { (dst.add(i * o.dst_rs), lhs.add(i * o.lhs_rs)) };
+                let (d, l) = unsafe { (dst.add(i * o.dst_rs), lhs.add(i)) };
                 match o.m - i {
                     1 => unsafe { tile::<1, V>(o, k0, k1, d, l, rhs) },
                     2 => unsafe { tile::<2, V>(o, k0, k1, d, l, rhs) },
@@ -266,7 +236,7 @@ macro_rules! kernels {
                         *bv = unsafe { $load(row.add(v * $w)) };
                     }
                     for (r, accr) in acc.iter_mut().enumerate() {
-                        let a = $set1(unsafe { *lhs.add(r * o.lhs_rs + p * o.lhs_cs) });
+                        let a = $set1(unsafe { *lhs.add(p * o.m + r) });
                         for (accv, bv) in accr.iter_mut().zip(&b) {
                             *accv = $fma(a, *bv, *accv);
                         }
@@ -363,9 +333,13 @@ mod tests {
                 for (lhs, rs, cs) in [(&a, k, 1), (&at, 1, m)] {
                     let mut c = vec![f32::NAN; m * n];
                     // SAFETY: the views cover exactly the vectors.
-                    let took = unsafe {
-                        product_with(isa, m, n, k, c.as_mut_ptr(), n, lhs.as_ptr(), rs, cs, b.as_ptr(), n, parallel)
+                    let p = Product {
+                        lhs: lhs.as_ptr(),
+                        lhs_rs: rs,
+                        lhs_cs: cs,
+                        ..row_major(m, n, k, c.as_mut_ptr(), b.as_ptr())
                     };
+                    let took = unsafe { product_with(isa, &p, parallel) };
                     assert!(took, "{isa:?} {m}x{n}x{k}");
                     for (x, (got, want)) in c.iter().zip(&want).enumerate() {
                         assert!(
@@ -378,17 +352,25 @@ mod tests {
         }
     }
 
+    /// Every operand row-major, the left one `[m, k]` inside `b`'s
+    /// allocation too (for shapes that are never read).
+    fn row_major(m: usize, n: usize, k: usize, dst: *mut f32, b: *const f32) -> Product<f32> {
+        Product { m, n, k, dst, dst_rs: n, dst_cs: 1, lhs: b, lhs_rs: k, lhs_cs: 1, rhs: b, rhs_rs: n, rhs_cs: 1 }
+    }
+
     #[test]
     fn other_shapes_are_left_to_gemm() {
         let mut c = [0.0f32; 64];
         let a = [1.0f32; 64];
-        let n = MIN_COLUMNS;
+        let (n, d) = (MIN_COLUMNS, c.as_mut_ptr());
         // SAFETY: nothing is read or written when false.
         unsafe {
-            assert!(!product(1, n, 4, c.as_mut_ptr(), n, a.as_ptr(), 4, 1, a.as_ptr(), n, false));
-            assert!(!product(MAX_ROWS + 1, n, 1, c.as_mut_ptr(), n, a.as_ptr(), 1, 1, a.as_ptr(), n, false));
-            assert!(!product(2, n, 0, c.as_mut_ptr(), n, a.as_ptr(), 1, 1, a.as_ptr(), n, false));
-            assert!(!product(2, n - 1, 1, c.as_mut_ptr(), n, a.as_ptr(), 1, 1, a.as_ptr(), n, false));
+            assert!(!product(&row_major(1, n, 4, d, a.as_ptr()), false));
+            assert!(!product(&row_major(MAX_ROWS + 1, n, 1, d, a.as_ptr()), false));
+            assert!(!product(&row_major(2, n, 0, d, a.as_ptr()), false));
+            assert!(!product(&row_major(2, n - 1, 1, d, a.as_ptr()), false));
+            assert!(!product(&Product { rhs_cs: 2, ..row_major(2, n, 1, d, a.as_ptr()) }, false));
+            assert!(!product(&Product { dst_cs: 2, ..row_major(2, n, 1, d, a.as_ptr()) }, false));
         }
     }
 }
