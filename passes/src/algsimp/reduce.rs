@@ -107,13 +107,16 @@ fn reduce(op: Op, b: &Builder) -> R {
     }
     let (x, init) = (op.operand(0), op.operand(1));
     let e = xt.elem.clone();
-    let reducer = reducer_binary_op(op, "to_apply");
+    // The reducer, looked up only by the rules that ask (a lookup scans
+    // the module's computations; most reductions match no rule).
+    let reducer_cell = std::cell::OnceCell::new();
+    let reducer = || reducer_cell.get_or_init(|| reducer_binary_op(op, "to_apply"));
     let mut sorted_dims = dims.clone();
     sorted_dims.sort();
 
     // Nothing to combine: every output reduces exactly one element.
     if rt.num_elements() == xt.num_elements() {
-        let Some((opcode, swapped)) = &reducer else { return Ok(None) };
+        let Some((opcode, swapped)) = reducer() else { return Ok(None) };
         let identity = exact_identity(opcode, &e).is_some_and(|id| splat_equals(init, id))
             || (is_std_float(&e)
                 && canonical(x)
@@ -125,7 +128,7 @@ fn reduce(op: Op, b: &Builder) -> R {
         return Ok(Some(vec![apply(b, opcode, *swapped, init, reshaped)?]));
     }
 
-    let monoid = reducer.as_ref().is_some_and(|(o, _)| exact_monoid(o, &e));
+    let monoid = || reducer().as_ref().is_some_and(|(o, _)| exact_monoid(o, &e));
     let single_user = |v: Value| v.users().len() == 1;
 
     // reduce(transpose(z)).
@@ -137,7 +140,7 @@ fn reduce(op: Op, b: &Builder) -> R {
         let big: Vec<i64> =
             sorted_dims.iter().copied().filter(|&d| xt.dims[d as usize] > 1).map(|d| perm[d as usize]).collect();
         let ordered = big.windows(2).all(|w| w[0] < w[1]);
-        if gated && perm.len() == xt.rank() && (ordered || monoid) {
+        if gated && perm.len() == xt.rank() && (ordered || monoid()) {
             let z = tr.operand(0);
             let new_dims: Vec<i64> = dims.iter().map(|&d| perm[d as usize]).collect();
             let r = b.reduce(&[z], &[init], &new_dims, &op.symbol_attr("to_apply").unwrap_or_default())?[0];
@@ -158,8 +161,8 @@ fn reduce(op: Op, b: &Builder) -> R {
 
     // reduce(reduce(z)) with the same exact reducer and identity inits.
     if let Some(inner) = def(x, "reduce") {
-        if inner.num_results() == 1 && monoid {
-            let (opcode, _) = reducer.as_ref().unwrap();
+        if inner.num_results() == 1 && monoid() {
+            let (opcode, _) = reducer().as_ref().unwrap();
             let inner_reducer = reducer_binary_op(inner, "to_apply");
             let id = exact_identity(opcode, &e);
             let same_op = inner_reducer.as_ref().is_some_and(|(o, _)| o == opcode);
@@ -225,7 +228,7 @@ fn reduce(op: Op, b: &Builder) -> R {
                 .collect();
             return Ok(Some(vec![b.broadcast(r, &new_bd, &rt.dims)?]));
         }
-        if let Some((opcode, swapped)) = &reducer {
+        if let Some((opcode, swapped)) = reducer() {
             let only_added = dims.iter().all(|d| !bd.contains(d));
             if zt.rank() == 0 && rt.rank() == 0 && idempotent(opcode, &e) {
                 return Ok(Some(vec![apply(b, opcode, *swapped, init, z)?]));
