@@ -248,9 +248,9 @@ impl Nodes {
     }
 }
 
-/// XLA's `CanFuseSiblings` but for the siblings' connection (the
-/// costlier question, asked after this one): the merged view if so.
-fn can_fuse_siblings(a: &Node, b: &Node, parent: Value) -> Result<View, &'static str> {
+/// XLA's `CanFuseSiblings` but for the siblings' connection and the
+/// merged view's limits: the checks that need only the two nodes.
+fn siblings_compatible(a: &Node, b: &Node, parent: Value) -> Result<(), &'static str> {
     let va = a.view.as_ref().ok_or("no view")?;
     let vb = b.view.as_ref().ok_or("no view")?;
     shapes_compatible(a.hero.as_ref().ok_or("no view")?, b.hero.as_ref().ok_or("no view")?)?;
@@ -260,6 +260,13 @@ fn can_fuse_siblings(a: &Node, b: &Node, parent: Value) -> Result<View, &'static
     if a.in_place || b.in_place {
         return Err("in-place operations");
     }
+    Ok(())
+}
+
+/// The rest of XLA's `CanFuseSiblings`, asked of compatible siblings that
+/// are not connected: the merged view, if it fits.
+fn merge_siblings(a: &Node, b: &Node) -> Result<View, &'static str> {
+    let (va, vb) = (a.view.as_ref().ok_or("no view")?, b.view.as_ref().ok_or("no view")?);
     let merged = View::siblings(va, vb);
     fits_in_budget(&merged, None)?;
     if merged.output_layout() != Some(None) {
@@ -431,10 +438,14 @@ impl Order {
     }
 
     /// Which of `ops` (of this computation) reach which: `result[i]` has
-    /// bit `j` set if a def-use path leads from `ops[j]` to `ops[i]`. One
-    /// pass over the ops between the first and the last of them in block
-    /// (topological) order, propagating the sets along operands; the same
-    /// answers as [`Order::reaches`], for all pairs at once.
+    /// bit `j` set if a def-use path leads from `ops[j]` to `ops[i]`; the
+    /// same answers as [`Order::reaches`], for all pairs at once.
+    ///
+    /// One depth-first search per op, latest op first, each stopping when
+    /// it has found every later op of `ops`, and not going through ops
+    /// whose sets are known. (A walk over every op between the first and
+    /// the last of `ops` costs their distance, which in a training step
+    /// spans the forward and backward passes: quadratic in the module.)
     fn reachability(&self, ops: &[Op]) -> Vec<Vec<u64>> {
         let words = ops.len().div_ceil(64);
         let positions: Vec<u64> = ops.iter().map(|op| self.pos(*op)).collect();
@@ -452,43 +463,71 @@ impl Order {
                 })
                 .collect();
         }
-        let (Some(first), Some(last)) = (
-            (0..ops.len()).min_by_key(|&j| positions[j]).map(|j| ops[j]),
-            (0..ops.len()).max_by_key(|&j| positions[j]).map(|j| ops[j]),
-        ) else {
-            return Vec::new();
-        };
-        // The sets of `ops` reaching each op from `first` to `last` (itself
-        // included), kept only where not empty: `row[op]` indexes `reach`.
+        let n = ops.len();
         let own: FxHashMap<Op, usize> = ops.iter().enumerate().map(|(j, op)| (*op, j)).collect();
-        let mut row: FxHashMap<Op, usize> = FxHashMap::default();
-        let mut reach: Vec<u64> = Vec::new();
-        let mut set = vec![0u64; words];
-        let mut cursor = Some(first);
-        while let Some(op) = cursor {
-            set.iter_mut().for_each(|w| *w = 0);
-            if let Some(&j) = own.get(&op) {
-                set[j / 64] |= 1 << (j % 64);
-            }
-            for i in 0..op.num_operands() {
-                let Some(&r) = op.operand(i).op().and_then(|def| row.get(&def)) else { continue };
-                for (w, f) in set.iter_mut().zip(&reach[r * words..(r + 1) * words]) {
-                    *w |= *f;
+        // Latest first: a search from a sibling takes the sets of the later
+        // siblings it meets.
+        let mut by_pos: Vec<usize> = (0..n).collect();
+        by_pos.sort_unstable_by_key(|&j| std::cmp::Reverse(positions[j]));
+        // `fwd[j]`: the siblings `ops[j]` reaches.
+        let mut fwd = vec![vec![0u64; words]; n];
+        let mut seen: FxHashSet<Op> = FxHashSet::default();
+        let mut stack: Vec<(u64, Op)> = Vec::new();
+        for (rank, &j) in by_pos.iter().enumerate().skip(1) {
+            let later = &by_pos[..rank];
+            let mut found = vec![0u64; words];
+            let has = |set: &[u64], k: usize| (set[k / 64] >> (k % 64)) & 1 == 1;
+            // Ops at or past the latest sibling not yet found cannot lead
+            // to one.
+            let mut limit = positions[later[0]];
+            seen.clear();
+            stack.clear();
+            stack.push((0, ops[j]));
+            'search: while let Some((_, op)) = stack.pop() {
+                let start = stack.len();
+                for r in 0..op.num_results() {
+                    for user in op.result(r).use_owners() {
+                        if let Some(&k) = own.get(&user) {
+                            // A sibling: what it reaches is known; the
+                            // search does not go through it.
+                            if !has(&found, k) {
+                                found[k / 64] |= 1 << (k % 64);
+                                for (w, f) in found.iter_mut().zip(&fwd[k]) {
+                                    *w |= *f;
+                                }
+                                match later.iter().find(|&&l| !has(&found, l)) {
+                                    Some(&l) => limit = positions[l],
+                                    None => break 'search,
+                                }
+                            }
+                            continue;
+                        }
+                        let p = self.pos(user);
+                        if p < limit && seen.insert(user) {
+                            stack.push((p, user));
+                        }
+                    }
+                }
+                // The latest user next: in a training step most siblings
+                // are connected (a forward op and the backward op reading
+                // the same activation), and the users furthest down the
+                // body lead there in few steps.
+                stack[start..].sort_unstable_by_key(|(p, _)| *p);
+                // Entries pushed before the limit dropped are skipped.
+                while stack.last().is_some_and(|(p, _)| *p >= limit) {
+                    stack.pop();
                 }
             }
-            if set.iter().any(|w| *w != 0) {
-                row.insert(op, reach.len() / words);
-                reach.extend_from_slice(&set);
-            }
-            cursor = if op == last { None } else { op.next() };
+            fwd[j] = found;
         }
-        ops.iter()
-            .enumerate()
-            .map(|(i, op)| {
-                let r = row[op];
-                let mut set = reach[r * words..(r + 1) * words].to_vec();
-                // Reaching itself does not count.
-                set[i / 64] &= !(1 << (i % 64));
+        (0..n)
+            .map(|i| {
+                let mut set = vec![0u64; words];
+                for (j, reached) in fwd.iter().enumerate() {
+                    if (reached[i / 64] >> (i % 64)) & 1 == 1 {
+                        set[j / 64] |= 1 << (j % 64);
+                    }
+                }
                 set
             })
             .collect()
@@ -529,14 +568,18 @@ fn fuse_siblings(
                 continue;
             }
             let (a, b) = (siblings[i], siblings[j]);
-            let Ok(merged) = can_fuse_siblings(&nodes.get(a, funcs), &nodes.get(b, funcs), parent) else {
+            let (na, nb) = (nodes.get(a, funcs), nodes.get(b, funcs));
+            if siblings_compatible(&na, &nb, parent).is_err() {
                 continue;
-            };
+            }
             let sets = reach.get_or_insert_with(|| order.reachability(&siblings));
             if reaches(sets, i, j) || reaches(sets, j, i) {
                 // The fusion would create a cycle.
                 continue;
             }
+            let Ok(merged) = merge_siblings(&na, &nb) else {
+                continue;
+            };
             let before = if order.pos(a) > order.pos(b) { a } else { b };
             let limit = order.pos(before);
             let fusion = materialize(funcs, &merged, merged.kind(), before)?;
@@ -753,7 +796,9 @@ fn run_on(pass: &MultiOutputFusion, funcs: &mut Functions, func: Op) -> Result<(
 
 #[cfg(test)]
 mod tests {
-    use super::merge_reach;
+    use super::{merge_reach, Order};
+    use melior::ir::Module;
+    use rxla_ir::op::Op;
 
     /// Transitive closure of a graph on `n` nodes (Floyd-Warshall).
     fn closure(edges: &[(usize, usize)], n: usize) -> Vec<Vec<bool>> {
@@ -789,6 +834,66 @@ mod tests {
                 set
             })
             .collect()
+    }
+
+    /// The searches of `Order::reachability` answer as the closure does, on
+    /// random DAGs of ops (each `add` reads one or two earlier ops) and
+    /// random sets of them, connected and not.
+    #[test]
+    fn reachability_equals_the_closure() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |m: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % m as u64) as usize
+        };
+        let context = rxla_dialects::create_context();
+        let n = 40;
+        let mut pairs = [0usize; 2];
+        for _ in 0..60 {
+            let mut edges = Vec::new();
+            let mut body = String::new();
+            for i in 0..n {
+                let operand = |k: Option<usize>| k.map_or("%arg0".to_string(), |k| format!("%{k}"));
+                let (a, b) = if i == 0 { (None, None) } else { (Some(next(i)), Some(next(i))) };
+                // Mostly chains of neighbours, some long edges.
+                let a = a.map(|a| if next(3) == 0 { a } else { i - 1 });
+                let b = if next(2) == 0 { a } else { b };
+                edges.extend([a, b].into_iter().flatten().map(|k| (k, i)));
+                body += &format!(
+                    "    %{i} = \"hlo.add\"({}, {}) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>\n",
+                    operand(a),
+                    operand(b)
+                );
+            }
+            let text = format!(
+                "func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {{\n{body}    return %{} : tensor<4xf32>\n}}",
+                n - 1
+            );
+            let module = Module::parse(&context, &text).expect("parses");
+            let func = Op::of(&module.as_operation()).body_ops()[0];
+            let ops = func.body_ops();
+            let order = Order::new(func);
+            let r = closure(&edges, n);
+            let mut chosen: Vec<usize> = Vec::new();
+            let k = 2 + next(10);
+            while chosen.len() < k {
+                let x = next(n);
+                if !chosen.contains(&x) {
+                    chosen.push(x);
+                }
+            }
+            let siblings: Vec<Op> = chosen.iter().map(|&x| ops[x]).collect();
+            assert_eq!(order.reachability(&siblings), sets(&r, &chosen), "edges {edges:?}, siblings {chosen:?}");
+            for (x, &a) in chosen.iter().enumerate() {
+                for &b in &chosen[x + 1..] {
+                    pairs[(r[a][b] || r[b][a]) as usize] += 1;
+                }
+            }
+        }
+        // Both answers were asked for.
+        assert!(pairs[0] > 50 && pairs[1] > 50, "{pairs:?}");
     }
 
     /// After two unconnected siblings are fused (one node contracted into
