@@ -32,6 +32,9 @@ pub struct PriorityFusion {
     device: Device,
     /// Also fuse scalar constants into their users at the end.
     fuse_constants: bool,
+    /// Producers with at least this many users keep a [`Memo`]
+    /// ([`MEMO_USERS`]; the tests compare with none).
+    memo_users: usize,
 }
 
 impl HloPass for PriorityFusion {
@@ -41,7 +44,11 @@ impl HloPass for PriorityFusion {
 
     fn from_options(options: &PassOptions) -> Result<Self, PassError> {
         options.expect_only(Self::NAME, &["fuse-constants"])?;
-        Ok(Self { device: Device::default(), fuse_constants: options.bool("fuse-constants", true)? })
+        Ok(Self {
+            device: Device::default(),
+            fuse_constants: options.bool("fuse-constants", true)?,
+            memo_users: MEMO_USERS,
+        })
     }
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
@@ -162,23 +169,35 @@ fn can_fuse_views(producer: &View, p: Op, consumer: &View, c: Op) -> Result<View
 /// The distinct users of `op`'s results in use-list order (`Op::users`,
 /// without its quadratic deduplication for values with many users).
 pub(super) fn users_of(op: Op) -> Vec<Op> {
+    thread_local! {
+        /// The users seen so far, for ops with many: kept between calls so
+        /// that its table is not grown anew for each of them (a scalar
+        /// feeding every parameter's update is asked about once per
+        /// fusion of one of its users).
+        static SEEN: RefCell<FxHashSet<Op>> = RefCell::new(FxHashSet::default());
+    }
     let mut out: Vec<Op> = Vec::new();
-    let mut seen: FxHashSet<Op> = FxHashSet::default();
-    for r in 0..op.num_results() {
-        for user in op.result(r).use_owners() {
-            let new = if out.len() < 16 && seen.is_empty() {
-                !out.contains(&user)
-            } else {
-                if seen.is_empty() {
-                    seen.extend(out.iter().copied());
-                }
-                seen.insert(user)
-            };
-            if new {
+    let mut uses = (0..op.num_results()).flat_map(|r| op.result(r).use_owners());
+    for user in uses.by_ref() {
+        if !out.contains(&user) {
+            out.push(user);
+        }
+        if out.len() == 16 {
+            break;
+        }
+    }
+    if out.len() < 16 {
+        return out;
+    }
+    SEEN.with_borrow_mut(|seen| {
+        seen.clear();
+        seen.extend(out.iter().copied());
+        for user in uses {
+            if seen.insert(user) {
                 out.push(user);
             }
         }
-    }
+    });
     out
 }
 
@@ -229,11 +248,84 @@ struct Cache {
     device: Device,
     nodes: FxHashMap<Op, Rc<Node>>,
     next_gen: u64,
+    /// Producers with this many users keep a memo.
+    memo_users: usize,
+    /// The last assessment of each producer with many users.
+    memos: FxHashMap<Op, Memo>,
+    /// For an op, the producers whose memo lists it as a consumer (or
+    /// did once: a stale entry only costs a lookup).
+    watchers: FxHashMap<Op, Vec<Op>>,
+}
+
+/// Producers with at least this many users keep their last assessment
+/// ([`Memo`]). A scalar that feeds every parameter's update (a learning
+/// rate, a clipping factor) has a thousand users in a large training step
+/// and is assessed again after each fusion of one of them: without the
+/// memo those assessments were 97% of the planner's work on users, and
+/// grew quadratically with the model's depth.
+const MEMO_USERS: usize = 64;
+
+/// How far past its expected place an unchanged consumer is looked for in
+/// a memo (the consumers in between were fused since).
+const MEMO_LOOKAHEAD: usize = 16;
+
+/// A producer's last assessment, kept so that assessing it again after a
+/// few of its users changed costs those users (and a walk of its use
+/// list), not all of them.
+struct Memo {
+    /// The producer's node when assessed.
+    producer: Rc<Node>,
+    /// Every user, in [`users_of`] order.
+    consumers: Vec<Consumer>,
+    /// Users whose node changed (or that were erased) since: their
+    /// entries are stale.
+    stale: FxHashSet<Op>,
+}
+
+/// One user of a producer as a consumer: its node, the fused view, and
+/// both kernel times (copied, for the sums).
+struct Consumer {
+    op: Op,
+    node: Rc<Node>,
+    fused: Rc<Fused>,
+    time: f64,
+    fused_time: f64,
+}
+
+impl Clone for Consumer {
+    fn clone(&self) -> Self {
+        Consumer {
+            op: self.op,
+            node: self.node.clone(),
+            fused: self.fused.clone(),
+            time: self.time,
+            fused_time: self.fused_time,
+        }
+    }
 }
 
 impl Cache {
-    fn new(device: Device) -> Self {
-        Self { device, nodes: FxHashMap::default(), next_gen: 0 }
+    fn new(device: Device, memo_users: usize) -> Self {
+        Self {
+            device,
+            nodes: FxHashMap::default(),
+            next_gen: 0,
+            memo_users,
+            memos: FxHashMap::default(),
+            watchers: FxHashMap::default(),
+        }
+    }
+
+    /// Records that `op`'s node changed or went: the memos listing it see
+    /// its entry as stale.
+    fn changed(&mut self, op: Op) {
+        if let Some(producers) = self.watchers.get(&op) {
+            for p in producers {
+                if let Some(memo) = self.memos.get_mut(p) {
+                    memo.stale.insert(op);
+                }
+            }
+        }
     }
 
     fn node(&mut self, op: Op, funcs: &Functions) -> Rc<Node> {
@@ -243,6 +335,7 @@ impl Cache {
         let fusible = is_node(op);
         let view = if fusible { View::of(op, funcs) } else { None };
         let node = self.make(fusible, view);
+        self.changed(op);
         self.nodes.insert(op, node.clone());
         node
     }
@@ -268,10 +361,13 @@ impl Cache {
     /// same view from its fused computation).
     fn insert_fusion(&mut self, fusion: Op, view: View) {
         let node = self.make(true, Some(view));
+        self.changed(fusion);
         self.nodes.insert(fusion, node);
     }
 
     fn forget(&mut self, op: Op) {
+        self.changed(op);
+        self.memos.remove(&op);
         self.nodes.remove(&op);
     }
 
@@ -306,6 +402,7 @@ impl Cache {
                 reduction_hero: node.reduction_hero,
                 verdicts: RefCell::new(Vec::new()),
             });
+            self.changed(*user);
             self.nodes.insert(*user, updated);
         }
     }
@@ -337,17 +434,27 @@ impl Cache {
 
 /// A fusion [`plan`] found worth making.
 struct Plan {
-    benefit: f64,
     producer: Rc<Node>,
     /// The users of the producer, each with its node and the fused view.
-    consumers: Vec<(Op, Rc<Node>, Rc<Fused>)>,
+    consumers: Vec<Consumer>,
 }
 
-/// The consumers of `p` and the fused view for each, if `p` can be fused
-/// into all of them; with the benefit of doing so.
+/// The benefit of fusing `p` into all its users, if it can be fused into
+/// all of them and the benefit is not negative; `plan` also returns them.
 /// A producer is a fusible single-result node that is not a constant
 /// (constants are fused at the end) or a scatter.
+fn priority(cache: &mut Cache, funcs: &Functions, p: Op) -> Option<f64> {
+    assess(cache, funcs, p, false).map(|(benefit, _)| benefit)
+}
+
+/// [`priority`]'s fusion: the producer and each consumer with its fused
+/// view.
 fn plan(cache: &mut Cache, funcs: &Functions, p: Op) -> Option<Plan> {
+    assess(cache, funcs, p, true).and_then(|(_, plan)| plan)
+}
+
+/// The benefit, and the plan when `want_plan`.
+fn assess(cache: &mut Cache, funcs: &Functions, p: Op, want_plan: bool) -> Option<(f64, Option<Plan>)> {
     if p.num_results() != 1 || p.is("constant") || p.is("scatter") {
         return None;
     }
@@ -362,9 +469,29 @@ fn plan(cache: &mut Cache, funcs: &Functions, p: Op) -> Option<Plan> {
     if users.len() > 1 && (!producer.duplicable || producer.reduction_hero) {
         return None;
     }
+    // The last assessment's consumers, where their nodes are unchanged:
+    // each verdict would be found again (the same producer node and
+    // consumer node), so it is taken as is.
+    let memo = cache.memos.remove(&p).filter(|m| Rc::ptr_eq(&m.producer, &producer));
+    let (mut old, stale): (Vec<Option<Consumer>>, FxHashSet<Op>) = match memo {
+        Some(m) => (m.consumers.into_iter().map(Some).collect(), m.stale),
+        None => (Vec::new(), FxHashSet::default()),
+    };
+    let keep = users.len() >= cache.memo_users;
+    let memoized = !old.is_empty();
     let block = p.block().ptr;
-    let mut consumers = Vec::with_capacity(users.len());
+    let mut consumers: Vec<Consumer> = Vec::with_capacity(users.len());
+    let mut cursor = 0;
     for &c in &users {
+        let end = old.len().min(cursor + MEMO_LOOKAHEAD);
+        let at = (cursor..end).find(|&k| old[k].as_ref().is_some_and(|e| e.op == c));
+        if let Some(k) = at {
+            cursor = k + 1;
+            if stale.is_empty() || !stale.contains(&c) {
+                consumers.extend(old[k].take());
+                continue;
+            }
+        }
         if c.block().ptr != block {
             return None;
         }
@@ -373,14 +500,37 @@ fn plan(cache: &mut Cache, funcs: &Functions, p: Op) -> Option<Plan> {
             return None;
         }
         let fused = cache.verdict(&producer, p, &consumer, c)?;
-        consumers.push((c, consumer, fused));
+        if keep {
+            cache.watchers.entry(c).or_default().push(p);
+        }
+        consumers.push(Consumer { op: c, time: consumer.time, fused_time: fused.time, node: consumer, fused });
     }
-    let benefit = benefit_of_times(
-        producer.time,
-        consumers.iter().map(|(_, c, _)| c.time),
-        consumers.iter().map(|(_, _, f)| f.time),
-    );
-    (benefit >= 0.0).then_some(Plan { benefit, producer, consumers })
+    if cfg!(debug_assertions) && memoized {
+        check_memoized(cache, funcs, p, &producer, &consumers);
+    }
+    let benefit =
+        benefit_of_times(producer.time, consumers.iter().map(|c| c.time), consumers.iter().map(|c| c.fused_time));
+    let plan = (want_plan && benefit >= 0.0).then(|| Plan {
+        producer: producer.clone(),
+        consumers: if keep { consumers.clone() } else { std::mem::take(&mut consumers) },
+    });
+    if keep {
+        cache.memos.insert(p, Memo { producer, consumers, stale: FxHashSet::default() });
+    }
+    (benefit >= 0.0).then_some((benefit, plan))
+}
+
+/// Debug builds: the consumers an assessment took partly from a memo are
+/// those found afresh (the same ops, nodes and verdicts).
+fn check_memoized(cache: &mut Cache, funcs: &Functions, p: Op, producer: &Node, consumers: &[Consumer]) {
+    let users = users_of(p);
+    assert_eq!(users, consumers.iter().map(|c| c.op).collect::<Vec<_>>(), "memoized users of a producer");
+    for (c, memo) in users.into_iter().zip(consumers) {
+        let node = cache.node(c, funcs);
+        let fused = cache.verdict(producer, p, &node, c);
+        assert!(Rc::ptr_eq(&node, &memo.node), "a memoized consumer's node is current");
+        assert!(fused.is_some_and(|f| Rc::ptr_eq(&f, &memo.fused)), "a memoized verdict is current");
+    }
 }
 
 /// Fuses `view` as a fusion replacing `c` (whose results are the view's
@@ -426,13 +576,13 @@ fn run_on(pass: &PriorityFusion, funcs: &mut Functions, func: Op) -> Result<(), 
         return Ok(());
     };
     let ops: Vec<Op> = func.body_ops().into_iter().filter(|op| *op != terminator).collect();
-    let mut cache = Cache::new(pass.device);
+    let mut cache = Cache::new(pass.device, pass.memo_users);
     let mut queue = Queue::default();
     for &op in &ops {
         queue.register(op);
     }
     for &op in &ops {
-        let priority = plan(&mut cache, funcs, op).map(|plan| plan.benefit);
+        let priority = priority(&mut cache, funcs, op);
         queue.set(op, priority);
     }
     while let Some(p) = queue.pop() {
@@ -444,7 +594,7 @@ fn run_on(pass: &PriorityFusion, funcs: &mut Functions, func: Op) -> Result<(), 
         let results = p.results();
         let mut created = Vec::with_capacity(chosen.consumers.len());
         let last = chosen.consumers.len() - 1;
-        for (i, (c, planned, fused)) in chosen.consumers.into_iter().enumerate() {
+        for (i, Consumer { op: c, node: planned, fused, .. }) in chosen.consumers.into_iter().enumerate() {
             // The producer's fused computation moves into its last
             // consumer's.
             let donor = (i == last).then_some(p);
@@ -483,7 +633,7 @@ fn run_on(pass: &PriorityFusion, funcs: &mut Functions, func: Op) -> Result<(), 
             }
         }
         for op in touched {
-            let priority = plan(&mut cache, funcs, op).map(|plan| plan.benefit);
+            let priority = priority(&mut cache, funcs, op);
             queue.set(op, priority);
         }
     }
@@ -541,4 +691,63 @@ fn fuse_constants(cache: &mut Cache, funcs: &mut Functions, func: Op) -> Result<
 
 fn bug(what: &str) -> PassError {
     PassError(format!("internal error in priority-fusion: {what}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{PriorityFusion, MEMO_USERS};
+    use crate::fusion::cost::Device;
+    use melior::{ir::Module, pass::PassManager};
+    use rxla_ir::pass::{create_pass, PassId};
+
+    static ID: PassId = PassId::new();
+
+    fn run(text: &str, memo_users: usize) -> String {
+        let context = rxla_dialects::create_context();
+        let mut module = Module::parse(&context, text).expect("parses");
+        let manager = PassManager::new(&context);
+        manager.enable_verifier(true);
+        let pass = PriorityFusion { device: Device::default(), fuse_constants: true, memo_users };
+        manager.add_pass(create_pass(pass, &ID));
+        manager.run(&mut module).expect("pass runs");
+        module.as_operation().to_string()
+    }
+
+    /// A scalar feeding many users (as a learning rate feeds every
+    /// parameter's update), each user's neighbourhood fused before it: the
+    /// memo's incremental assessments make the same fusions, in the same
+    /// order, as assessing every user each time.
+    #[test]
+    fn memoized_assessments_fuse_as_full_ones() {
+        let users = 3 * MEMO_USERS;
+        let mut body = String::from("  %s = hlo.negate %lr : tensor<f32>\n");
+        let mut results = Vec::new();
+        for i in 0..users {
+            let x = format!("%arg{}", i % 4);
+            body += &format!(
+                "  %b{i} = hlo.broadcast %s, dims = [] : (tensor<f32>) -> tensor<16xf32>\n  \
+                 %e{i} = hlo.exponential {x} : tensor<16xf32>\n  \
+                 %m{i} = hlo.multiply %e{i}, %b{i} : tensor<16xf32>\n"
+            );
+            if i % 5 == 0 {
+                // Some users' results are read by another op.
+                body += &format!("  %t{i} = hlo.tanh %m{i} : tensor<16xf32>\n");
+                results.push(format!("%t{i}"));
+            } else {
+                results.push(format!("%m{i}"));
+            }
+        }
+        let params: Vec<String> = (0..4).map(|i| format!("%arg{i}: tensor<16xf32>")).collect();
+        let types = vec!["tensor<16xf32>"; users].join(", ");
+        let text = format!(
+            "func.func @main(%lr: tensor<f32>, {}) -> ({types}) {{\n{body}  return {} : {types}\n}}",
+            params.join(", "),
+            results.join(", "),
+        );
+        let memo = run(&text, MEMO_USERS);
+        let full = run(&text, usize::MAX);
+        assert_eq!(memo, full);
+        // The scalar was fused into its users' kernels.
+        assert!(memo.matches("hlo.fusion").count() >= users, "{memo}");
+    }
 }
