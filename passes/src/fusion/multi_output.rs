@@ -23,8 +23,9 @@
 use super::{
     array_type,
     cost::{kernel_time, Device},
-    elements, fits_in_budget, fusible_computations, is_elementwise, is_node, materialize, reduction_dimensions,
-    restore_topological_order, tiled_transpose, Functions, FusionKind, FxHashMap, FxHashSet, Src, TypeCacheGuard, View,
+    elements, fits_in_budget, fusible_computations, is_elementwise, is_node, materialize_with_clones,
+    reduction_dimensions, restore_topological_order, tiled_transpose, Functions, FusionKind, FxHashMap, FxHashSet, Src,
+    TypeCacheGuard, View,
 };
 use melior::ir::OperationRef;
 use rxla_ir::{
@@ -221,7 +222,26 @@ impl Nodes {
             return node.clone();
         }
         let view = if is_node(op) { View::of(op, funcs) } else { None };
-        let node = Rc::new(Node {
+        let node = self.make(op, view);
+        self.map.insert(op, node.clone());
+        node
+    }
+
+    /// Records the node of `fusion`, just made from `view` whose node `k`
+    /// became `clones[k]`: `View::of` would rebuild the same view from the
+    /// fused computation (debug builds check that it does).
+    fn insert_fusion(&mut self, fusion: Op, view: &View, clones: &[Op], funcs: &Functions) {
+        let view = view.with_ops(clones);
+        if cfg!(debug_assertions) {
+            let rebuilt = View::of(fusion, funcs);
+            assert_eq!(format!("{:?}", Some(&view)), format!("{rebuilt:?}"), "a new fusion's view");
+        }
+        let node = self.make(fusion, Some(view));
+        self.map.insert(fusion, node);
+    }
+
+    fn make(&self, op: Op, view: Option<View>) -> Rc<Node> {
+        Rc::new(Node {
             mof_root: is_mof_root(op, view.as_ref()),
             nestable_variadic: view.as_ref().is_some_and(|v| is_nestable_variadic_reduction(op, v)),
             hero: view.as_ref().map(hero),
@@ -229,9 +249,7 @@ impl Nodes {
             transpose_hero: view.as_ref().is_some_and(|v| v.transpose_hero().is_some()),
             time: view.as_ref().map(|v| kernel_time(&self.device, v)).unwrap_or(0.0),
             view,
-        });
-        self.map.insert(op, node.clone());
-        node
+        })
     }
 
     fn forget(&mut self, op: Op) {
@@ -582,7 +600,7 @@ fn fuse_siblings(
             };
             let before = if order.pos(a) > order.pos(b) { a } else { b };
             let limit = order.pos(before);
-            let fusion = materialize(funcs, &merged, merged.kind(), before)?;
+            let (fusion, clones) = materialize_with_clones(funcs, &merged, merged.kind(), before, &[])?;
             nodes.forget_users(a);
             nodes.forget_users(b);
             let na = a.num_results();
@@ -598,6 +616,7 @@ fn fuse_siblings(
             funcs.erase_node(b);
             erased.insert(a);
             erased.insert(b);
+            nodes.insert_fusion(fusion, &merged, &clones, funcs);
             order.fused(&[a, b], fusion, limit);
             siblings[i] = fusion;
             alive[j] = false;
@@ -703,7 +722,7 @@ fn fuse_producer(
         return Ok(());
     };
     let limit = order.pos(c);
-    let fusion = materialize(funcs, &merged, merged.kind(), c)?;
+    let (fusion, clones) = materialize_with_clones(funcs, &merged, merged.kind(), c, &[])?;
     nodes.forget_users(c);
     nodes.forget_users(p);
     let nc = c.num_results();
@@ -725,6 +744,7 @@ fn fuse_producer(
     nodes.forget(p);
     funcs.erase_node(p);
     erased.insert(p);
+    nodes.insert_fusion(fusion, &merged, &clones, funcs);
     order.fused(&[c, p], fusion, limit);
     Ok(())
 }
