@@ -224,6 +224,10 @@ impl ReshapeMover {
     }
 
     fn is_candidate(&self, op: Op) -> bool {
+        // The cheapest test first: most ops read no reshape or transpose.
+        if !op.operands().into_iter().any(|v| v.op().is_some_and(|o| o.is("reshape") || o.is("transpose"))) {
+            return false;
+        }
         if !is_elementwise(op) {
             return false;
         }
@@ -263,13 +267,16 @@ impl ReshapeMover {
         // Pair each candidate with its rearrange before anything moves.
         let mut work = Vec::with_capacity(candidates.len());
         let mut old_rearranges = Vec::new();
+        // Membership of the lists (kept in order) in sets: a round can move
+        // thousands of ops.
+        let mut listed: HashSet<Op> = HashSet::new();
         for &op in &candidates {
             let rearrange = self
                 .first_nontrivial_rearrange(op)
                 .ok_or_else(|| PassError("internal error: reshape-mover candidate lost its rearrange".into()))?;
             for v in op.operands() {
                 if let Some(r) = v.op().filter(|&o| is_rearrange(o)) {
-                    if !old_rearranges.contains(&r) {
+                    if listed.insert(r) {
                         old_rearranges.push(r);
                     }
                 }
@@ -282,7 +289,7 @@ impl ReshapeMover {
         for &(op, _) in &work {
             for v in op.operands() {
                 if let Some(d) = v.op() {
-                    if !orphans.contains(&d) {
+                    if listed.insert(d) {
                         orphans.push(d);
                     }
                 }
