@@ -474,7 +474,7 @@ impl Order {
                     let mut set = vec![0u64; words];
                     for j in 0..ops.len() {
                         if j != i && self.reaches(ops[j], &[ops[i]]) {
-                            set[j / 64] |= 1 << (j % 64);
+                            set_bit(&mut set, j);
                         }
                     }
                     set
@@ -494,7 +494,6 @@ impl Order {
         for (rank, &j) in by_pos.iter().enumerate().skip(1) {
             let later = &by_pos[..rank];
             let mut found = vec![0u64; words];
-            let has = |set: &[u64], k: usize| (set[k / 64] >> (k % 64)) & 1 == 1;
             // Ops at or past the latest sibling not yet found cannot lead
             // to one.
             let mut limit = positions[later[0]];
@@ -508,12 +507,12 @@ impl Order {
                         if let Some(&k) = own.get(&user) {
                             // A sibling: what it reaches is known; the
                             // search does not go through it.
-                            if !has(&found, k) {
-                                found[k / 64] |= 1 << (k % 64);
+                            if !has_bit(&found, k) {
+                                set_bit(&mut found, k);
                                 for (w, f) in found.iter_mut().zip(&fwd[k]) {
                                     *w |= *f;
                                 }
-                                match later.iter().find(|&&l| !has(&found, l)) {
+                                match later.iter().find(|&&l| !has_bit(&found, l)) {
                                     Some(&l) => limit = positions[l],
                                     None => break 'search,
                                 }
@@ -542,8 +541,8 @@ impl Order {
             .map(|i| {
                 let mut set = vec![0u64; words];
                 for (j, reached) in fwd.iter().enumerate() {
-                    if (reached[i / 64] >> (i % 64)) & 1 == 1 {
-                        set[j / 64] |= 1 << (j % 64);
+                    if has_bit(reached, i) {
+                        set_bit(&mut set, j);
                     }
                 }
                 set
@@ -629,7 +628,16 @@ fn fuse_siblings(
 
 /// `reach[to]` has bit `from` set if sibling `from` reaches sibling `to`.
 fn reaches(reach: &[Vec<u64>], from: usize, to: usize) -> bool {
-    (reach[to][from / 64] >> (from % 64)) & 1 == 1
+    has_bit(&reach[to], from)
+}
+
+/// Bit `k` of a set of sibling indices.
+fn has_bit(set: &[u64], k: usize) -> bool {
+    (set[k / 64] >> (k % 64)) & 1 == 1
+}
+
+fn set_bit(set: &mut [u64], k: usize) {
+    set[k / 64] |= 1 << (k % 64);
 }
 
 /// Updates the siblings' reachability after siblings `i` and `j` were
@@ -820,6 +828,16 @@ mod tests {
     use melior::ir::Module;
     use rxla_ir::op::Op;
 
+    /// A deterministic generator of numbers below its argument.
+    fn xorshift(mut seed: u64) -> impl FnMut(usize) -> usize {
+        move |m| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % m as u64) as usize
+        }
+    }
+
     /// Transitive closure of a graph on `n` nodes (Floyd-Warshall).
     fn closure(edges: &[(usize, usize)], n: usize) -> Vec<Vec<bool>> {
         let mut r = vec![vec![false; n]; n];
@@ -861,13 +879,7 @@ mod tests {
     /// random sets of them, connected and not.
     #[test]
     fn reachability_equals_the_closure() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |m: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % m as u64) as usize
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         let context = rxla_dialects::create_context();
         let n = 40;
         let mut pairs = [0usize; 2];
@@ -922,13 +934,7 @@ mod tests {
     /// other nodes.
     #[test]
     fn merged_reachability_equals_recomputed() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |m: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % m as u64) as usize
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         let (n, k) = (12, 5);
         let mut checked = 0;
         for _ in 0..500 {

@@ -284,24 +284,13 @@ struct Memo {
 
 /// One user of a producer as a consumer: its node, the fused view, and
 /// both kernel times (copied, for the sums).
+#[derive(Clone)]
 struct Consumer {
     op: Op,
     node: Rc<Node>,
     fused: Rc<Fused>,
     time: f64,
     fused_time: f64,
-}
-
-impl Clone for Consumer {
-    fn clone(&self) -> Self {
-        Consumer {
-            op: self.op,
-            node: self.node.clone(),
-            fused: self.fused.clone(),
-            time: self.time,
-            fused_time: self.fused_time,
-        }
-    }
 }
 
 impl Cache {
