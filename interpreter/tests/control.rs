@@ -49,9 +49,14 @@ fn custom_calls_and_host_transfers_are_clear_errors() {
     let text = "HloModule m\n\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT c = f32[2] custom-call(x), custom_call_target=\"lapack_spotrf_ffi\"\n}\n";
     let err = run(text, vec![f32a(&[2], &[1.0, 2.0])]).unwrap_err();
     assert!(
-        err.to_string().contains("custom-call target 'lapack_spotrf_ffi' is not supported by the interpreter"),
+        err.to_string().contains("custom-call target \"lapack_spotrf_ffi\" is not registered with the interpreter"),
         "{err}"
     );
+    // A JAX Python callback says why it cannot run anywhere but in Python.
+    let text = "HloModule m\n\nENTRY e {\n  x = f32[] parameter(0)\n  ROOT c = () custom-call(x), \
+                custom_call_target=\"xla_ffi_python_cpu_callback\", custom_call_has_side_effect=true\n}\n";
+    let err = run(text, vec![f32a(&[], &[1.0])]).unwrap_err();
+    assert!(err.to_string().contains("is a JAX Python callback (jax.debug.print"), "{err}");
     let text = "HloModule m\n\nENTRY e {\n  t = token[] after-all()\n  ROOT i = ((f32[2]), token[]) infeed(t)\n}\n";
     let err = run(text, vec![]).unwrap_err();
     assert!(err.to_string().contains("infeed is not supported"), "{err}");

@@ -738,7 +738,13 @@ impl ThunkEmitter {
     fn custom_call(&mut self, p: &mut Program, op: Op, values: &HashMap<Value, Tree>) -> Result<Vec<Tree>> {
         let target = op.string_attr("custom_call_target").unwrap_or_default();
         let function = custom_call::lookup(&target).ok_or_else(|| {
-            err(op, format!("custom-call target \"{target}\" is not registered with the CPU runtime (rxla_runtime::custom_call::register)"))
+            err(
+                op,
+                rxla_hlo_text::custom_calls::unknown_target_message(
+                    &target,
+                    "the CPU runtime (rxla_runtime::custom_call::register)",
+                ),
+            )
         })?;
         let opaque = op.string_attr("backend_config").unwrap_or_default();
         let inputs = self.library_operands(p, op, values)?;

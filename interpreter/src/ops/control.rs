@@ -241,7 +241,7 @@ fn custom_call(inst: &Instruction, operands: &[&Literal]) -> Result<Literal> {
     if target == custom_calls::SHARDING_GROUP {
         return Ok(Literal::Tuple(Vec::new()));
     }
-    bail!("custom-call target '{target}' is not supported by the interpreter")
+    bail!("{}", rxla_hlo_text::custom_calls::unknown_target_message(&target, "the interpreter"))
 }
 
 /// `(operands, result, contexts...)` of the `-start` forms; `compute` gets

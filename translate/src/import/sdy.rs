@@ -113,6 +113,9 @@ impl Meshes {
         let leaves = self.per_value(&text).map_err(at)?;
         Ok(Some(match (&inst.shape, leaves.len()) {
             (ast::Shape::Tuple(elements), n) if n == elements.len() => Sharding::Tuple(leaves),
+            // XLA gives an empty tuple one sharding (HloSharding keeps at
+            // least one element): a side-effecting call's `()` result.
+            (ast::Shape::Tuple(elements), 1) if elements.is_empty() => Sharding::Tuple(leaves),
             (ast::Shape::Tuple(elements), n) => {
                 return Err(at(format!("{n} shardings for a tuple of {} elements", elements.len())))
             }
