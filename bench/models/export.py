@@ -724,8 +724,10 @@ MODELS = {
 # ---------------------------------------------------------------------------------------------
 
 INSTR_RE = re.compile(r"^\s+(?:ROOT\s+)?[^\s=]+ = ")
-HLO_DTYPE = {"float32": "f32", "float64": "f64", "float16": "f16", "bfloat16": "bf16", "int32": "s32",
-             "int64": "s64", "int8": "s8", "uint8": "u8", "uint32": "u32", "bool": "pred"}
+HLO_DTYPE = {"float32": "f32", "float64": "f64", "float16": "f16", "bfloat16": "bf16", "int8": "s8", "int16": "s16",
+             "int32": "s32", "int64": "s64", "uint8": "u8", "uint16": "u16", "uint32": "u32", "uint64": "u64",
+             "bool": "pred", "complex64": "c64", "complex128": "c128", "float8_e4m3fn": "f8e4m3fn",
+             "float8_e5m2": "f8e5m2"}
 
 
 def count_instructions(text):

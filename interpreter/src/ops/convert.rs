@@ -12,7 +12,8 @@
 //!   once (f64 and wide integers go through a round-to-odd f32, which makes
 //!   the final rounding exact).
 //!   Overflow gives inf, or NaN (sign kept) for formats without inf
-//!   (f8e4m3fn, fnuz formats); f4/f6 saturate to their largest value.
+//!   (f8e4m3fn, fnuz formats); f4/f6 saturate to their largest value
+//!   and turn NaN into a zero of the opposite sign (ml_dtypes, XLA).
 //!   NaN stays NaN.
 //! - **Subnormals**: f64 -> f32 flushes f32-subnormal results to zero (FTZ);
 //!   f32 -> f64 (and f32 -> pred) treats subnormal inputs as zero (DAZ), as

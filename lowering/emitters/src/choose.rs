@@ -108,6 +108,9 @@ fn is_intermediate(comp: &Computation, i: usize, max_operands: usize) -> bool {
         "bitcast" | "reshape" => true,
         "copy" => comp.ty(ins.operands[0]) == &ins.results[0],
         "transpose" => false,
+        // A bitcast-convert that changes the element width maps one element
+        // to several (or a slice of one): not an elementwise epilogue.
+        "bitcast_convert" => comp.ty(ins.operands[0]).elem.bit_width() == ins.results[0].elem.bit_width(),
         o => crate::elemental::is_elementwise(o),
     }
 }

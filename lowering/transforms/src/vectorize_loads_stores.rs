@@ -510,7 +510,9 @@ fn carry_vectors(lp: Op, stores: &[(Access, usize)]) -> Result<Op> {
     Ok(new_loop)
 }
 
-/// Elementwise ops whose vector form is the same op on vectors.
+/// Elementwise ops whose vector form is the same op on vectors: on types
+/// LLVM has (`xla-expand-narrow-floats` expands f8/f6/f4 conversions on
+/// scalars only).
 pub(crate) fn elementwise(op: Op) -> bool {
     let name = op.name();
     if let Some(math) = name.strip_prefix("math.") {
@@ -560,7 +562,7 @@ pub(crate) fn elementwise(op: Op) -> bool {
             | "fptosi"
             | "fptoui"
             | "bitcast"
-    ) && op.results().iter().chain(op.operands().iter()).all(|v| is_integer(v.raw_type()) || is_float(v.raw_type()))
+    ) && op.results().iter().chain(op.operands().iter()).all(|v| is_integer(v.raw_type()) || is_llvm_float(v.raw_type()))
 }
 
 /// How each op of a lane loop's body relates to the lane.

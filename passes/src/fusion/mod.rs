@@ -176,9 +176,18 @@ const STRUCTURAL: &[&str] = &[
     "scatter",
 ];
 
-/// Elementwise (XLA's `IsElementwise`).
+/// Elementwise (XLA's `IsElementwise`): a bitcast-convert only where it
+/// keeps the element width (else one element becomes several, or a slice
+/// of one, and the ranks differ).
 pub fn is_elementwise(op: Op) -> bool {
-    opcode_str(&op).is_some_and(|o| UNARY.contains(&o) || NARY.contains(&o))
+    match opcode_str(&op) {
+        Some("bitcast_convert") => match (array_type(op.operand(0)), array_type(op.result(0))) {
+            (Some(from), Some(to)) => from.elem.bit_width() == to.elem.bit_width(),
+            _ => false,
+        },
+        Some(o) => UNARY.contains(&o) || NARY.contains(&o),
+        None => false,
+    }
 }
 
 /// True if `op` may be part of a fusion at all: a fusible opcode whose

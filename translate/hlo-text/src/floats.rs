@@ -151,20 +151,22 @@ impl FloatFormat {
     /// NaN and overflow as the format allows: infinity where it has one,
     /// else NaN (or the largest value for the finite-only formats).
     pub fn round_from_f64(&self, x: f64) -> u64 {
+        let sign = if x.is_sign_negative() { self.sign_bit() } else { 0 };
+        if self.kind == SpecialValues::FiniteOnly {
+            // The formats with neither inf nor NaN (f4, f6) saturate, and
+            // NaN becomes a zero of the opposite sign, as ml_dtypes and
+            // XLA convert.
+            if x.is_nan() {
+                return sign ^ self.sign_bit();
+            }
+            let largest = sign | ((1 << (self.width() - 1)) - 1);
+            return if x.is_infinite() { largest } else { self.encode(x).unwrap_or(largest) };
+        }
         if x.is_nan() {
             return self.nan(x.is_sign_negative(), 0).unwrap_or(0);
         }
         if x.is_infinite() {
-            return self
-                .infinity(x < 0.0)
-                .or_else(|| {
-                    if self.kind == SpecialValues::FiniteOnly {
-                        self.encode(x.signum() * f64::MAX)
-                    } else {
-                        self.nan(x < 0.0, 0)
-                    }
-                })
-                .unwrap_or(0);
+            return self.infinity(x < 0.0).or_else(|| self.nan(x < 0.0, 0)).unwrap_or(0);
         }
         match self.encode(x) {
             Some(bits) => bits,
@@ -226,6 +228,11 @@ impl FloatFormat {
             }
             SpecialValues::FiniteNegZeroNan | SpecialValues::FiniteOnly => biased > max_biased,
         };
+        // A negative value that rounds to zero is -0, which the fnuz
+        // formats lack (their sign-and-zero code is NaN): it becomes +0.
+        if bits == 0 && self.kind == SpecialValues::FiniteNegZeroNan {
+            return Some(0);
+        }
         (!too_big).then_some(bits | sign)
     }
 
@@ -293,5 +300,32 @@ mod tests {
         let fnuz = float_format(F8e5m2fnuz).unwrap();
         assert_eq!(fnuz.finite_value(0x40), 1.0);
         assert_eq!(float_format(F32).unwrap().special_text(0x7F800001).as_deref(), Some("nan(0x1)"));
+    }
+
+    #[test]
+    fn negative_values_that_round_to_zero_have_no_sign_in_fnuz_formats() {
+        for t in [F8e4m3fnuz, F8e5m2fnuz, F8e4m3b11fnuz] {
+            let f = float_format(t).unwrap();
+            assert_eq!(f.round_from_f64(-1e-30), 0, "{t:?}");
+            assert_eq!(f.round_from_f64(-0.0), 0, "{t:?}");
+            assert_eq!(f.round_from_f64(-0.5), 0x80 | f.round_from_f64(0.5), "{t:?}");
+        }
+        let e4m3fn = float_format(F8e4m3fn).unwrap();
+        assert_eq!(e4m3fn.round_from_f64(-1e-30), 0x80);
+    }
+
+    #[test]
+    fn formats_without_inf_and_nan_saturate() {
+        // ml_dtypes' conversions (what XLA computes).
+        let f4 = float_format(F4e2m1fn).unwrap();
+        let cases = [(7.0, 0x7), (100.0, 0x7), (f64::INFINITY, 0x7), (f64::NEG_INFINITY, 0xF), (-7.0, 0xF)];
+        for (x, bits) in cases {
+            assert_eq!(f4.round_from_f64(x), bits, "{x}");
+        }
+        assert_eq!(f4.round_from_f64(f64::NAN), 0x8);
+        assert_eq!(f4.round_from_f64(-f64::NAN), 0x0);
+        assert_eq!(f4.round_from_f64(0.3), 0x1);
+        assert_eq!(float_format(F6e2m3fn).unwrap().round_from_f64(100.0), 31);
+        assert_eq!(float_format(F6e3m2fn).unwrap().round_from_f64(-1e30), 63);
     }
 }
