@@ -34,6 +34,7 @@ pub mod conditional_simplifier;
 pub mod constant_folding;
 pub mod cse;
 pub mod dce;
+pub mod excess_precision;
 pub mod flatten_call_graph;
 pub mod fusion;
 pub mod fusion_wrapper;

@@ -29,6 +29,7 @@ static REGISTRY: &[PassInfo] = &[
     pass!(crate::reduce_window_rewriter::ReduceWindowRewriter),
     pass!(crate::operand_upcaster::OperandUpcaster),
     pass!(crate::result_caster::ResultCaster),
+    pass!(crate::excess_precision::ExcessPrecision),
     pass!(crate::rng_bit_generator_expander::RngBitGeneratorExpander),
     pass!(crate::rng_expander::RngExpander),
     pass!(crate::select_and_scatter_expander::SelectAndScatterExpander),

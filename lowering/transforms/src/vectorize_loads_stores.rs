@@ -562,7 +562,11 @@ pub(crate) fn elementwise(op: Op) -> bool {
             | "fptosi"
             | "fptoui"
             | "bitcast"
-    ) && op.results().iter().chain(op.operands().iter()).all(|v| is_integer(v.raw_type()) || is_llvm_float(v.raw_type()))
+    ) && op
+        .results()
+        .iter()
+        .chain(op.operands().iter())
+        .all(|v| is_integer(v.raw_type()) || is_llvm_float(v.raw_type()))
 }
 
 /// How each op of a lane loop's body relates to the lane.

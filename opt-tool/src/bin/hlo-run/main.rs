@@ -179,6 +179,13 @@ struct Args {
     #[arg(long = "disable-passes", value_name = "PASSES", value_delimiter = ',')]
     disable_passes: Vec<String>,
 
+    /// XLA's flag of the same name: `true` (XLA's default) lets a bf16
+    /// result that the program converts to f32 skip its rounding to bf16
+    /// (the `excess-precision` pass); `false` rounds exactly as the HLO says.
+    #[arg(long = "xla_allow_excess_precision", value_name = "BOOL", default_value_t = true,
+          action = clap::ArgAction::Set)]
+    allow_excess_precision: bool,
+
     /// How to read the module file.
     #[arg(long = "input-format", visible_alias = "input_format", value_enum, default_value_t = InputFormat::Auto)]
     input_format: InputFormat,
@@ -542,12 +549,11 @@ fn common_options(args: &Args) -> rxla_runtime::Options {
         EntryLayoutsArg::Module => rxla_runtime::EntryLayouts::Module,
         EntryLayoutsArg::Default => rxla_runtime::EntryLayouts::Default,
     };
-    rxla_runtime::Options {
-        disabled_passes: args.disable_passes.clone(),
-        entry_layouts,
-        dump_dir: args.dump_dir.clone(),
-        ..Default::default()
+    let mut disabled_passes = args.disable_passes.clone();
+    if !args.allow_excess_precision {
+        disabled_passes.push("excess-precision".to_string());
     }
+    rxla_runtime::Options { disabled_passes, entry_layouts, dump_dir: args.dump_dir.clone(), ..Default::default() }
 }
 
 /// Compiles `--warmup + --iterations` times when timing (once otherwise);
