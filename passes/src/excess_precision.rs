@@ -21,6 +21,9 @@
 //! Reductions and other ops with called computations round inside their
 //! computation at every step, so their last rounding changes nothing.
 //!
+//! Runs after `dot_decomposer`, as XLA's FloatNormalization runs after its
+//! DotDecomposer: a dot the decomposer reshapes keeps its rounding.
+//!
 //! Not exact by declaration. `hlo-run --xla_allow_excess_precision=false`
 //! (or `--disable-passes=excess-precision`) rounds as the HLO says.
 

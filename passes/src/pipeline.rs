@@ -62,13 +62,15 @@ pub fn hlo_pipeline(platform: Platform) -> Vec<Step> {
         p("select_and_scatter_expander"),
         p("operand_upcaster"),
         p("result_caster"),
-        // XLA's default xla_allow_excess_precision: a bf16 result converted
-        // to f32 is not rounded first.
-        p("excess-precision"),
         // Canonical forms the emitters expect.
         p("gather_simplifier"),
         p("scatter_simplifier"),
         p("dot_decomposer"),
+        // XLA's default xla_allow_excess_precision: a bf16 result converted
+        // to f32 is not rounded first. Where XLA's FloatNormalization runs:
+        // after the dot decomposer, whose reshape after a dot keeps the
+        // dot's rounding.
+        p("excess-precision"),
         p("broadcast_canonicalizer"),
         simplification(),
         p("while-loop-trip-count-annotator"),
