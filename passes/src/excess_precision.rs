@@ -15,7 +15,8 @@
 //!
 //! For an elementwise op, `dot` or `convolution` with a bf16 result and at
 //! least one `convert` user to f32, the pass creates the op in f32 (bf16
-//! operands converted exactly), gives the converts' users the f32 value,
+//! operands converted exactly; a dot or convolution keeps them and gets an
+//! f32 result type), gives the converts' users the f32 value,
 //! and gives every other user the f32 value converted to bf16 (the same
 //! value as before: the op was computed in f32 and rounded once).
 //! Reductions and other ops with called computations round inside their
@@ -66,9 +67,14 @@ impl HloPass for ExcessPrecision {
                 }
                 let HloType::Tensor(t) = op.result_type(0) else { continue };
                 let b = Builder::before(op);
+                // A dot or convolution takes bf16 operands with an f32 result
+                // as it is (the runtimes accumulate in f32 either way);
+                // elementwise ops need operands of their result type.
+                let mixed = op.is("dot") || op.is("convolution");
                 let mut operands = Vec::with_capacity(op.num_operands());
                 for v in op.operands() {
-                    operands.push(if elem(v.ty()).as_ref() == Some(&bf16) { b.convert(v, &f32)? } else { v });
+                    let widen = !mixed && elem(v.ty()).as_ref() == Some(&bf16);
+                    operands.push(if widen { b.convert(v, &f32)? } else { v });
                 }
                 let attrs: Vec<(String, String)> = op.attrs();
                 let attrs: Vec<(&str, String)> = attrs.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();

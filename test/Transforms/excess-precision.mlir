@@ -17,13 +17,12 @@ func.func @multiply(%a: tensor<4xbf16>, %b: tensor<4xbf16>) -> (tensor<4xf32>, t
 
 // -----
 
-// A bf16 dot feeding only a convert to f32 becomes a dot to f32; only the
-// last rounding goes: the tanh before the product still rounds to bf16.
+// A bf16 dot feeding only a convert to f32 becomes a dot of the same bf16
+// operands to f32; only the last rounding goes: the tanh before the product
+// still rounds to bf16.
 // CHECK-LABEL: func.func @dot
 // CHECK-NEXT:    %[[T:.*]] = hlo.tanh %arg0 : tensor<2x8xbf16>
-// CHECK-NEXT:    %[[A:.*]] = hlo.convert %[[T]] : (tensor<2x8xbf16>) -> tensor<2x8xf32>
-// CHECK-NEXT:    %[[B:.*]] = hlo.convert %arg1 : (tensor<8x4xbf16>) -> tensor<8x4xf32>
-// CHECK-NEXT:    %[[D:.*]] = hlo.dot %[[A]], %[[B]] {{.*}} : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+// CHECK-NEXT:    %[[D:.*]] = hlo.dot %[[T]], %arg1 {{.*}} : (tensor<2x8xbf16>, tensor<8x4xbf16>) -> tensor<2x4xf32>
 // CHECK-NEXT:    return %[[D]]
 func.func @dot(%x: tensor<2x8xbf16>, %w: tensor<8x4xbf16>) -> tensor<2x4xf32> {
   %t = hlo.tanh %x : tensor<2x8xbf16>
