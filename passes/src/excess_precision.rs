@@ -55,14 +55,17 @@ impl HloPass for ExcessPrecision {
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
         let module = Op::of(&module);
         let (bf16, f32) = (ElementType::new("bf16"), ElementType::new("f32"));
+        // Erased after the walk: the walk's list holds the converts still
+        // to be visited, and an erased op's handle must not be touched.
+        let mut dead = Vec::new();
         for func in computation::functions(module) {
             for op in func.walk_preorder() {
                 if !computes_bf16(op, &bf16) {
                     continue;
                 }
                 let to_f32 = |user: &Op| user.is("convert") && elem(user.result_type(0)).as_ref() == Some(&f32);
-                let users = op.result(0).users();
-                if !users.iter().any(to_f32) {
+                let converts: Vec<Op> = op.result(0).users().into_iter().filter(to_f32).collect();
+                if converts.is_empty() {
                     continue;
                 }
                 let HloType::Tensor(t) = op.result_type(0) else { continue };
@@ -79,19 +82,24 @@ impl HloPass for ExcessPrecision {
                 let attrs: Vec<(String, String)> = op.attrs();
                 let attrs: Vec<(&str, String)> = attrs.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
                 let wide = b.create(&op.name(), &operands, &[t.with_elem(&f32).into()], &attrs)?.result(0);
-                for user in users.iter().filter(|u| to_f32(u)) {
+                for user in &converts {
                     user.replace_result_uses(0, wide);
-                    user.erase();
                 }
-                if op.result(0).has_uses() {
+                let others = op.result(0).users().iter().any(|u| !converts.contains(u));
+                if others {
                     let narrow = b.convert(wide, &bf16)?;
                     if let (Some(layout), Some(convert)) = (op.attr_raw("hlo.layout"), narrow.op()) {
                         convert.set_attr_raw("hlo.layout", layout);
                     }
                     op.replace_result_uses(0, narrow);
                 }
-                op.erase();
+                // The converts before the op they read.
+                dead.extend(converts);
+                dead.push(op);
             }
+        }
+        for op in dead {
+            op.erase();
         }
         Ok(())
     }

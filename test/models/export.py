@@ -97,6 +97,23 @@ def efficientnet_blocks(batch=2, image=32, stem=16, blocks=((16, 24, 4, 2), (24,
         batch=batch, image=image, stem=stem, blocks=[list(b) for b in blocks], classes=classes)
 
 
+def bf16_compute(builder):
+    """MaxText's default precision: parameters stored in f32 and cast to bf16 inside the step, activations
+    in bf16, outputs returned in f32. XLA:CPU keeps a bf16 result unrounded where the program converts it
+    to f32 (xla_allow_excess_precision), which rxla's `excess-precision` pass reproduces."""
+    def build():
+        f, args, argnames, desc, config = builder()
+        to_bf16 = lambda t: jax.tree_util.tree_map(  # noqa: E731
+            lambda p: p.astype(jnp.bfloat16) if p.dtype == F32 else p, t)
+        to_f32 = lambda t: jax.tree_util.tree_map(  # noqa: E731
+            lambda o: o.astype(F32) if o.dtype == jnp.bfloat16 else o, t)
+
+        def g(params, *rest):
+            return to_f32(f(to_bf16(params), *rest))
+        return g, args, argnames, desc + "; parameters cast to bf16 inside the step", dict(config, compute="bf16")
+    return build
+
+
 SMALL_LLAMA = dict(layers=2, d=128, heads=4, kv_heads=2, ffn=344, vocab=512, rope_theta=10000.0)
 # The training step carries parameters, gradients' moments and new copies of both: smaller still.
 TRAIN_LLAMA = dict(layers=2, d=64, heads=4, kv_heads=2, ffn=172, vocab=256, rope_theta=10000.0)
@@ -109,6 +126,9 @@ MODELS = {
                      (1e-4, 1e-5), {"token": 512, "pos": 8}),
     "llama_train_step": (lambda: bench.llama_train_step(layers=2, batch=2, seq=16, config=TRAIN_LLAMA),
                          (1e-3, 1e-4), {"tokens": 256, "opt_state.step": 100}),
+    "llama_prefill_bf16": (bf16_compute(lambda: bench.llama_prefill(batch=1, seq=16, max_len=32,
+                                                                     config=SMALL_LLAMA)),
+                           (5e-3, 5e-3), {"tokens": 512}),
     "vit": (lambda: bench.vit_b16(batch=2, image=32, patch=8, layers=2, d=64, heads=4, mlp=128, classes=10),
             (1e-4, 1e-5), {}),
     "mlp_mixer": (lambda: bench.mlp_mixer(batch=2, image=32, patch=8, layers=2, d=64, tokens_mlp=32,
