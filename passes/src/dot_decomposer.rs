@@ -12,6 +12,10 @@
 //! result = reshape(dot', original result shape)
 //! ```
 //!
+//! The final reshape is there even when the shapes agree, as in XLA (the
+//! simplification loop removes it): `excess-precision`, which runs in
+//! between, keeps the rounding of a bf16 dot whose user is a reshape.
+//!
 //! where `M`/`N` are the products of the free dimensions (left out when 1,
 //! as XLA does) and `K` the product of the contracting dimensions, taken in
 //! the order the dimension numbers list them (so the contracted index runs
@@ -103,16 +107,13 @@ pub fn decompose(dot: Op) -> Result<bool, PassError> {
         &["dot_dimension_numbers", "hlo.layout", "hlo.sharding"],
     )?;
     new_dot.set_attr("dot_dimension_numbers", &canonical.to_text())?;
-    let result = if new_dot.result_type(0).tensor().is_some_and(|t| t.dims == out.dims) {
-        copy_layout_attr(dot, new_dot);
-        new_dot.result(0)
-    } else {
-        let reshaped = b.reshape(new_dot.result(0), &out.dims)?;
-        if let Some(r) = reshaped.op() {
-            copy_layout_attr(dot, r);
-        }
-        reshaped
-    };
+    // Always a reshape, as XLA's, even to the same shape (algsimp removes
+    // it later): until then the dot's user is the reshape, which decides
+    // where `excess-precision` keeps a bf16 dot's rounding as XLA does.
+    let result = b.reshape(new_dot.result(0), &out.dims)?;
+    if let Some(r) = result.op() {
+        copy_layout_attr(dot, r);
+    }
     dot.replace_result_uses(0, result);
     dot.erase();
     Ok(true)

@@ -2,14 +2,16 @@
 
 // Two contracting dims (listed as [2, 1]) and a batch dim that is not
 // leading in the rhs: lhs -> [B, M, K], rhs -> [B, K, N], K flattened in
-// the listed order; the precision config is kept.
+// the listed order; the precision config is kept. The result is reshaped
+// even to its own shape, as XLA does (excess-precision reads it).
 // CHECK-LABEL: func.func @multi_contracting
 // CHECK-NEXT:    %[[LT:.*]] = hlo.transpose %arg0, dims = [0, 3, 2, 1] : (tensor<2x3x4x5xf32>) -> tensor<2x5x4x3xf32>
 // CHECK-NEXT:    %[[L:.*]] = hlo.reshape %[[LT]] : (tensor<2x5x4x3xf32>) -> tensor<2x5x12xf32>
 // CHECK-NEXT:    %[[RT:.*]] = hlo.transpose %arg1, dims = [1, 0, 3, 2] : (tensor<4x2x6x3xf32>) -> tensor<2x4x3x6xf32>
 // CHECK-NEXT:    %[[R:.*]] = hlo.reshape %[[RT]] : (tensor<2x4x3x6xf32>) -> tensor<2x12x6xf32>
 // CHECK-NEXT:    %[[D:.*]] = hlo.dot %[[L]], %[[R]] {dot_dimension_numbers = #hlo.dot<lhs_batch_dims = [0], rhs_batch_dims = [0], lhs_contracting_dims = [2], rhs_contracting_dims = [1]>, precision_config = [#hlo<precision HIGHEST>, #hlo<precision DEFAULT>]} : (tensor<2x5x12xf32>, tensor<2x12x6xf32>) -> tensor<2x5x6xf32>
-// CHECK-NEXT:    return %[[D]]
+// CHECK-NEXT:    %[[O:.*]] = hlo.reshape %[[D]] : (tensor<2x5x6xf32>) -> tensor<2x5x6xf32>
+// CHECK-NEXT:    return %[[O]]
 func.func @multi_contracting(%a: tensor<2x3x4x5xf32>, %b: tensor<4x2x6x3xf32>) -> tensor<2x5x6xf32> {
   %0 = hlo.dot %a, %b {dot_dimension_numbers = #hlo.dot<lhs_batch_dims = [0], rhs_batch_dims = [1], lhs_contracting_dims = [2, 1], rhs_contracting_dims = [0, 3]>, precision_config = [#hlo<precision HIGHEST>, #hlo<precision DEFAULT>]} : (tensor<2x3x4x5xf32>, tensor<4x2x6x3xf32>) -> tensor<2x5x6xf32>
   return %0 : tensor<2x5x6xf32>
@@ -22,7 +24,8 @@ func.func @multi_contracting(%a: tensor<2x3x4x5xf32>, %b: tensor<4x2x6x3xf32>) -
 // CHECK-NEXT:    %[[L:.*]] = hlo.reshape %arg0 : (tensor<3xbf16>) -> tensor<3x1xbf16>
 // CHECK-NEXT:    %[[R:.*]] = hlo.reshape %arg1 : (tensor<4xbf16>) -> tensor<1x4xbf16>
 // CHECK-NEXT:    %[[D:.*]] = hlo.dot %[[L]], %[[R]] {dot_dimension_numbers = #hlo.dot<lhs_contracting_dims = [1], rhs_contracting_dims = [0]>} : (tensor<3x1xbf16>, tensor<1x4xbf16>) -> tensor<3x4xf32>
-// CHECK-NEXT:    return %[[D]]
+// CHECK-NEXT:    %[[O:.*]] = hlo.reshape %[[D]] : (tensor<3x4xf32>) -> tensor<3x4xf32>
+// CHECK-NEXT:    return %[[O]]
 func.func @outer(%a: tensor<3xbf16>, %b: tensor<4xbf16>) -> tensor<3x4xf32> {
   %0 = hlo.dot %a, %b {dot_dimension_numbers = #hlo.dot<>} : (tensor<3xbf16>, tensor<4xbf16>) -> tensor<3x4xf32>
   return %0 : tensor<3x4xf32>
@@ -45,11 +48,12 @@ func.func @vector_matrix(%a: tensor<3xf32>, %b: tensor<3x4x5xf32>) -> tensor<4x5
 // -----
 
 // A batch dim that is not leading: only the lhs is transposed; the layout
-// stays on the (unreshaped) result.
+// goes to the final reshape.
 // CHECK-LABEL: func.func @batch_not_leading
 // CHECK-NEXT:    %[[L:.*]] = hlo.transpose %arg0, dims = [1, 0, 2] : (tensor<2x8x3xi8>) -> tensor<8x2x3xi8>
-// CHECK-NEXT:    %[[D:.*]] = hlo.dot %[[L]], %arg1 {{.*}}hlo.layout = #hlo.layout<minor_to_major = [1, 2, 0]>{{.*}} : (tensor<8x2x3xi8>, tensor<8x3x4xi8>) -> tensor<8x2x4xi32>
-// CHECK-NEXT:    return %[[D]]
+// CHECK-NEXT:    %[[D:.*]] = hlo.dot %[[L]], %arg1 {{.*}} : (tensor<8x2x3xi8>, tensor<8x3x4xi8>) -> tensor<8x2x4xi32>
+// CHECK-NEXT:    %[[O:.*]] = hlo.reshape %[[D]] {hlo.layout = #hlo.layout<minor_to_major = [1, 2, 0]>} : (tensor<8x2x4xi32>) -> tensor<8x2x4xi32>
+// CHECK-NEXT:    return %[[O]]
 func.func @batch_not_leading(%a: tensor<2x8x3xi8>, %b: tensor<8x3x4xi8>) -> tensor<8x2x4xi32> {
   %0 = hlo.dot %a, %b {dot_dimension_numbers = #hlo.dot<lhs_batch_dims = [1], rhs_batch_dims = [0], lhs_contracting_dims = [2], rhs_contracting_dims = [1]>, hlo.layout = #hlo.layout<minor_to_major = [1, 2, 0]>} : (tensor<2x8x3xi8>, tensor<8x3x4xi8>) -> tensor<8x2x4xi32>
   return %0 : tensor<8x2x4xi32>
