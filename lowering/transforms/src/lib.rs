@@ -10,6 +10,7 @@
 //! - [`registry`]: the passes by name (`hlo-opt --passes=...`);
 //! - [`pipeline`]: the stages of the CPU and GPU lowering.
 
+pub mod contract_float_ops;
 pub mod expand_math;
 pub mod expand_narrow_floats;
 pub mod flatten_tensors;

@@ -90,6 +90,8 @@ pub fn llvm_steps(platform: Platform) -> Vec<Step> {
         p("loop-invariant-code-motion"),
         p("convert-complex-to-standard"),
         t("xla-expand-math", platform),
+        // FMAs where LLVM can form them, as XLA compiles its kernels.
+        p("xla-contract-float-ops"),
         p("convert-scf-to-cf"),
         p("convert-to-llvm"),
         p("reconcile-unrealized-casts"),

@@ -14,6 +14,7 @@ static REGISTRY: &[PassInfo] = &[
     pass!(crate::lower_tensors::LowerTensors),
     pass!(crate::lower_indexing::LowerIndexing),
     pass!(crate::expand_math::ExpandMath),
+    pass!(crate::contract_float_ops::ContractFloatOps),
 ];
 
 /// Every lowering pass, in pipeline order.
