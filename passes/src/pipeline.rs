@@ -45,8 +45,9 @@ pub fn spmd_pipeline() -> Vec<Step> {
     vec![p("sharding-propagation"), p("spmd-partitioner"), p("all-reduce-combiner")]
 }
 
-/// The default HLO pipeline of `platform`.
-pub fn hlo_pipeline(platform: Platform) -> Vec<Step> {
+/// The default HLO pipeline of `platform` (the two platforms share one
+/// today; the parameter keeps the place for their differences).
+pub fn hlo_pipeline(_platform: Platform) -> Vec<Step> {
     let mut steps = vec![
         // rxla runs one device: sharding annotations are identities.
         p("sharding-remover"),
@@ -80,9 +81,9 @@ pub fn hlo_pipeline(platform: Platform) -> Vec<Step> {
     // on the host), and without the iota tie breaker comparators stay
     // simple enough to sort by keys. An unstable GPU sort kernel would need
     // it back.
-    if platform == Platform::Gpu {
-        steps.push(p("reduce-window-rewriter"));
-    }
+    // Long scans (cumsum) as 16-wide trees on both platforms: XLA:CPU's
+    // cumulative sums round in that order too.
+    steps.push(p("reduce-window-rewriter"));
     steps.extend([
         // Layouts: make every array's layout the default one.
         p("layout-normalization"),

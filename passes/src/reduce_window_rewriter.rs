@@ -66,6 +66,26 @@ impl HloPass for ReduceWindowRewriter {
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<()> {
         let module = Op::of(&module);
+        // A tree's scan of the row totals is itself long when L > base^2
+        // (a cumsum over 1000 elements: 63 totals): rounds until no scan is
+        // left to split, as XLA's totals are scanned by the same tree.
+        for _ in 0..MAX_ROUNDS {
+            if !self.round(module)? {
+                break;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Rounds of tree splitting: each divides the longest scan by the base
+/// length (16^8 elements is far beyond any array).
+const MAX_ROUNDS: usize = 8;
+
+impl ReduceWindowRewriter {
+    /// One walk over the module; true if a scan became a tree.
+    fn round(&self, module: Op) -> Result<bool> {
+        let mut split = false;
         for func in computation::functions(module) {
             for op in func.walk_preorder() {
                 if !op.is("reduce_window") || op.num_operands() == 0 || op.num_operands() % 2 != 0 {
@@ -80,6 +100,7 @@ impl HloPass for ReduceWindowRewriter {
                     continue;
                 }
                 if self.try_tree_scan(module, op, &window, &inputs[0])? {
+                    split = true;
                     continue;
                 }
                 if inputs[0].rank() == 1 {
@@ -87,7 +108,7 @@ impl HloPass for ReduceWindowRewriter {
                 }
             }
         }
-        Ok(())
+        Ok(split)
     }
 }
 

@@ -111,3 +111,25 @@ func.func @not_rewritten(%x: tensor<4x40xf32>) -> (tensor<4x40xf32>, tensor<4x40
   %2 = hlo.reduce_window %x, %one {window = #hlo.window<size = [1, 20]>, to_apply = @sum1} : (tensor<4x40xf32>, tensor<f32>) -> tensor<4x21xf32>
   return %0, %1, %2 : tensor<4x40xf32>, tensor<4x40xf32>, tensor<4x21xf32>
 }
+
+// -----
+
+// A scan longer than 16 * 16 (300 -> 19 rows): the row totals' exclusive
+// scan (19 long) is split too, into 2 rows of 16 and a scan of their 2
+// totals, as XLA:CPU computes a 1000-element cumsum.
+// CHECK-LABEL: func.func @long_cumsum
+// CHECK-NOT:     size = [1, 19]
+// CHECK:         hlo.reduce_window {{.*}}size = [1, 1, 16]{{.*}} -> tensor<2x19x16xf32>
+// CHECK-NOT:     size = [1, 19]
+// CHECK:         hlo.reduce_window {{.*}}size = [1, 1, 16]{{.*}} -> tensor<2x2x16xf32>
+// CHECK:         hlo.reduce_window {{.*}}size = [1, 2], pad_low = [0, 2]>
+// CHECK:         return
+func.func private @sum(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {
+  %0 = hlo.add %a, %b : tensor<f32>
+  return %0 : tensor<f32>
+}
+func.func @long_cumsum(%x: tensor<2x300xf32>) -> tensor<2x300xf32> {
+  %z = hlo.constant dense<0.000000e+00> : tensor<f32>
+  %0 = hlo.reduce_window %x, %z {to_apply = @sum, window = #hlo.window<size = [1, 300], pad_low = [0, 299]>} : (tensor<2x300xf32>, tensor<f32>) -> tensor<2x300xf32>
+  return %0 : tensor<2x300xf32>
+}
