@@ -46,10 +46,10 @@ fn async_copy_fusion_and_identity_wrappers() {
 
 #[test]
 fn custom_calls_and_host_transfers_are_clear_errors() {
-    let text = "HloModule m\n\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT c = f32[2] custom-call(x), custom_call_target=\"lapack_spotrf_ffi\"\n}\n";
+    let text = "HloModule m\n\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT c = f32[2] custom-call(x), custom_call_target=\"lapack_sgeev_ffi\"\n}\n";
     let err = run(text, vec![f32a(&[2], &[1.0, 2.0])]).unwrap_err();
     assert!(
-        err.to_string().contains("custom-call target \"lapack_spotrf_ffi\" is not registered with the interpreter"),
+        err.to_string().contains("custom-call target \"lapack_sgeev_ffi\" is not registered with the interpreter"),
         "{err}"
     );
     // A JAX Python callback says why it cannot run anywhere but in Python.

@@ -40,6 +40,12 @@ fn models_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/models")
 }
 
+/// The linear-algebra corpus (`test/linalg/export.py`: JAX's LAPACK
+/// custom calls with XLA:CPU's outputs).
+fn linalg_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/linalg")
+}
+
 fn leaves(shape: &Shape, out: &mut Vec<Shape>) {
     match shape {
         Shape::Tuple(items) => items.iter().for_each(|s| leaves(s, out)),
@@ -279,6 +285,18 @@ fn models_on_emulated_gpu() {
     run_corpus_in(models_dir(), "models on emulated gpu", &run_case_on_emulated_gpu);
 }
 
+/// LAPACK's custom calls (cholesky, LU, QR, triangular solves, Hermitian
+/// eigenvalues, SVD) on both backends, against XLA:CPU.
+#[test]
+fn linalg_on_cpu() {
+    run_corpus_in(linalg_dir(), "linalg on cpu", &|dir, case| run_case(dir, case));
+}
+
+#[test]
+fn linalg_on_emulated_gpu() {
+    run_corpus_in(linalg_dir(), "linalg on emulated gpu", &run_case_on_emulated_gpu);
+}
+
 fn run_case_on_emulated_gpu(dir: &Path, case: &Case) -> Result<(), String> {
     let options = rxla_runtime::gpu::GpuOptions { emulate: true, ..Default::default() };
     run_case_using(dir, case, &|text, args| {
@@ -297,7 +315,7 @@ fn run_corpus(platform: &str, run_one: &(dyn Fn(&Path, &Case) -> Result<(), Stri
 /// [`run_corpus`] on the corpus in `dir`.
 fn run_corpus_in(dir: PathBuf, platform: &str, run_one: &(dyn Fn(&Path, &Case) -> Result<(), String> + Sync)) {
     let Ok(index) = std::fs::read_to_string(dir.join("index.json")) else {
-        panic!("no corpus at {} (test/oracle and test/models are in the repository; RXLA_ORACLE_DIR overrides the oracle's)", dir.display());
+        panic!("no corpus at {} (test/oracle, test/models and test/linalg are in the repository; RXLA_ORACLE_DIR overrides the oracle's)", dir.display());
     };
     let index: Value = serde_json::from_str(&index).expect("index.json");
     let filter = std::env::var("RXLA_ORACLE_FILTER").unwrap_or_default();

@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 fn corpus() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut files = Vec::new();
-    // The oracle's cases and bench modules, and the real models (test/models:
+    // The oracle's cases and bench modules, the real models (test/models:
     // as JAX hands them over, and XLA's dumps with Shardy's custom calls and
-    // elided constants).
-    for dir in ["test/oracle/cases", "test/oracle/bench", "test/models/cases"] {
+    // elided constants), and the LAPACK custom calls of test/linalg.
+    for dir in ["test/oracle/cases", "test/oracle/bench", "test/models/cases", "test/linalg/cases"] {
         let Ok(entries) = std::fs::read_dir(root.join(dir)) else { continue };
         for entry in entries.flatten() {
             for name in ["module.hlo", "module.opt.hlo", "dump.hlo"] {

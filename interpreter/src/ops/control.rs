@@ -16,9 +16,11 @@
 //!   `copy-start` gives `(operand, operand, u32 0)`, `copy-done` element 0.
 //! - `opt-barrier`, `domain` and `copy` return their operand,
 //!   `add-dependency` its first operand, `after-all` a token.
-//! - `custom-call`, `send`/`recv` (and their `-done`), `infeed` and
-//!   `outfeed` are errors: the interpreter has no custom-call targets and
-//!   no host transfers.
+//! - `custom-call` runs the sharding annotations (identities on one
+//!   device) and LAPACK's FFI targets (`lapack_*_ffi`, see
+//!   [`crate::ops::lapack`]); any other target is an error. `send`/`recv`
+//!   (and their `-done`), `infeed` and `outfeed` are errors: the
+//!   interpreter has no host transfers.
 //! - `replica-id` / `partition-id` are the u32 ids the interpreter plays.
 //! - Collectives exchange data between the replicas run by
 //!   [`crate::replicated::run_replicated`]; a plain run is one replica.
@@ -240,6 +242,9 @@ fn custom_call(inst: &Instruction, operands: &[&Literal]) -> Result<Literal> {
     }
     if target == custom_calls::SHARDING_GROUP {
         return Ok(Literal::Tuple(Vec::new()));
+    }
+    if custom_calls::is_lapack_target(&target) {
+        return crate::ops::lapack::evaluate(&target, inst, operands);
     }
     bail!("{}", rxla_hlo_text::custom_calls::unknown_target_message(&target, "the interpreter"))
 }

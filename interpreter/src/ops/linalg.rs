@@ -77,7 +77,8 @@
 //!   operands as given.
 //!
 //! The numeric conversion helpers at the end (`to_f64s`, `literal_from_f64s`,
-//! ...) are shared with the other modules of this family (`control`, `rng`).
+//! ...) are shared with the other modules of this family (`control`, `rng`,
+//! `lapack`).
 
 use crate::{
     bail,
@@ -1003,7 +1004,7 @@ fn fft(inst: &Instruction, operands: &[&Literal]) -> Result<Literal> {
 // cholesky and triangular-solve
 
 /// Field operations over f64 and c128.
-trait Field:
+pub(crate) trait Field:
     Copy
     + std::ops::Add<Output = Self>
     + std::ops::Sub<Output = Self>
@@ -1135,21 +1136,21 @@ fn cholesky(inst: &Instruction, operands: &[&Literal]) -> Result<Literal> {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Transpose {
+pub(crate) enum Transpose {
     No,
     Plain,
     Adjoint,
 }
 
-struct TriSolve {
-    left_side: bool,
-    lower: bool,
-    unit_diagonal: bool,
-    transpose: Transpose,
+pub(crate) struct TriSolve {
+    pub(crate) left_side: bool,
+    pub(crate) lower: bool,
+    pub(crate) unit_diagonal: bool,
+    pub(crate) transpose: Transpose,
 }
 
 /// Solves every batch element in place in `b`.
-fn triangular_solve_core<T: Field>(a: &[T], b: &mut [T], m: usize, k: usize, o: &TriSolve) {
+pub(crate) fn triangular_solve_core<T: Field>(a: &[T], b: &mut [T], m: usize, k: usize, o: &TriSolve) {
     let mm = m * m;
     let bsize = m * k;
     if mm == 0 || bsize == 0 {

@@ -11,6 +11,7 @@ use rxla_hlo_text::ast::Instruction;
 pub mod control;
 pub mod convert;
 pub mod elementwise;
+pub mod lapack;
 pub mod linalg;
 pub mod movement;
 pub mod reduce;

@@ -45,3 +45,48 @@ pub fn unknown_target_message(target: &str, runner: &str) -> String {
         None => format!("custom-call target \"{target}\" is not registered with {runner}"),
     }
 }
+
+/// LAPACK's typed-FFI targets that JAX's CPU lowering emits for
+/// `jnp.linalg` and `jax.scipy.linalg` (prefix `s`/`d`/`c`/`z`: f32, f64,
+/// c64, c128). The interpreter evaluates them (`rxla_interpreter::ops::lapack`)
+/// and the CPU and GPU runtimes run them through it; the eigen-decompositions
+/// of general matrices (`geev`, `gees`, `gehrd`) are not among them.
+pub const LAPACK_TARGETS: &[&str] = &[
+    "lapack_spotrf_ffi",
+    "lapack_dpotrf_ffi",
+    "lapack_cpotrf_ffi",
+    "lapack_zpotrf_ffi",
+    "lapack_strsm_ffi",
+    "lapack_dtrsm_ffi",
+    "lapack_ctrsm_ffi",
+    "lapack_ztrsm_ffi",
+    "lapack_sgetrf_ffi",
+    "lapack_dgetrf_ffi",
+    "lapack_cgetrf_ffi",
+    "lapack_zgetrf_ffi",
+    "lapack_sgeqrf_ffi",
+    "lapack_dgeqrf_ffi",
+    "lapack_cgeqrf_ffi",
+    "lapack_zgeqrf_ffi",
+    "lapack_sorgqr_ffi",
+    "lapack_dorgqr_ffi",
+    "lapack_cungqr_ffi",
+    "lapack_zungqr_ffi",
+    "lapack_ssyevd_ffi",
+    "lapack_dsyevd_ffi",
+    "lapack_cheevd_ffi",
+    "lapack_zheevd_ffi",
+    "lapack_sgesdd_ffi",
+    "lapack_dgesdd_ffi",
+    "lapack_cgesdd_ffi",
+    "lapack_zgesdd_ffi",
+    "lapack_sgesvd_ffi",
+    "lapack_dgesvd_ffi",
+    "lapack_cgesvd_ffi",
+    "lapack_zgesvd_ffi",
+];
+
+/// Whether `target` is one of [`LAPACK_TARGETS`].
+pub fn is_lapack_target(target: &str) -> bool {
+    LAPACK_TARGETS.contains(&target)
+}
