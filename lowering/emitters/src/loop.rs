@@ -65,7 +65,7 @@ fn element_bits(comp: &Computation) -> (u32, u32) {
 /// Ops that expand into a polynomial or a libm-style routine of tens of
 /// instructions per element (`xla-expand-math`, libdevice on the GPU):
 /// HloCostAnalysis's transcendentals.
-const TRANSCENDENTAL: &[&str] = &[
+pub(crate) const TRANSCENDENTAL: &[&str] = &[
     "acos",
     "acosh",
     "asin",
@@ -112,6 +112,14 @@ pub fn cpu_loop_cost(comp: &Computation, num_elements: i64) -> i64 {
         .map(|ins| ins.shape().dims.iter().product::<i64>())
         .sum();
     num_elements.saturating_add(TRANSCENDENTAL_COST.saturating_mul(transcendental))
+}
+
+/// True if a transcendental op of `comp` computes at least `elements`
+/// elements: per element of a loop over that many, not once per row.
+pub fn has_transcendental_per_element(comp: &Computation, elements: i64) -> bool {
+    comp.instrs.iter().any(|ins| {
+        TRANSCENDENTAL.contains(&ins.opcode.as_str()) && ins.shape().dims.iter().product::<i64>() >= elements
+    })
 }
 
 /// The unroll factor of a loop over `num_elements` elements.

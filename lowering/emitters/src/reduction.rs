@@ -762,6 +762,12 @@ fn emit_cpu(
     // reducer is reassociative, so LLVM vectorizes and interleaves the
     // reduction loop itself.
     let accumulators = heroes.iter().map(|h| h.types.len() as i64).sum::<i64>();
+    // A transcendental per input element (EfficientNet's SiLU before its
+    // squeeze-and-excite mean) is latency enough between additions: one
+    // vector of lanes, not four, whose unrolled polynomials LLVM would
+    // spend four times as long on for no speed.
+    let expensive = crate::r#loop::has_transcendental_per_element(comp, input_elements);
+    let accumulators = if expensive { accumulators.max(4) } else { accumulators };
     let lanes = if row { 1 } else { cpu_lanes(c, vector, accumulators) };
     let strips_per_major = ceil_div(c.max(1), lanes);
     let units = if row { b } else { a * strips_per_major };
