@@ -21,9 +21,9 @@ config.name = "rxla"
 # a test that passes under one runner passes under the other.
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".mlir", ".hlo"]
-# test/oracle, test/models and test/sharded hold the conformance, real-model and sharded corpora
-# (run by the Rust tests and check.py), not lit tests.
-config.excludes = ["lit.cfg.py", "README.md", "Output", "oracle", "models", "sharded"]
+# test/oracle, test/models, test/linalg and test/sharded hold the conformance, real-model,
+# linear-algebra and sharded corpora (run by the Rust tests and check.py), not lit tests.
+config.excludes = ["lit.cfg.py", "README.md", "Output", "oracle", "models", "linalg", "sharded"]
 
 config.test_source_root = os.path.dirname(os.path.abspath(__file__))
 repo_root = os.path.dirname(config.test_source_root)

@@ -180,10 +180,9 @@ mod harness {
                 continue;
             }
             if entry.file_type()?.is_dir() {
-                // `oracle/`, `models/` and `sharded/` are the conformance,
-                // real-model and sharded corpora, not lit tests (as in
-                // test/lit.cfg.py's excludes).
-                if !["Output", "oracle", "models", "sharded"].contains(&name.as_ref()) {
+                // `oracle/`, `models/`, `linalg/` and `sharded/` are corpora,
+                // not lit tests (as in test/lit.cfg.py's excludes).
+                if !["Output", "oracle", "models", "linalg", "sharded"].contains(&name.as_ref()) {
                     collect_test_files(&path, out)?;
                 }
             } else if path.extension().is_some_and(|e| SUFFIXES.iter().any(|s| e == *s)) {
