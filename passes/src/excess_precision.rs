@@ -33,6 +33,7 @@ use melior::ir::OperationRef;
 use rxla_ir::{
     builder::Builder,
     computation,
+    layout::{copy_layout_attr, rebuild},
     op::Op,
     pass::{HloPass, PassError, PassOptions},
     types::{ElementType, HloType},
@@ -79,17 +80,15 @@ impl HloPass for ExcessPrecision {
                     let widen = !mixed && elem(v.ty()).as_ref() == Some(&bf16);
                     operands.push(if widen { b.convert(v, &f32)? } else { v });
                 }
-                let attrs: Vec<(String, String)> = op.attrs();
-                let attrs: Vec<(&str, String)> = attrs.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
-                let wide = b.create(&op.name(), &operands, &[t.with_elem(&f32).into()], &attrs)?.result(0);
+                let wide = rebuild(&b, op, &operands, &[t.with_elem(&f32).into()], &[])?.result(0);
                 for user in &converts {
                     user.replace_result_uses(0, wide);
                 }
                 let others = op.result(0).users().iter().any(|u| !converts.contains(u));
                 if others {
                     let narrow = b.convert(wide, &bf16)?;
-                    if let (Some(layout), Some(convert)) = (op.attr_raw("hlo.layout"), narrow.op()) {
-                        convert.set_attr_raw("hlo.layout", layout);
+                    if let Some(convert) = narrow.op() {
+                        copy_layout_attr(op, convert);
                     }
                     op.replace_result_uses(0, narrow);
                 }
