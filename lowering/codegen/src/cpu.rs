@@ -5,9 +5,11 @@
 //! where present), so the vectorizers use the widest vectors the machine
 //! has. Every function gets the host CPU and features as attributes too,
 //! so that the IR says what it was optimized for wherever it is compiled. Functions also say that
-//! denormals are flushed (`denormal-fp-math=preserve-sign`): the runtime
-//! runs kernels with FTZ/DAZ set, as XLA:CPU does, and LLVM must not fold
-//! constants differently.
+//! f32 denormals are flushed (`denormal-fp-math-f32=preserve-sign`): the
+//! runtime runs kernels with FTZ/DAZ set, as XLA:CPU does, and LLVM must
+//! not fold constants differently. Other types stay IEEE: f16 is computed
+//! through conversions that keep its subnormals, and a flushing mode for
+//! `half` let InstCombine turn `|x| < 2^-14` into `x == 0`.
 
 use inkwell::{
     attributes::AttributeLoc,
@@ -128,7 +130,7 @@ impl HostTarget {
             for (key, value) in [
                 ("target-cpu", self.cpu.as_str()),
                 ("target-features", self.features.as_str()),
-                ("denormal-fp-math", "preserve-sign,preserve-sign"),
+                ("denormal-fp-math", "ieee,ieee"),
                 ("denormal-fp-math-f32", "preserve-sign,preserve-sign"),
             ] {
                 f.add_attribute(AttributeLoc::Function, context.create_string_attribute(key, value));
