@@ -34,6 +34,7 @@ pub mod conditional_simplifier;
 pub mod constant_folding;
 pub mod cse;
 pub mod dce;
+pub mod divide_to_multiply;
 pub mod excess_precision;
 pub mod flatten_call_graph;
 pub mod fusion;
@@ -51,6 +52,7 @@ pub mod stable_sort_expander;
 pub mod tuple_simplifier;
 pub mod while_loop_simplifier;
 pub mod while_loop_trip_count_annotator;
+pub mod windowed_reduction_rewriter;
 pub mod zero_sized_hlo_elimination;
 
 pub use registry::{lookup, registry, PassInfo};

@@ -73,6 +73,10 @@ pub fn hlo_pipeline(_platform: Platform) -> Vec<Step> {
         // dot's rounding.
         p("excess-precision"),
         p("broadcast_canonicalizer"),
+        // XLA's inexact division rules (part of its algsimp), once, where
+        // XLA applies them: before CSE merges the divisors' broadcasts.
+        p("algsimp"),
+        p("divide-to-multiply"),
         simplification(),
         p("while-loop-trip-count-annotator"),
         p("flatten-call-graph"),
@@ -81,6 +85,9 @@ pub fn hlo_pipeline(_platform: Platform) -> Vec<Step> {
     // on the host), and without the iota tie breaker comparators stay
     // simple enough to sort by keys. An unstable GPU sort kernel would need
     // it back.
+    // bf16/f16 sums in XLA:CPU's order (sequential windows of 32), on the
+    // logical dimensions, before layouts and the dimension grouper.
+    steps.push(p("windowed-reduction-rewriter"));
     // Long scans (cumsum) as 16-wide trees on both platforms: XLA:CPU's
     // cumulative sums round in that order too.
     steps.push(p("reduce-window-rewriter"));
