@@ -43,9 +43,12 @@
 //!   is an order-insensitive integer one), else the logical input; the
 //!   result is then put in its physical order.
 //!
-//! Everything else (tuples, calls, control flow, dots, gathers, scatters,
-//! convolutions, variadic ops, custom calls, ...) is left as it is, with
-//! bitcasts at its boundary. Layouts with tiles, a memory space or other
+//! Gathers, scatters, reduce-windows and variadic reduces, whose emitters
+//! read operands as row-major arrays, get their transposed operands as
+//! row-major arrays in logical order (a transpose of the physical form).
+//! Everything else (tuples, calls, control flow, dots, convolutions, other
+//! variadic ops, custom calls, ...) is left as it is, with bitcasts at its
+//! boundary. Layouts with tiles, a memory space or other
 //! uninterpreted parts in a non-default order are not touched. Every
 //! rewrite only moves elements or reinterprets the same bytes, so results
 //! are bit-identical. Fusion computations are skipped.
@@ -103,6 +106,13 @@ impl HloPass for LayoutNormalization {
 
 fn bug(what: &str) -> PassError {
     PassError(format!("internal error: {what}"))
+}
+
+/// Ops left alone whose emitters read their operands as row-major arrays
+/// in logical order (they take no layouts): gathers, scatters (which update
+/// the operand in place), reduce-windows and variadic reduces.
+fn reads_row_major(op: Op) -> bool {
+    matches!(op.opcode().as_str(), "gather" | "scatter" | "reduce_window") || (op.is("reduce") && op.num_operands() > 2)
 }
 
 /// Elementwise ops whose non-scalar operands have the result's dims; scalar
@@ -245,6 +255,9 @@ impl Normalizer {
     }
 
     fn visit(&mut self, op: Op) -> Result<(), PassError> {
+        if reads_row_major(op) {
+            return self.row_major_operands(op);
+        }
         if op.num_results() != 1 {
             return Ok(());
         }
@@ -273,6 +286,25 @@ impl Normalizer {
         };
         op.replace_result_uses(0, replacement);
         op.erase();
+        Ok(())
+    }
+
+    /// Gives `op` its operands as row-major arrays in logical order: a
+    /// transposed operand becomes a transpose of its physical form (XLA's
+    /// layout assignment copies there too), which a fusion then reads
+    /// through the transpose.
+    fn row_major_operands(&mut self, op: Op) -> Result<(), PassError> {
+        let b = Builder::before(op);
+        for (k, v) in op.operands().into_iter().enumerate() {
+            let Some(order) = Self::order(v) else { continue };
+            if shape::is_identity_permutation(&order) {
+                continue;
+            }
+            let identity: Vec<i64> = (0..order.len() as i64).collect();
+            if let Some(x) = self.in_order(&b, v, &identity)? {
+                op.set_operand(k, x);
+            }
+        }
         Ok(())
     }
 

@@ -167,3 +167,22 @@ func.func @untouched(%a: tensor<3x4xf32>) -> (tensor<3x4xf32>, tensor<3x4xf32>) 
   %1 = hlo.negate %a {hlo.layout = #hlo.layout<minor_to_major = [0, 1], tiles = [array<i64: 8, 128>]>} : tensor<3x4xf32>
   return %0, %1 : tensor<3x4xf32>, tensor<3x4xf32>
 }
+
+// -----
+
+// A reduce-window reads its operand as a row-major array: the transposed
+// value reaches it as an explicit transpose of the physical form (the
+// bitcast of %arg0 the transpose was in memory), not as the boundary
+// bitcast that reinterprets %arg0's bytes.
+// CHECK-LABEL: func.func @row_major_consumer
+// CHECK:         %[[T:.*]] = hlo.transpose %arg0, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+// CHECK-NEXT:    hlo.reduce_window %[[T]], %arg1
+func.func private @add(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {
+  %0 = hlo.add %a, %b : tensor<f32>
+  return %0 : tensor<f32>
+}
+func.func @row_major_consumer(%x: tensor<2x3xf32>, %z: tensor<f32>) -> tensor<3x2xf32> {
+  %t = hlo.transpose %x, dims = [1, 0] {hlo.layout = #hlo.layout<minor_to_major = [0, 1]>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %0 = hlo.reduce_window %t, %z {to_apply = @add, window = #hlo.window<size = [1, 2], pad_low = [0, 1]>} : (tensor<3x2xf32>, tensor<f32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
