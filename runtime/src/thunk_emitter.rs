@@ -251,7 +251,16 @@ impl ThunkEmitter {
         for op in func.body_ops() {
             if op.is_named("func.return") {
                 let trees: Vec<Tree> = op.operands().iter().map(|v| values[v].clone()).collect();
-                p.result = if trees.len() == 1 { trees.into_iter().next().unwrap() } else { Tree::Tuple(trees) };
+                let mut result = if trees.len() == 1 { trees.into_iter().next().unwrap() } else { Tree::Tuple(trees) };
+                // Called computations (branches, loop bodies, calls) return
+                // row-major buffers, whatever layout their root has (a
+                // branch whose root is a transpose); the entry keeps its
+                // declared result layouts (the ABI).
+                if computation::entry(self.module) != Some(func) {
+                    let leaves: Vec<Slot> = result.leaves().into_iter().map(|s| self.row_major(&mut p, s)).collect();
+                    result = result.rebuild(&mut leaves.into_iter());
+                }
+                p.result = result;
                 continue;
             }
             self.op(&mut p, &mut in_place, op, &mut values)?;
@@ -809,7 +818,8 @@ impl ThunkEmitter {
     /// Loop states and branch operands are passed as row-major buffers.
     fn check_row_major(&self, op: Op, program: usize) -> Result<()> {
         if let Some(prog) = &self.programs[program] {
-            let leaves = prog.param_leaves.iter().chain(&prog.outputs);
+            let results = prog.result.leaves();
+            let leaves = prog.param_leaves.iter().chain(&results);
             if leaves.into_iter().any(|&s| prog.slots[s].layout.is_some()) {
                 return Err(err(
                     op,
@@ -840,23 +850,27 @@ impl ThunkEmitter {
             }
             operands.push(leaves);
         }
-        let results = self.row_major_results(p, op)?;
-        let leaves = results.iter().flat_map(Tree::leaves).collect();
+        let (results, leaves, relayouts) = self.row_major_results(p, op)?;
         p.steps.push(Step::Conditional { selector, branches, operands, results: leaves });
+        p.steps.extend(relayouts);
         Ok(results)
     }
 
-    /// Fresh row-major slots for the results of a control-flow op.
-    fn row_major_results(&mut self, p: &mut Program, op: Op) -> Result<Vec<Tree>> {
+    /// The results of a control-flow op, whose programs return row-major
+    /// buffers: the result slots (in their declared layouts), the row-major
+    /// slots the step fills, and the relayout steps to run after it.
+    fn row_major_results(&mut self, p: &mut Program, op: Op) -> Result<(Vec<Tree>, Vec<Slot>, Vec<Step>)> {
         let results = self.results(p, op)?;
+        let mut filled = Vec::new();
+        let mut relayouts = Vec::new();
         for t in &results {
             for leaf in t.leaves() {
-                if p.slots[leaf].layout.is_some() {
-                    return Err(err(op, "a control-flow result with a non-default layout"));
-                }
+                let (slot, relayout) = self.row_major_result(p, leaf);
+                filled.push(slot);
+                relayouts.extend(relayout);
             }
         }
-        Ok(results)
+        Ok((results, filled, relayouts))
     }
 
     fn call(&mut self, p: &mut Program, op: Op, values: &HashMap<Value, Tree>) -> Result<Vec<Tree>> {
@@ -869,9 +883,9 @@ impl ThunkEmitter {
                 args.push(self.row_major(p, leaf));
             }
         }
-        let results = self.row_major_results(p, op)?;
-        let leaves = results.iter().flat_map(Tree::leaves).collect();
+        let (results, leaves, relayouts) = self.row_major_results(p, op)?;
         p.steps.push(Step::Call { program, args, results: leaves });
+        p.steps.extend(relayouts);
         Ok(results)
     }
 
