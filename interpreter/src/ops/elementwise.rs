@@ -677,18 +677,55 @@ fn complex_zip(a: &Data, b: &Data, f: impl Fn(Complex64, Complex64) -> Complex64
 }
 
 /// Complex division by Smith's algorithm (no intermediate overflow).
+/// Smith's division, then, when both parts come out NaN, the recovery of
+/// C99 Annex G (`__divdc3`) that the compiled code's lowering of
+/// `complex.div` also applies: infinities and zeros the scaled formula lost.
 fn complex_div(a: Complex64, b: Complex64) -> Complex64 {
-    if b.re.abs() >= b.im.abs() {
+    let q = if b.re.abs() >= b.im.abs() {
         if b.re == 0.0 && b.im == 0.0 {
-            return Complex64::new(a.re / 0.0, a.im / 0.0);
+            Complex64::new(a.re / 0.0, a.im / 0.0)
+        } else {
+            let r = b.im / b.re;
+            let d = b.re + b.im * r;
+            Complex64::new((a.re + a.im * r) / d, (a.im - a.re * r) / d)
         }
-        let r = b.im / b.re;
-        let d = b.re + b.im * r;
-        Complex64::new((a.re + a.im * r) / d, (a.im - a.re * r) / d)
     } else {
         let r = b.re / b.im;
         let d = b.re * r + b.im;
         Complex64::new((a.re * r + a.im) / d, (a.im * r - a.re) / d)
+    };
+    if !(q.re.is_nan() && q.im.is_nan()) {
+        return q;
+    }
+    let (x, y, c, d) = (a.re, a.im, b.re, b.im);
+    let unit = |v: f64, inf: bool| (if inf { 1.0f64 } else { 0.0 }).copysign(v);
+    if c == 0.0 && d == 0.0 && (!x.is_nan() || !y.is_nan()) {
+        let s = f64::INFINITY.copysign(c);
+        Complex64::new(s * x, s * y)
+    } else if (x.is_infinite() || y.is_infinite()) && c.is_finite() && d.is_finite() {
+        let (x, y) = (unit(x, x.is_infinite()), unit(y, y.is_infinite()));
+        Complex64::new(f64::INFINITY * (x * c + y * d), f64::INFINITY * (y * c - x * d))
+    } else if (c.is_infinite() || d.is_infinite()) && x.is_finite() && y.is_finite() {
+        let (c, d) = (unit(c, c.is_infinite()), unit(d, d.is_infinite()));
+        Complex64::new(0.0 * (x * c + y * d), 0.0 * (y * c - x * d))
+    } else {
+        q
+    }
+}
+
+/// `|z|` as the compiled code computes it (MLIR's `complex.abs` lowering,
+/// XLA's too): `max * sqrt(1 + (min / max)^2)` over NaN-propagating
+/// max/min of the parts' magnitudes, and `min` where that is NaN (zero, or
+/// two infinities). `|NaN + inf i|` is NaN, not C's `hypot` infinity.
+fn complex_abs(z: Complex64) -> f64 {
+    let (a, b) = (z.re.abs(), z.im.abs());
+    let (max, min) = if a.is_nan() || b.is_nan() { (f64::NAN, f64::NAN) } else { (a.max(b), a.min(b)) };
+    let r = min / max;
+    let v = max * (1.0 + r * r).sqrt();
+    if v.is_nan() {
+        min
+    } else {
+        v
     }
 }
 
@@ -756,8 +793,8 @@ pub(crate) fn unary_data(op: &str, x: &Data) -> Result<Data> {
     }
     let result = match op {
         "abs" => match x {
-            Data::C64(v) => Some(Data::F32(map(v, |z| c64_to_128(z).norm() as f32))),
-            Data::C128(v) => Some(Data::F64(map(v, |z| z.norm()))),
+            Data::C64(v) => Some(Data::F32(map(v, |z| complex_abs(c64_to_128(z)) as f32))),
+            Data::C128(v) => Some(Data::F64(map(v, complex_abs))),
             Data::F16(v) => Some(Data::F16(map(v, |h| f16::from_bits(h.to_bits() & 0x7fff)))),
             Data::Bf16(v) => Some(Data::Bf16(map(v, |h| bf16::from_bits(h.to_bits() & 0x7fff)))),
             _ => int_unary!(x, XInt::xabs).or_else(|| float_map(x, false, f32::abs, f64::abs)),
