@@ -267,13 +267,21 @@ impl Machine<'_> {
             }
             Step::Dot { lhs, rhs, out, dims } => {
                 let (l, r, o) = (f.array(*lhs), f.array(*rhs), f.array_mut(*out));
-                pool::pool().install(|| rxla_library::dot::dot(l, r, o, dims)).map_err(RunError)?;
+                // Multiply-adds: one per output element and contracted index.
+                let contracted: usize = dims.lhs_contracting.iter().map(|&d| l.dims[d].max(0) as usize).product();
+                let work = o.elements() * contracted;
+                pool::run(work, || rxla_library::dot::dot(l, r, o, dims)).map_err(RunError)?;
             }
             Step::Convolution { lhs, rhs, out, dims, window, feature_groups, batch_groups } => {
                 let (l, r, o) = (f.array(*lhs), f.array(*rhs), f.array_mut(*out));
-                pool::pool()
-                    .install(|| rxla_library::conv::convolution(l, r, o, dims, window, *feature_groups, *batch_groups))
-                    .map_err(RunError)?;
+                // At most this many multiply-adds per output element: the
+                // kernel's elements over its output features.
+                let out_features = r.dims.get(dims.kernel_output_feature).map_or(1, |&d| d.max(1) as usize);
+                let work = o.elements() * (r.elements() / out_features).max(1);
+                pool::run(work, || {
+                    rxla_library::conv::convolution(l, r, o, dims, window, *feature_groups, *batch_groups)
+                })
+                .map_err(RunError)?;
             }
             Step::Sort { outputs, dimension, comparator } => {
                 let function = self.function(*comparator)?;
@@ -305,18 +313,20 @@ impl Machine<'_> {
                     result != 0
                 };
                 let mut arrays: Vec<ArrayMut> = outputs.iter().map(|&s| f.array_mut(s)).collect();
-                pool::pool().install(|| rxla_library::sort::sort(&mut arrays, *dimension, &less)).map_err(RunError)?;
+                let work = arrays.first().map_or(0, |a| n_log_n(a.elements()));
+                pool::run(work, || rxla_library::sort::sort(&mut arrays, *dimension, &less)).map_err(RunError)?;
             }
             Step::SortByKeys { keys, outputs, dimension, order, descending } => {
                 let k = f.array(*keys);
                 let mut arrays: Vec<ArrayMut> = outputs.iter().map(|&s| f.array_mut(s)).collect();
-                pool::pool()
-                    .install(|| rxla_library::key_sort::sort_by_keys(k, &mut arrays, *dimension, *order, *descending))
-                    .map_err(RunError)?;
+                pool::run(n_log_n(k.elements()), || {
+                    rxla_library::key_sort::sort_by_keys(k, &mut arrays, *dimension, *order, *descending)
+                })
+                .map_err(RunError)?;
             }
             Step::Fft { input, output, kind, lengths } => {
                 let (i, o) = (f.array(*input), f.array_mut(*output));
-                pool::pool().install(|| rxla_library::fft::fft(i, o, *kind, lengths)).map_err(RunError)?;
+                pool::run(n_log_n(i.elements()), || rxla_library::fft::fft(i, o, *kind, lengths)).map_err(RunError)?;
             }
             Step::RngBitGenerator { algorithm, state, new_state, output } => {
                 let (s, ns, o) = (f.array(*state), f.array_mut(*new_state), f.array_mut(*output));
@@ -422,6 +432,11 @@ pub fn flatten(l: &Literal) -> Vec<&Literal> {
         Literal::Token => Vec::new(),
         array => vec![array],
     }
+}
+
+/// `n log2 n`: the work of a sort or an FFT of `n` elements.
+fn n_log_n(n: usize) -> usize {
+    n * (usize::BITS - n.leading_zeros()) as usize
 }
 
 fn copy(src: *const u8, dst: *mut u8, n: usize) {

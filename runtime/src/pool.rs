@@ -30,6 +30,24 @@ pub fn threads() -> usize {
     pool().current_num_threads()
 }
 
+/// Work (multiply-adds, elements) below which a library step runs on the
+/// calling thread. The library parallelizes from 2^18 multiply-adds
+/// (`rxla_library::matmul`); below that a step would run on one pool
+/// thread anyway, and handing it over and waiting for it costs ~5 us, more
+/// than a small product takes (a decode loop's matrix-vector products).
+pub const INLINE_WORK: usize = 1 << 18;
+
+/// Runs `f` on the pool when `work` is large enough to use it, else on the
+/// calling thread (which has the same floating point environment during an
+/// execution).
+pub fn run<R: Send>(work: usize, f: impl FnOnce() -> R + Send) -> R {
+    if work < INLINE_WORK || threads() == 1 {
+        f()
+    } else {
+        pool().install(f)
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 mod mxcsr {
     /// MXCSR bits: denormals are zero (6) and flush to zero (15).
@@ -98,5 +116,15 @@ mod tests {
             assert_eq!(std::hint::black_box(tiny) * std::hint::black_box(1.0f32), 0.0);
         }
         assert!(std::hint::black_box(tiny) * std::hint::black_box(1.0f32) > 0.0);
+    }
+
+    #[test]
+    fn small_work_runs_on_the_calling_thread_large_work_on_the_pool() {
+        let me = std::thread::current().id();
+        assert_eq!(super::run(1000, || std::thread::current().id()), me);
+        if super::threads() > 1 {
+            let name = super::run(super::INLINE_WORK, || std::thread::current().name().map(str::to_string));
+            assert!(name.is_some_and(|n| n.starts_with("rxla-cpu-")));
+        }
     }
 }
