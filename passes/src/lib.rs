@@ -35,6 +35,7 @@ pub mod constant_folding;
 pub mod cse;
 pub mod dce;
 pub mod divide_to_multiply;
+pub mod dot_strength_reduction;
 pub mod excess_precision;
 pub mod flatten_call_graph;
 pub mod fusion;

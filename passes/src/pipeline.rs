@@ -73,10 +73,12 @@ pub fn hlo_pipeline(_platform: Platform) -> Vec<Step> {
         // dot's rounding.
         p("excess-precision"),
         p("broadcast_canonicalizer"),
-        // XLA's inexact division rules (part of its algsimp), once, where
-        // XLA applies them: before CSE merges the divisors' broadcasts.
+        // XLA's inexact division and dot rules (part of its algsimp),
+        // once, where XLA applies them: before CSE merges the divisors'
+        // broadcasts.
         p("algsimp"),
         p("divide-to-multiply"),
+        p("dot-strength-reduction"),
         simplification(),
         p("while-loop-trip-count-annotator"),
         p("flatten-call-graph"),

@@ -32,6 +32,7 @@ static REGISTRY: &[PassInfo] = &[
     pass!(crate::result_caster::ResultCaster),
     pass!(crate::excess_precision::ExcessPrecision),
     pass!(crate::divide_to_multiply::DivideToMultiply),
+    pass!(crate::dot_strength_reduction::DotStrengthReduction),
     pass!(crate::rng_bit_generator_expander::RngBitGeneratorExpander),
     pass!(crate::rng_expander::RngExpander),
     pass!(crate::select_and_scatter_expander::SelectAndScatterExpander),
