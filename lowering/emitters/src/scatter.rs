@@ -9,7 +9,9 @@
 //! update element into the output element. Unless the scatter promises
 //! unique indices, several threads may update one element, so the update
 //! is an atomic read-modify-write (`xla.atomic_rmw`); a combiner that just
-//! returns the update is a plain store either way.
+//! returns the update is a plain store either way. On the CPU a scatter of
+//! fewer than 64K updates runs in one workgroup with plain
+//! read-modify-writes instead (`xla.scatter = "sequential"`).
 
 use crate::{
     builder::FuncBuilder,
@@ -25,6 +27,10 @@ use crate::{
 use rxla_indexing::Expr;
 use rxla_ir::computation;
 use std::collections::HashMap;
+
+/// Updates below which a CPU scatter whose updates may collide runs in one
+/// workgroup, without atomics.
+const SEQUENTIAL_UPDATES: i64 = 1 << 16;
 
 /// Emits the scatter kernel.
 pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitError> {
@@ -63,7 +69,21 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
         .and_then(|f| Computation::from_func(f).ok())
         .is_some_and(|c| returns_update(&c));
     let combiner = kernel.reducer_fn(&combiner_name)?;
-    let work = Work::new(&kernel.target, comp, update_dims.iter().product(), Some(1));
+    let updates_count: i64 = update_dims.iter().product();
+    let mut work = Work::new(&kernel.target, comp, updates_count, Some(1));
+    // One CPU workgroup needs no atomics. Below SEQUENTIAL_UPDATES updates
+    // that is faster than parallel workgroups whose atomic
+    // read-modify-writes contend for the same cache lines (XLA:CPU's
+    // scatter is one sequential loop too): a GNN's segment sum of 12K
+    // updates took 149 us in 8 workgroups.
+    let sequential = match &mut work.grid {
+        Grid::Cpu { workgroups } if !unique && !overwrite && updates_count < SEQUENTIAL_UPDATES => {
+            *workgroups = 1;
+            true
+        }
+        Grid::Cpu { workgroups } => *workgroups == 1,
+        Grid::Gpu(_) => false,
+    };
     kernel.entry_attrs.extend(work.grid.attrs());
     kernel.entry_attrs.push("xla.in_place".to_string());
     kernel.entry_attrs.push(format!(
@@ -72,6 +92,8 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
             "store"
         } else if unique {
             "unique"
+        } else if sequential {
+            "sequential"
         } else {
             "atomic"
         }
@@ -125,7 +147,7 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
                         Ok(kernel_ops::call(fb, &combiner.name, &args, &combiner.arg_types, &combiner.result_types)[0]
                             .clone())
                     };
-                    if unique {
+                    if unique || sequential {
                         let cur = fb.assign("x", &format!("tensor.extract {tensor}[{}] : {ty}", at.join(", ")));
                         let new = combine(fb, &cur)?;
                         Ok(vec![
