@@ -364,3 +364,23 @@ func.func @grow(%a: tensor<8x16xf32>, %b: tensor<8x16xf32>, %c: tensor<8x16xf32>
   %6 = hlo.negate %1 : tensor<8x16xf32>
   return %5, %6 : tensor<8x16xf32>, tensor<8x16xf32>
 }
+
+// -----
+
+// A short row reduction (10 per output, computed elementally) is not fused
+// into a consumer that reads each of its elements several times through a
+// broadcast: it would be recomputed for every element of the row.
+// CHECK-LABEL: func.func @reduce_not_recomputed
+// CHECK-NEXT:    %[[M:.*]] = hlo.reduce %arg0, %arg1 {{.*}} -> tensor<16xf32>
+// CHECK-NEXT:    %[[S:.*]] = hlo.fusion kLoop @{{.*}}(%arg0, %[[M]]) : (tensor<16x10xf32>, tensor<16xf32>) -> tensor<16x10xf32>
+// CHECK-NEXT:    return %[[S]]
+func.func @reduce_not_recomputed(%x: tensor<16x10xf32>, %ninf: tensor<f32>) -> tensor<16x10xf32> {
+  %m = hlo.reduce %x, %ninf {dimensions = array<i64: 1>, to_apply = @max} : (tensor<16x10xf32>, tensor<f32>) -> tensor<16xf32>
+  %b = hlo.broadcast %m, dims = [0] : (tensor<16xf32>) -> tensor<16x10xf32>
+  %s = hlo.subtract %x, %b : tensor<16x10xf32>
+  return %s : tensor<16x10xf32>
+}
+func.func private @max(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {
+  %0 = hlo.maximum %a, %b : tensor<f32>
+  return %0 : tensor<f32>
+}

@@ -66,6 +66,7 @@ const SMALL_CONCATENATE: u32 = 1 << 13;
 /// ([`is_expensive`]), and a clone in a fused computation may read the
 /// constant through a parameter.
 const READS_DEFINITIONS: u32 = 1 << 14;
+const REDUCE: u32 = 1 << 15;
 
 impl Facts {
     /// The facts of a live op.
@@ -97,6 +98,7 @@ impl Facts {
         set(UNNESTED_REDUCTION, unnested);
         set(EXPENSIVE_TO_REPEAT, is_expensive_to_repeat(op));
         set(READS_MULTIPLE_TIMES, reads_elements_multiple_times(op));
+        set(REDUCE, code == "reduce" && elements(op.operand(0)) > elements(op.result(0)));
         set(
             SIGNIFICANT_REDUCE,
             code == "reduce" && {
@@ -177,6 +179,10 @@ impl Facts {
     /// [`reads_elements_multiple_times`].
     pub fn reads_elements_multiple_times(&self) -> bool {
         self.has(READS_MULTIPLE_TIMES)
+    }
+    /// A reduce reading more than one input per output.
+    pub fn is_reduce(&self) -> bool {
+        self.has(REDUCE)
     }
     /// A reduce reading at least 16 inputs per output.
     pub fn is_significant_reduce(&self) -> bool {
