@@ -201,7 +201,9 @@ impl<'a> Kernel<'a> {
         args.extend(params.iter().cloned());
         let mut idx = Vec::new();
         for (d, &size) in index_shape.iter().enumerate() {
-            let name = format!("%i{d}");
+            // Not `%i{n}`: that is `FuncBuilder::fresh("i")`'s loop variables
+            // (a rank-5 index met a window loop's `%i4`).
+            let name = format!("%idx_{d}");
             idx.push(fb.var(&name, 0, (size - 1).max(0)));
             args.push(name);
         }
