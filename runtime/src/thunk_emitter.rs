@@ -365,7 +365,14 @@ impl ThunkEmitter {
                 }
             }
             "bitcast" | "reshape" => {
-                let from = self.array(op, values, op.operand(0))?;
+                let mut from = self.array(op, values, op.operand(0))?;
+                if opcode == "bitcast" {
+                    // A bitcast reinterprets the bytes of its operand in the
+                    // operand's declared layout; a slot holding the value in
+                    // another one (a control-flow result, row-major) is
+                    // relaid out first.
+                    from = self.in_layout(p, from, layout(op, op.operand(0))?);
+                }
                 let result = op.result(0);
                 let shape = array_shape(op, &result.ty())?;
                 let to_layout = layout(op, result)?;
