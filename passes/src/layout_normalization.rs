@@ -43,9 +43,11 @@
 //!   is an order-insensitive integer one), else the logical input; the
 //!   result is then put in its physical order.
 //!
-//! Gathers, scatters, reduce-windows and variadic reduces, whose emitters
-//! read operands as row-major arrays, get their transposed operands as
-//! row-major arrays in logical order (a transpose of the physical form).
+//! Gathers, scatters, reduce-windows, variadic reduces and width-changing
+//! bitcast-converts, whose emitters read operands and write results as
+//! row-major arrays, get their transposed operands as row-major arrays in
+//! logical order (a transpose of the physical form), and a result with a
+//! layout is written row-major and transposed to its physical form.
 //! Everything else (tuples, calls, control flow, dots, convolutions, other
 //! variadic ops, custom calls, ...) is left as it is, with bitcasts at its
 //! boundary. Layouts with tiles, a memory space or other
@@ -109,10 +111,20 @@ fn bug(what: &str) -> PassError {
 }
 
 /// Ops left alone whose emitters read their operands as row-major arrays
-/// in logical order (they take no layouts): gathers, scatters (which update
-/// the operand in place), reduce-windows and variadic reduces.
+/// in logical order and write their result so (they take no layouts):
+/// gathers, scatters (which update the operand in place), reduce-windows,
+/// variadic reduces and width-changing bitcast-converts.
 fn reads_row_major(op: Op) -> bool {
-    matches!(op.opcode().as_str(), "gather" | "scatter" | "reduce_window") || (op.is("reduce") && op.num_operands() > 2)
+    matches!(op.opcode().as_str(), "gather" | "scatter" | "reduce_window")
+        || (op.is("reduce") && op.num_operands() > 2)
+        || (op.is("bitcast_convert") && changes_rank(op))
+}
+
+/// A width-changing bitcast-convert: its result gains or loses the minor
+/// dimension of the narrower elements.
+fn changes_rank(op: Op) -> bool {
+    let rank = |t: HloType| t.tensor().map(|t| t.rank());
+    op.num_operands() == 1 && rank(op.operand_type(0)) != rank(op.result_type(0))
 }
 
 /// Elementwise ops whose non-scalar operands have the result's dims; scalar
@@ -304,6 +316,30 @@ impl Normalizer {
             if let Some(x) = self.in_order(&b, v, &identity)? {
                 op.set_operand(k, x);
             }
+        }
+        // A result with a layout: the op writes it row-major, and its users
+        // read it through a transpose to the physical form and the usual
+        // boundary bitcast.
+        if op.num_results() != 1 {
+            return Ok(());
+        }
+        let r = op.result(0);
+        let Some(order) = Self::order(r) else { return Ok(()) };
+        if shape::is_identity_permutation(&order) {
+            return Ok(());
+        }
+        let rt = r.ty().tensor().cloned().ok_or_else(|| bug("not an array"))?;
+        let uses = r.uses();
+        op.remove_attr("hlo.layout");
+        let after = Builder::before(op.next().ok_or_else(|| bug("an op without a successor"))?);
+        let physical = self.transpose(&after, r, &order)?;
+        let cast = after.bitcast(physical, &rt)?;
+        let cast_op = cast.op().ok_or_else(|| bug("bitcast without an op"))?;
+        cast_op.set_attr("hlo.layout", &layout_attr_text(&rxla_ir::layout::minor_to_major_of(&order)))?;
+        self.note(cast);
+        self.normalized.insert(cast, physical);
+        for (user, k) in uses {
+            user.set_operand(k, cast);
         }
         Ok(())
     }
