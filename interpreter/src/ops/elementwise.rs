@@ -713,6 +713,16 @@ fn complex_div(a: Complex64, b: Complex64) -> Complex64 {
     }
 }
 
+/// `tanh(z)`, also where num_complex's formula divides infinities: for a
+/// large real part it is `sign(re) + i 4 sin(im) cos(im) e^(-2|re|)`.
+fn complex_tanh(z: Complex64) -> Complex64 {
+    if z.re.abs() > 20.0 && z.im.is_finite() {
+        let im = 4.0 * z.im.sin() * z.im.cos() * (-2.0 * z.re.abs()).exp();
+        return Complex64::new(1.0f64.copysign(z.re), im);
+    }
+    z.tanh()
+}
+
 /// `|z|` as the compiled code computes it (MLIR's `complex.abs` lowering,
 /// XLA's too): `max * sqrt(1 + (min / max)^2)` over NaN-propagating
 /// max/min of the parts' magnitudes, and `min` where that is NaN (zero, or
@@ -893,8 +903,9 @@ fn complex_unary(op: &str, x: &Data) -> Option<Data> {
         "cbrt" => complex_map(x, |z| z.cbrt()),
         "sine" => complex_map(x, |z| z.sin()),
         "cosine" => complex_map(x, |z| z.cos()),
-        "tan" => complex_map(x, |z| z.tan()),
-        "tanh" => complex_map(x, |z| z.tanh()),
+        // tan(z) = -i tanh(iz).
+        "tan" => complex_map(x, |z| Complex64::new(0.0, -1.0) * complex_tanh(Complex64::i() * z)),
+        "tanh" => complex_map(x, complex_tanh),
         "sinh" => complex_map(x, |z| z.sinh()),
         "cosh" => complex_map(x, |z| z.cosh()),
         "asin" => complex_map(x, |z| z.asin()),
