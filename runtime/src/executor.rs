@@ -189,6 +189,7 @@ impl Machine<'_> {
                 format!("sort by keys {}", outputs.first().map(shape).unwrap_or_default())
             }
             Step::Fft { output, .. } => format!("fft -> {}", shape(output)),
+            Step::TopK { values, .. } => format!("topk -> {}", shape(values)),
             Step::RngBitGenerator { output, .. } => format!("rng-bit-generator -> {}", shape(output)),
             Step::CustomCall { target, .. } => format!("custom-call {target}"),
             Step::While { .. } => "while".into(),
@@ -323,6 +324,10 @@ impl Machine<'_> {
                     rxla_library::key_sort::sort_by_keys(k, &mut arrays, *dimension, *order, *descending)
                 })
                 .map_err(RunError)?;
+            }
+            Step::TopK { input, values, indices, largest } => {
+                let (i, v, x) = (f.array(*input), f.array_mut(*values), f.array_mut(*indices));
+                pool::run(n_log_n(i.elements()), || rxla_library::topk::topk(i, v, x, *largest)).map_err(RunError)?;
             }
             Step::Fft { input, output, kind, lengths } => {
                 let (i, o) = (f.array(*input), f.array_mut(*output));

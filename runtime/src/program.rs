@@ -151,6 +151,13 @@ pub enum Step {
         kind: FftKind,
         lengths: Vec<i64>,
     },
+    /// `topk` along the last dimension (`rxla_library::topk`).
+    TopK {
+        input: Slot,
+        values: Slot,
+        indices: Slot,
+        largest: bool,
+    },
     RngBitGenerator {
         algorithm: RngAlgorithm,
         state: Slot,
@@ -219,6 +226,7 @@ impl Step {
                 (reads, outputs.clone())
             }
             Step::Fft { input, output, .. } => (vec![*input], vec![*output]),
+            Step::TopK { input, values, indices, .. } => (vec![*input], vec![*values, *indices]),
             Step::RngBitGenerator { state, new_state, output, .. } => (vec![*state], vec![*new_state, *output]),
             Step::CustomCall { inputs, outputs, .. } => (inputs.clone(), outputs.clone()),
             Step::While { init, state, .. } => {

@@ -407,6 +407,7 @@ impl ThunkEmitter {
             "convolution" => self.convolution(p, op, values)?,
             "sort" => self.sort(p, op, values)?,
             "fft" => self.fft(p, op, values)?,
+            "topk" => self.topk(p, op, values)?,
             "rng_bit_generator" => self.rng_bit_generator(p, op, values)?,
             "custom_call" => self.custom_call(p, op, values)?,
             "while" => self.while_loop(p, op, values)?,
@@ -717,6 +718,27 @@ impl ThunkEmitter {
             descending: keys.descending,
         });
         p.steps.extend(relayouts);
+        Ok(results)
+    }
+
+    /// `topk` through the library for the element types whose bits order as
+    /// keys; the interpreter for the others.
+    fn topk(&mut self, p: &mut Program, op: Op, values: &HashMap<Value, Tree>) -> Result<Vec<Tree>> {
+        let elem = op.operand(0).ty().tensor().and_then(|t| rxla_translate::types::primitive_type(&t.elem.0));
+        let supported = elem.and_then(rxla_library::topk::key_order).is_some();
+        if !supported || op.num_results() != 2 || op.num_operands() != 1 {
+            return self.interpret(p, op, values);
+        }
+        let largest = op.attr_text("largest").is_none_or(|t| t.contains("true"));
+        let operands = self.library_operands(p, op, values)?;
+        let results = self.results(p, op)?;
+        let (Tree::Array(v), Tree::Array(i)) = (&results[0], &results[1]) else {
+            return Err(err(op, "topk results must be two arrays"));
+        };
+        let (values_slot, r1) = self.row_major_result(p, *v);
+        let (indices_slot, r2) = self.row_major_result(p, *i);
+        p.steps.push(Step::TopK { input: operands[0], values: values_slot, indices: indices_slot, largest });
+        p.steps.extend(r1.into_iter().chain(r2));
         Ok(results)
     }
 

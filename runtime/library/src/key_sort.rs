@@ -25,7 +25,7 @@ pub enum KeyOrder {
 
 /// The order-preserving unsigned image of a key's `width` low bits.
 #[inline]
-fn ordered_bits(bits: u64, width: u32, order: KeyOrder, descending: bool) -> u64 {
+pub(crate) fn ordered_bits(bits: u64, width: u32, order: KeyOrder, descending: bool) -> u64 {
     let sign = 1u64 << (width - 1);
     let mask = if width == 64 { u64::MAX } else { (1u64 << width) - 1 };
     let u = match order {
@@ -48,7 +48,7 @@ fn ordered_bits(bits: u64, width: u32, order: KeyOrder, descending: bool) -> u64
 
 /// The raw bits of key `i` (little-endian, `size` bytes).
 #[inline]
-fn key_bits(data: &[u8], size: usize, i: usize) -> u64 {
+pub(crate) fn key_bits(data: &[u8], size: usize, i: usize) -> u64 {
     match size {
         1 => data[i] as u64,
         2 => u16::from_le_bytes([data[2 * i], data[2 * i + 1]]) as u64,

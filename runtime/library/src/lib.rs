@@ -15,6 +15,7 @@
 //!   comparators that compare one key per element).
 //! - [`fft`]: FFT, IFFT, RFFT, IRFFT over the innermost axes (rustfft, f64).
 //! - [`rng`]: rng-bit-generator (Threefry, Philox), bit-exact with XLA.
+//! - [`topk`]: top-k along the last dimension (partial selection per row).
 //! - `convert` (internal): operand/result conversions of dot and conv.
 //! - `matmul` (internal): batched strided products (gemm, integer kernel).
 //! - `gemv`, `skinny` (internal): the products gemm packs for nothing: one
@@ -31,3 +32,4 @@ mod matmul;
 pub mod rng;
 mod skinny;
 pub mod sort;
+pub mod topk;

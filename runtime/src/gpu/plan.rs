@@ -243,6 +243,7 @@ fn host_step_name(step: &Step, kernels: &[KernelInfo]) -> String {
         Step::Sort { comparator, .. } => format!("sort, comparator {}", kernels[*comparator].name),
         Step::SortByKeys { .. } => "sort by keys".into(),
         Step::Fft { kind, .. } => format!("fft {kind:?}"),
+        Step::TopK { .. } => "topk".into(),
         Step::RngBitGenerator { algorithm, .. } => format!("rng-bit-generator {algorithm:?}"),
         Step::CustomCall { target, .. } => format!("custom-call {target}"),
         Step::Interpret { opcode, .. } => format!("{opcode} (interpreter)"),
