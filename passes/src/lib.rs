@@ -38,6 +38,7 @@ pub mod divide_to_multiply;
 pub mod dot_strength_reduction;
 pub mod excess_precision;
 pub mod flatten_call_graph;
+pub mod float_normalization;
 pub mod fusion;
 pub mod fusion_wrapper;
 pub mod logistic_expander;

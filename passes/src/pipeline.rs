@@ -72,6 +72,8 @@ pub fn hlo_pipeline(_platform: Platform) -> Vec<Step> {
         // after the dot decomposer, whose reshape after a dot keeps the
         // dot's rounding.
         p("excess-precision"),
+        // No backend has f8 arithmetic: XLA:CPU computes it in f16.
+        p("float-normalization"),
         p("broadcast_canonicalizer"),
         // XLA's inexact division and dot rules (part of its algsimp),
         // once, where XLA applies them: before CSE merges the divisors'

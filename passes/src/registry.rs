@@ -31,6 +31,7 @@ static REGISTRY: &[PassInfo] = &[
     pass!(crate::operand_upcaster::OperandUpcaster),
     pass!(crate::result_caster::ResultCaster),
     pass!(crate::excess_precision::ExcessPrecision),
+    pass!(crate::float_normalization::FloatNormalization),
     pass!(crate::divide_to_multiply::DivideToMultiply),
     pass!(crate::dot_strength_reduction::DotStrengthReduction),
     pass!(crate::rng_bit_generator_expander::RngBitGeneratorExpander),
