@@ -29,9 +29,8 @@ use rxla_ir::{
     layout::copy_layout_attr,
     op::{Op, Value},
     pass::{HloPass, PassError, PassOptions},
-    types::{ElementType, HloType, TensorType},
+    types::{shape, HloType, TensorType},
 };
-use std::collections::HashMap;
 
 #[derive(Clone, Debug)]
 pub struct DotStrengthReduction;
@@ -50,10 +49,9 @@ impl HloPass for DotStrengthReduction {
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
         let module = Op::of(&module);
         let mut dead = Vec::new();
-        let mut adders = HashMap::new();
         for func in computation::functions(module) {
             for op in func.walk_preorder() {
-                if op.is("dot") && rewrite(module, op, &mut adders)? {
+                if op.is("dot") && rewrite(module, op)? {
                     dead.push(op);
                 }
             }
@@ -67,7 +65,7 @@ impl HloPass for DotStrengthReduction {
 }
 
 /// Rewrites one dot; true when it did (the dot is then unused).
-fn rewrite(module: Op, op: Op, adders: &mut HashMap<ElementType, String>) -> Result<bool, PassError> {
+fn rewrite(module: Op, op: Op) -> Result<bool, PassError> {
     if op.num_operands() != 2 || op.has_attr("algorithm") {
         return Ok(false);
     }
@@ -117,14 +115,7 @@ fn rewrite(module: Op, op: Op, adders: &mut HashMap<ElementType, String>) -> Res
         let nb = dn.lhs_batch.len() as i64;
         let reduced: Vec<i64> = (nb..nb + dn.lhs_contracting.len() as i64).collect();
         let zero = b.scalar(elem, if elem.is_float() { Scalar::Float(0.0) } else { Scalar::Int(0) })?;
-        let adder = match adders.get(elem) {
-            Some(name) => name.clone(),
-            None => {
-                let name = add_computation(module, elem)?;
-                adders.insert(elem.clone(), name.clone());
-                name
-            }
-        };
+        let adder = computation::scalar_reducer(module, "add", elem)?;
         b.reduce(&[product], &[zero], &reduced, &adder)?[0]
     };
     if let Some(new) = result.op() {
@@ -134,25 +125,11 @@ fn rewrite(module: Op, op: Op, adders: &mut HashMap<ElementType, String>) -> Res
     Ok(true)
 }
 
-/// A new computation adding two scalars of `elem`; its name.
-fn add_computation(module: Op, elem: &ElementType) -> Result<String, PassError> {
-    let scalar: HloType = TensorType::new(&[], elem).into();
-    let (func, b, args) = computation::create_function(
-        module,
-        "dot_strength_reduction.add",
-        &[scalar.clone(), scalar.clone()],
-        &[scalar],
-    )?;
-    let sum = b.add(args[0], args[1])?;
-    b.ret(&[sum])?;
-    Ok(computation::name(func))
-}
-
 /// `x` transposed so that its dims `first` come first and `then` after
 /// them, in the listed orders (no transpose when already so).
 fn arranged(b: &Builder, x: Value, first: &[i64], then: &[i64]) -> Result<Value, PassError> {
     let perm: Vec<i64> = first.iter().chain(then).copied().collect();
-    if perm.iter().enumerate().all(|(i, &d)| d == i as i64) {
+    if shape::is_identity_permutation(&perm) {
         return Ok(x);
     }
     b.transpose(x, &perm)

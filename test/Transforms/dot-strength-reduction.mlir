@@ -22,9 +22,9 @@ func.func @outer(%a: tensor<2x4x16xf32>, %b: tensor<2x4x8xf32>) -> tensor<2x4x16
 // CHECK-NEXT:    %[[T:.*]] = hlo.transpose %[[A]], dims = [1, 0] : (tensor<16x4xf32>) -> tensor<4x16xf32>
 // CHECK-NEXT:    %[[M:.*]] = hlo.multiply %[[T]], %[[B]] : tensor<4x16xf32>
 // CHECK-NEXT:    %[[Z:.*]] = hlo.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:    %[[S:.*]] = hlo.reduce %[[M]], %[[Z]] {dimensions = array<i64: 1>, to_apply = @dot_strength_reduction.add} : (tensor<4x16xf32>, tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:    %[[S:.*]] = hlo.reduce %[[M]], %[[Z]] {dimensions = array<i64: 1>, to_apply = @add_f32_reducer} : (tensor<4x16xf32>, tensor<f32>) -> tensor<4xf32>
 // CHECK-NEXT:    return %[[S]]
-// CHECK:       func.func private @dot_strength_reduction.add(%{{.*}}: tensor<f32>, %{{.*}}: tensor<f32>) -> tensor<f32>
+// CHECK:       func.func private @add_f32_reducer(%{{.*}}: tensor<f32>, %{{.*}}: tensor<f32>) -> tensor<f32>
 func.func @vectors(%a: tensor<16x4xbf16>, %b: tensor<4x16xbf16>) -> tensor<4xf32> {
   %0 = hlo.dot %a, %b {dot_dimension_numbers = #hlo.dot<lhs_batch_dims = [1], rhs_batch_dims = [0], lhs_contracting_dims = [0], rhs_contracting_dims = [1]>} : (tensor<16x4xbf16>, tensor<4x16xbf16>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
