@@ -186,6 +186,14 @@ pub struct WindowDim {
     pub reversal: bool,
 }
 
+impl WindowDim {
+    /// Size 1, stride 1, no padding or dilation: a dimension the window
+    /// leaves alone.
+    pub fn trivial() -> Self {
+        WindowDim { size: 1, stride: 1, pad_low: 0, pad_high: 0, lhs_dilation: 1, rhs_dilation: 1, reversal: false }
+    }
+}
+
 /// A window attribute, one entry per dimension.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Window(pub Vec<WindowDim>);

@@ -144,15 +144,7 @@ fn rank1_to_rank2(op: Op, window: &Window, outputs: &[TensorType]) -> Result<()>
     }
     operands.extend((n..2 * n).map(|i| op.operand(i)));
     let mut window2 = window.clone();
-    window2.0.push(WindowDim {
-        size: 1,
-        stride: 1,
-        pad_low: 0,
-        pad_high: 0,
-        lhs_dilation: 1,
-        rhs_dilation: 1,
-        reversal: false,
-    });
+    window2.0.push(WindowDim::trivial());
     let results: Vec<HloType> = outputs.iter().map(|t| t.with_dims(&[t.dims[0], 1]).into()).collect();
     let Some(to_apply) = op.attr_text("to_apply") else { return Ok(()) };
     let rw =
@@ -277,15 +269,7 @@ impl ReduceWindowRewriter {
         let tiled = b.reshape(source, &tiled_dims)?;
 
         // Scan within each row.
-        let trivial = WindowDim {
-            size: 1,
-            stride: 1,
-            pad_low: 0,
-            pad_high: 0,
-            lhs_dilation: 1,
-            rhs_dilation: 1,
-            reversal: false,
-        };
+        let trivial = WindowDim::trivial();
         let mut outer_window = Window(vec![trivial.clone(); rank + 1]);
         outer_window.0[rank].size = base;
         if forward {

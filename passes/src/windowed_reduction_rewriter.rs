@@ -70,10 +70,6 @@ impl HloPass for WindowedReductionRewriter {
     }
 }
 
-fn trivial() -> WindowDim {
-    WindowDim { size: 1, stride: 1, pad_low: 0, pad_high: 0, lhs_dilation: 1, rhs_dilation: 1, reversal: false }
-}
-
 /// Rewrites one reduce; true when it did (the reduce is then unused).
 fn rewrite(reduce: Op) -> Result<bool, PassError> {
     if reduce.num_operands() != 2 || reduce.num_results() != 1 {
@@ -111,7 +107,7 @@ fn rewrite(reduce: Op) -> Result<bool, PassError> {
     // XLA's levels: while a reduced dimension is longer than the window,
     // every reduced dimension is windowed (short ones padded up to 32).
     while dims.iter().any(|&d| t.dims[d as usize] > WINDOW) {
-        let mut window = Window(vec![trivial(); t.rank()]);
+        let mut window = Window(vec![WindowDim::trivial(); t.rank()]);
         let mut next = t.dims.clone();
         for (d, w) in window.0.iter_mut().enumerate() {
             if !reduced(d) {
@@ -119,14 +115,20 @@ fn rewrite(reduce: Op) -> Result<bool, PassError> {
             }
             let padded = (t.dims[d] + WINDOW - 1) / WINDOW * WINDOW;
             let pad = padded - t.dims[d];
-            *w = WindowDim { size: WINDOW, stride: WINDOW, pad_low: pad / 2, pad_high: pad - pad / 2, ..trivial() };
+            *w = WindowDim {
+                size: WINDOW,
+                stride: WINDOW,
+                pad_low: pad / 2,
+                pad_high: pad - pad / 2,
+                ..WindowDim::trivial()
+            };
             next[d] = padded / WINDOW;
         }
         t = t.with_dims(&next);
         x = reduce_window(x, &window, &t)?;
     }
     // The last reduce: one window over the reduced dimensions.
-    let mut window = Window(vec![trivial(); t.rank()]);
+    let mut window = Window(vec![WindowDim::trivial(); t.rank()]);
     let mut kept = t.dims.clone();
     for (d, w) in window.0.iter_mut().enumerate() {
         if reduced(d) {
