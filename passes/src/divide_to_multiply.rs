@@ -62,15 +62,15 @@ impl HloPass for DivideToMultiply {
             let mut work: Vec<Op> = func.walk_preorder().into_iter().filter(|op| op.is("divide")).collect();
             work.reverse();
             // The divisions still to visit, never erased before their turn.
-            let mut pending: HashSet<usize> = work.iter().map(|op| key(*op)).collect();
+            let mut pending: HashSet<Op> = work.iter().copied().collect();
             while let Some(op) = work.pop() {
-                pending.remove(&key(op));
+                pending.remove(&op);
                 if let Some(created) = rewrite(op)? {
                     // As XLA's ReplaceInstruction, the division and what
                     // only it used go now: later divisors' users are
                     // counted without them.
                     erase_unused(op, &pending);
-                    pending.extend(created.iter().map(|op| key(*op)));
+                    pending.extend(created.iter().copied());
                     work.extend(created.into_iter().rev());
                 }
             }
@@ -79,24 +79,20 @@ impl HloPass for DivideToMultiply {
     }
 }
 
-fn key(op: Op) -> usize {
-    op.raw().ptr as usize
-}
-
 /// Erases the unused `op`, then each of its operands' side-effect-free
 /// producers left unused, except the divisions in `pending`.
-fn erase_unused(op: Op, pending: &HashSet<usize>) {
+fn erase_unused(op: Op, pending: &HashSet<Op>) {
     let mut producers: Vec<Op> = Vec::new();
     for v in op.operands() {
         if let Some(p) = v.op() {
-            if !producers.iter().any(|q| key(*q) == key(p)) {
+            if !producers.contains(&p) {
                 producers.push(p);
             }
         }
     }
     op.erase();
     for p in producers {
-        if !p.has_uses() && !pending.contains(&key(p)) && is_trivially_dead_when_unused(p) {
+        if !p.has_uses() && !pending.contains(&p) && is_trivially_dead_when_unused(p) {
             erase_unused(p, pending);
         }
     }
@@ -113,25 +109,19 @@ fn rewrite(op: Op) -> Result<Option<Vec<Op>>, PassError> {
     let (a, d) = (op.operand(0), op.operand(1));
     let b = Builder::before(op);
     let mut created = Vec::new();
+    // XLA's order; bf16 only takes the reciprocal rules (see above).
     let native = matches!(t.elem.0.as_str(), "f16" | "f32" | "f64");
-    let result = if native {
-        match functions(&b, a, d)? {
-            Some(v) => Some(v),
-            None => reciprocal_rules(&b, &t, a, d, &mut created)?,
-        }
-    } else if t.elem.0 == "bf16" {
-        reciprocal_rules(&b, &t, a, d, &mut created)?
-    } else {
-        None
-    };
-    let result = match result {
-        Some(v) => v,
-        None if native => match quotients(&b, a, d, &mut created)? {
-            Some(v) => v,
-            None => return Ok(None),
-        },
-        None => return Ok(None),
-    };
+    if !native && t.elem.0 != "bf16" {
+        return Ok(None);
+    }
+    let mut result = if native { functions(&b, a, d)? } else { None };
+    if result.is_none() {
+        result = reciprocal_rules(&b, &t, a, d, &mut created)?;
+    }
+    if result.is_none() && native {
+        result = quotients(&b, a, d, &mut created)?;
+    }
+    let Some(result) = result else { return Ok(None) };
     if let Some(new) = result.op() {
         copy_layout_attr(op, new);
         if let (Some(metadata), false) = (op.attr_raw("hlo.metadata"), new.has_attr("hlo.metadata")) {
