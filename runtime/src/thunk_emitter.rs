@@ -724,21 +724,17 @@ impl ThunkEmitter {
     /// `topk` through the library for the element types whose bits order as
     /// keys; the interpreter for the others.
     fn topk(&mut self, p: &mut Program, op: Op, values: &HashMap<Value, Tree>) -> Result<Vec<Tree>> {
-        let elem = op.operand(0).ty().tensor().and_then(|t| rxla_translate::types::primitive_type(&t.elem.0));
-        let supported = elem.and_then(rxla_library::topk::key_order).is_some();
+        let input = array_shape(op, &op.operand(0).ty())?;
+        let supported = rxla_library::topk::key_order(input.ty).is_some();
         if !supported || op.num_results() != 2 || op.num_operands() != 1 {
             return self.interpret(p, op, values);
         }
         let largest = op.attr_text("largest").is_none_or(|t| t.contains("true"));
         let operands = self.library_operands(p, op, values)?;
-        let results = self.results(p, op)?;
-        let (Tree::Array(v), Tree::Array(i)) = (&results[0], &results[1]) else {
-            return Err(err(op, "topk results must be two arrays"));
-        };
-        let (values_slot, r1) = self.row_major_result(p, *v);
-        let (indices_slot, r2) = self.row_major_result(p, *i);
-        p.steps.push(Step::TopK { input: operands[0], values: values_slot, indices: indices_slot, largest });
-        p.steps.extend(r1.into_iter().chain(r2));
+        let (results, outputs, relayouts) = self.row_major_results(p, op)?;
+        let [top, positions] = outputs[..] else { return Err(err(op, "topk results must be two arrays")) };
+        p.steps.push(Step::TopK { input: operands[0], values: top, indices: positions, largest });
+        p.steps.extend(relayouts);
         Ok(results)
     }
 
@@ -885,9 +881,10 @@ impl ThunkEmitter {
         Ok(results)
     }
 
-    /// The results of a control-flow op, whose programs return row-major
-    /// buffers: the result slots (in their declared layouts), the row-major
-    /// slots the step fills, and the relayout steps to run after it.
+    /// The results of an op whose step writes row-major buffers (control
+    /// flow, the interpreter, library steps): the result slots (in their
+    /// declared layouts), the row-major slots the step fills, and the
+    /// relayout steps to run after it.
     fn row_major_results(&mut self, p: &mut Program, op: Op) -> Result<(Vec<Tree>, Vec<Slot>, Vec<Step>)> {
         let results = self.results(p, op)?;
         let mut filled = Vec::new();
@@ -926,16 +923,7 @@ impl ThunkEmitter {
             let rebuilt: Vec<Slot> = tree.leaves().into_iter().map(|s| self.row_major(p, s)).collect();
             inputs.push(tree.rebuild(&mut rebuilt.into_iter()));
         }
-        let results = self.results(p, op)?;
-        let mut outputs = Vec::new();
-        let mut relayouts = Vec::new();
-        for t in &results {
-            for leaf in t.leaves() {
-                let (s, r) = self.row_major_result(p, leaf);
-                outputs.push(s);
-                relayouts.extend(r);
-            }
-        }
+        let (results, outputs, relayouts) = self.row_major_results(p, op)?;
         p.steps.push(Step::Interpret { opcode: op.opcode(), module: Arc::new(module), inputs, outputs });
         p.steps.extend(relayouts);
         Ok(results)
