@@ -23,6 +23,7 @@ pub mod reduction_dimension_grouper;
 pub mod reduction_layout_normalizer;
 pub mod reshape_mover;
 pub mod scatter_simplifier;
+pub mod topk_rewriter;
 pub mod tree_reduction_rewriter;
 
 pub mod algsimp;

@@ -45,9 +45,8 @@ pub fn spmd_pipeline() -> Vec<Step> {
     vec![p("sharding-propagation"), p("spmd-partitioner"), p("all-reduce-combiner")]
 }
 
-/// The default HLO pipeline of `platform` (the two platforms share one
-/// today; the parameter keeps the place for their differences).
-pub fn hlo_pipeline(_platform: Platform) -> Vec<Step> {
+/// The default HLO pipeline of `platform`.
+pub fn hlo_pipeline(platform: Platform) -> Vec<Step> {
     let mut steps = vec![
         // rxla runs one device: sharding annotations are identities.
         p("sharding-remover"),
@@ -85,6 +84,12 @@ pub fn hlo_pipeline(_platform: Platform) -> Vec<Step> {
         p("while-loop-trip-count-annotator"),
         p("flatten-call-graph"),
     ];
+    // XLA:CPU's runtime top-k for sorts of which only a prefix is used
+    // (after the simplification, which removes the tuples between the sort
+    // and its slices). The GPU sorts on the device (or will): not there.
+    if platform == Platform::Cpu {
+        steps.push(p("topk-rewriter"));
+    }
     // No stable-sort-expander: both runtimes sort stably (the GPU's sorts
     // on the host), and without the iota tie breaker comparators stay
     // simple enough to sort by keys. An unstable GPU sort kernel would need

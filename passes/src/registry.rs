@@ -42,6 +42,7 @@ static REGISTRY: &[PassInfo] = &[
     pass!(crate::spmd::SpmdPartitioner),
     pass!(crate::all_reduce_combiner::AllReduceCombiner),
     pass!(crate::stable_sort_expander::StableSortExpander),
+    pass!(crate::topk_rewriter::TopkRewriter),
     pass!(crate::zero_sized_hlo_elimination::ZeroSizedHloElimination),
     pass!(crate::while_loop_simplifier::WhileLoopSimplifier),
     pass!(crate::while_loop_trip_count_annotator::WhileLoopTripCountAnnotator),
