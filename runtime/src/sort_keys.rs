@@ -15,6 +15,14 @@
 //! The other operands do not take part in the comparison, so their order
 //! for equal keys is the input order (the sort is stable), which is a valid
 //! result of a sort of any stability.
+//!
+//! Floats compared without `type=TOTALORDER` (XLA's client library and
+//! `approx_max_k` emit such comparators) are ordered as in total order
+//! except that -0 and +0 are equal: their keys map -0 to +0 first, so
+//! zeros keep their input order as a stable sort leaves them. NaN compares
+//! false with everything in that order, which is no strict weak order: the
+//! comparator defines no result for it, and the keys place NaN as total
+//! order does (above +inf, or below -inf when negative).
 
 use rxla_ir::{
     attrs::enum_case,
@@ -36,6 +44,8 @@ pub struct KeyComparator {
     pub param: Value,
     pub descending: bool,
     pub order: KeyOrder,
+    /// Floats compared in IEEE order (-0 == +0): -0 keys become +0.
+    pub zeros_equal: bool,
 }
 
 /// Elementwise ops `g` may consist of (every other op, even a pure one,
@@ -92,19 +102,22 @@ pub fn analyze(comparator: Op) -> Option<KeyComparator> {
         return None;
     }
     let elem = key.ty().tensor()?.elem.clone();
-    let order = match enum_case(cmp, "compare_type").as_deref() {
+    let compare_type = enum_case(cmp, "compare_type");
+    let zeros_equal = elem.is_float() && matches!(compare_type.as_deref(), None | Some("FLOAT"));
+    let order = match compare_type.as_deref() {
         Some("TOTALORDER") if elem.is_float() => KeyOrder::TotalOrder,
+        // IEEE order, in which NaN is unordered (see the module's doc).
+        None | Some("FLOAT") if elem.is_float() => KeyOrder::TotalOrder,
         Some("SIGNED") if elem.is_integer() || elem.is_pred() => KeyOrder::Signed,
         Some("UNSIGNED") if elem.is_integer() || elem.is_pred() => KeyOrder::Unsigned,
         None if elem.is_signed_int() => KeyOrder::Signed,
         None if elem.is_unsigned_int() || elem.is_pred() => KeyOrder::Unsigned,
-        // A partial order (floats with NaN): no fast path.
         _ => return None,
     };
     if !matches!(elem.bit_width(), 8 | 16 | 32 | 64) {
         return None;
     }
-    Some(KeyComparator { key, param: args[0], descending, order })
+    Some(KeyComparator { key, param: args[0], descending, order, zeros_equal })
 }
 
 /// True if `a` computes from `pa` what `b` computes from `pb`, with the
@@ -147,7 +160,15 @@ pub fn key_function(module: Op, cmp: &KeyComparator, operand: &TensorType, hint:
     let (func, b, args) = computation::create_function(module, hint, &[HloType::Tensor(operand.clone())], &[out])?;
     let mut mapped: HashMap<Value, Value> = HashMap::new();
     mapped.insert(cmp.param, args[0]);
-    let key = lift(&b, cmp.key, &operand.dims, &mut mapped)?;
+    let mut key = lift(&b, cmp.key, &operand.dims, &mut mapped)?;
+    if cmp.zeros_equal {
+        // select(key == 0, +0, key): -0 and +0 get one key.
+        let zero =
+            b.constant_attr(&format!("dense<0.0> : tensor<{}>", key_elem.0), &TensorType::new(&[], &key_elem))?;
+        let zeros = b.broadcast_scalar(zero, &operand.dims)?;
+        let is_zero = b.compare("EQ", key, zeros, None)?;
+        key = b.select(is_zero, zeros, key)?;
+    }
     b.ret(&[key])?;
     Ok(func)
 }
