@@ -395,7 +395,15 @@ macro_rules! impl_xint {
             #[inline]
             fn xpow(self, o: Self) -> Self {
                 if o < 0 {
-                    return if self == 1 { 1 } else { 0 };
+                    // 1/x^|o| truncated: only 1 and -1 survive.
+                    let minus_one = (0 as $t).wrapping_sub(1);
+                    return if self == 1 {
+                        1
+                    } else if self == minus_one {
+                        if o & 1 == 1 { minus_one } else { 1 }
+                    } else {
+                        0
+                    };
                 }
                 let mut e = o as $ut;
                 let mut base = self;
@@ -1611,12 +1619,10 @@ fn reduce_precision_bits(bits: u64, nbits: u32, se: u32, sm: u32, de: u32, dm: u
             x = signed_zero;
         }
     }
+    // NaN is kept, as the semantics say and XLA:CPU does (XLA's evaluator
+    // gives +inf when no mantissa bits are left).
     if is_nan {
-        if dm > 0 {
-            bits
-        } else {
-            exp_mask
-        }
+        bits
     } else {
         x
     }

@@ -425,10 +425,16 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
         let raw = self.value(fb, v, at)?;
         let elem = self.elem(v);
         let ix = scalar_ops::to_index(fb, &raw, &elem).map_err(|m| self.kernel.err(m))?;
-        let zero = fb.index_const(0);
         let top = fb.index_const(hi);
-        let lo = fb.assign("clamp", &format!("arith.maxsi {ix}, {zero} : index"));
-        let c = fb.assign("clamp", &format!("arith.minsi {lo}, {top} : index"));
+        let c = if elem.is_unsigned_int() {
+            // Unsigned: never below 0, and a u64 at or above 2^63 (a
+            // negative index) is beyond the top.
+            fb.assign("clamp", &format!("arith.minui {ix}, {top} : index"))
+        } else {
+            let zero = fb.index_const(0);
+            let lo = fb.assign("clamp", &format!("arith.maxsi {ix}, {zero} : index"));
+            fb.assign("clamp", &format!("arith.minsi {lo}, {top} : index"))
+        };
         Ok(fb.var(&c, 0, hi))
     }
 

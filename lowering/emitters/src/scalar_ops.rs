@@ -221,7 +221,16 @@ pub fn convert(fb: &mut FuncBuilder, x: &str, from: &ElementType, to: &ElementTy
         return Ok(fb.assign("v", &format!("complex.create {re}, {zero} : {tt}")));
     }
     if from.is_complex() {
-        return Err(format!("convert from {from} to {to} is not supported (take real() first)"));
+        // XLA converts the real part.
+        let fc = ElementType::new(component(&ft).unwrap());
+        let re = fb.assign("re", &format!("complex.re {x} : {ft}"));
+        return convert(fb, &re, &fc, to);
+    }
+    // Narrow floats (f8, ...) have no arithmetic: through f32 or f16.
+    let narrow = |t: &ElementType| t.is_float() && t.bit_width() <= 8;
+    if to.is_pred() && narrow(from) {
+        let f = un_to(fb, "arith.extf", x, &ft, "f32");
+        return convert(fb, &f, &ElementType::new("f32"), to);
     }
     if to.is_pred() {
         if from.is_float() {

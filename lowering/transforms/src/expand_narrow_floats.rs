@@ -13,6 +13,8 @@
 //!   interpreter uses) and looked up by a branchless binary search over the
 //!   step boundaries.
 //!
+//! - `arith.sitofp`/`arith.uitofp` to a narrow format: through f64 (exact
+//!   for up to 53 bits), then rounded once as above, as XLA:CPU converts;
 //! - `arith.negf` on a narrow format: the sign bit flipped, with NaN made
 //!   the format's canonical NaN of the new sign as the interpreter does
 //!   (`fnuz` formats have no negative zero: zero and NaN stay as they
@@ -58,6 +60,18 @@ impl HloPass for ExpandNarrowFloats {
                 } else if let Some(f) = narrow(to) {
                     expand_trunc(op, f, from, to)?;
                 }
+            } else if let Some(f) =
+                (name == "arith.sitofp" || name == "arith.uitofp").then(|| narrow(op.result(0).raw_type())).flatten()
+            {
+                // Through f64 (exact up to 2^53), then one rounding, as
+                // XLA:CPU converts; the truncation is then expanded.
+                let b = B::before(op);
+                let to = op.result(0).raw_type();
+                let f64t = b.ty("f64");
+                let wide = b.val(&name, &[op.operand(0)], f64t, &[]);
+                let t = b.val("arith.truncf", &[wide], to, &[]);
+                replace_op(op, &[t]);
+                expand_trunc(t.op().expect("just created"), f, f64t, to)?;
             } else if let Some(f) =
                 (name == "arith.negf").then(|| narrow(scalar_type(op.result(0).raw_type()))).flatten()
             {
