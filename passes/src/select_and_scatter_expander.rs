@@ -87,6 +87,17 @@ fn expand(module: Op, sas: Op) -> Result<()> {
     {
         return Ok(());
     }
+    if source_shape.num_elements() == 0 || shape.num_elements() == 0 {
+        // No window selects anything: the result is the init value.
+        let b = Builder::before(sas);
+        let filled = b.broadcast_scalar(init, &shape.dims)?;
+        if let (Some(new), Some(layout)) = (filled.op(), sas.attr_raw("hlo.layout")) {
+            new.set_attr_raw("hlo.layout", layout);
+        }
+        sas.replace_result_uses(0, filled);
+        sas.erase();
+        return Ok(());
+    }
 
     // The window reduction: (operand_lhs, iota_lhs..., operand_rhs, iota_rhs...).
     let side: Vec<HloType> = std::iter::once(scalar.clone()).chain((0..rank).map(|_| index.clone())).collect();

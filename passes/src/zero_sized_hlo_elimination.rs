@@ -8,8 +8,9 @@
 //! - Side effects are XLA's `HasSideEffect`: the op itself (rng, collectives,
 //!   send/recv, infeed/outfeed, opt-barrier, custom-calls marked
 //!   `has_side_effect`, ...) or any computation it calls.
-//! - Only single-result ops with a static array type qualify (XLA skips
-//!   tuple-shaped instructions; multi-result ops are rxla's tuples).
+//! - Ops whose results are all static arrays with zero elements qualify,
+//!   multi-result ops too (XLA skips tuple-shaped instructions; rxla's
+//!   variadic reduce-window or sort of empty arrays crashed its emitters).
 //! - Computations called by fusions are skipped (XLA visits non-fusion
 //!   computations only), and so is every computation that uses control
 //!   dependencies (`hlo.control_predecessors`), where XLA would refuse to
@@ -57,22 +58,29 @@ impl HloPass for ZeroSizedHloElimination {
                 continue;
             }
             for op in ops {
-                if op.name() == "func.return" || op.is("constant") || op.num_results() != 1 {
+                if op.name() == "func.return" || op.is("constant") || op.num_results() == 0 {
                     continue;
                 }
-                let HloType::Tensor(t) = op.result_type(0) else { continue };
-                if t.num_elements() != 0 || effects.op(op) {
+                let empty_arrays = (0..op.num_results())
+                    .all(|i| matches!(op.result_type(i), HloType::Tensor(t) if t.num_elements() == 0));
+                if !empty_arrays || effects.op(op) {
                     continue;
                 }
                 let b = Builder::before(op);
-                let empty = b.constant_attr(&format!("dense<> : {t}"), &t)?;
-                let new_op = empty.op().expect("a constant's result");
-                for key in ["hlo.layout", "hlo.metadata"] {
-                    if let Some(attr) = op.attr_raw(key) {
-                        new_op.set_attr_raw(key, attr);
+                for i in 0..op.num_results() {
+                    let HloType::Tensor(t) = op.result_type(i) else { unreachable!() };
+                    let empty = b.constant_attr(&format!("dense<> : {t}"), &t)?;
+                    let new_op = empty.op().expect("a constant's result");
+                    // A multi-result op's layout attribute lists its results'.
+                    let keys: &[&str] =
+                        if op.num_results() == 1 { &["hlo.layout", "hlo.metadata"] } else { &["hlo.metadata"] };
+                    for key in keys {
+                        if let Some(attr) = op.attr_raw(key) {
+                            new_op.set_attr_raw(key, attr);
+                        }
                     }
+                    op.replace_result_uses(i, empty);
                 }
-                op.replace_result_uses(0, empty);
                 op.erase();
             }
         }

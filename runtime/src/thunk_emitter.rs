@@ -456,6 +456,11 @@ impl ThunkEmitter {
     ) -> Result<Vec<Tree>> {
         let fused = self.callee(op, "calls")?;
         let outputs = op.results().len();
+        let empty = |t: HloType| matches!(t, HloType::Tensor(t) if t.num_elements() == 0);
+        if op.results().iter().all(|r| empty(r.ty())) {
+            // Nothing to compute (and no kernel for a grid of no elements).
+            return self.results(p, op);
+        }
         let fingerprint = self.fingerprints.fusion(op.raw());
         let reused = fingerprint.as_ref().and_then(|f| self.kernel_by_fingerprint.get(f)).copied();
         let kernel = match reused {
