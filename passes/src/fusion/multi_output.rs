@@ -782,6 +782,12 @@ fn can_fuse_producer(
     if order.reaches(p, &others) {
         return Err("the fusion would create a cycle");
     }
+    // The consumer would recompute the producer's reduction (or other
+    // expensive op) for each element it reads it at (a chain of
+    // softmaxes over short rows grew as row_length^depth).
+    if super::creates_heavy_computation(pv, cv, results) {
+        return Err("the producer would be recomputed for every element the consumer reads");
+    }
     // Outputs for the producer's other users.
     let extra: Vec<usize> = (0..results.len()).filter(|&j| results[j].uses().iter().any(|(u, _)| *u != c)).collect();
     let merged = View::fuse(pv, results, cv, &extra);
