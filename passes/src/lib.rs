@@ -37,6 +37,7 @@ pub mod cse;
 pub mod dce;
 pub mod divide_to_multiply;
 pub mod dot_strength_reduction;
+pub mod dus_accumulate;
 pub mod excess_precision;
 pub mod flatten_call_graph;
 pub mod float_normalization;

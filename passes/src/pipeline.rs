@@ -80,6 +80,7 @@ pub fn hlo_pipeline(platform: Platform) -> Vec<Step> {
         p("algsimp"),
         p("divide-to-multiply"),
         p("dot-strength-reduction"),
+        p("dus-accumulate"),
         simplification(),
         p("while-loop-trip-count-annotator"),
         p("flatten-call-graph"),

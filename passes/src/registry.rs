@@ -34,6 +34,7 @@ static REGISTRY: &[PassInfo] = &[
     pass!(crate::float_normalization::FloatNormalization),
     pass!(crate::divide_to_multiply::DivideToMultiply),
     pass!(crate::dot_strength_reduction::DotStrengthReduction),
+    pass!(crate::dus_accumulate::DusAccumulate),
     pass!(crate::rng_bit_generator_expander::RngBitGeneratorExpander),
     pass!(crate::rng_expander::RngExpander),
     pass!(crate::select_and_scatter_expander::SelectAndScatterExpander),
