@@ -14,6 +14,9 @@
 use crate::array::{byte_size, checked_dims, ArrayMut, ArrayRef, ElementType};
 use rayon::prelude::*;
 
+/// Below this many elements a batched sort runs on the calling thread.
+const PARALLEL_ELEMENTS: usize = 1 << 15;
+
 /// How keys compare.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum KeyOrder {
@@ -167,20 +170,28 @@ pub fn sort_by_keys(
         }
         Ok(pairs.into_iter().map(|(_, i)| i).collect())
     };
-    let perms: Vec<Vec<u32>> = if slices > 1 {
+    // Small sorts stay on the calling thread: handing a few thousand
+    // elements to the thread pool cost more than sorting them.
+    let parallel = slices > 1 && total >= PARALLEL_ELEMENTS;
+    let perms: Vec<Vec<u32>> = if parallel {
         (0..slices).into_par_iter().map(sort_slice).collect::<Result<_, _>>()?
     } else {
-        vec![sort_slice(0)?]
+        (0..slices).map(sort_slice).collect::<Result<_, _>>()?
     };
     // Gather each operand through the permutations.
     for a in operands.iter_mut() {
         let es = byte_size(a.ty);
         let src = a.data.to_vec();
         let out = a.data.as_mut_ptr() as usize;
-        perms.par_iter().enumerate().for_each(|(s, perm)| {
+        let gather_slice = |(s, perm): (usize, &Vec<u32>)| {
             // Slices are disjoint: threads write disjoint elements.
             gather(&src, out as *mut u8, es, perm, |i| at(s, i));
-        });
+        };
+        if parallel {
+            perms.par_iter().enumerate().for_each(gather_slice);
+        } else {
+            perms.iter().enumerate().for_each(gather_slice);
+        }
     }
     Ok(())
 }
