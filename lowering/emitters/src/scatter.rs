@@ -9,9 +9,10 @@
 //! update element into the output element. Unless the scatter promises
 //! unique indices, several threads may update one element, so the update
 //! is an atomic read-modify-write (`xla.atomic_rmw`); a combiner that just
-//! returns the update is a plain store either way. On the CPU a scatter of
-//! fewer than 64K updates runs in one workgroup with plain
-//! read-modify-writes instead (`xla.scatter = "sequential"`).
+//! returns the update is a plain store either way. On the CPU a thread takes
+//! whole update rows (indices and bounds check once per row, a loop nest
+//! over the window), and a scatter of fewer than 64K rows runs in one
+//! workgroup with plain read-modify-writes (`xla.scatter = "sequential"`).
 
 use crate::{
     builder::FuncBuilder,
@@ -28,8 +29,9 @@ use rxla_indexing::Expr;
 use rxla_ir::computation;
 use std::collections::HashMap;
 
-/// Updates below which a CPU scatter whose updates may collide runs in one
-/// workgroup, without atomics.
+/// Update rows (or, where a thread takes elements, updates) below which a
+/// CPU scatter whose updates may collide runs in one workgroup, without
+/// atomics.
 const SEQUENTIAL_UPDATES: i64 = 1 << 16;
 
 /// Emits the scatter kernel.
@@ -70,14 +72,20 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
         .is_some_and(|c| returns_update(&c));
     let combiner = kernel.reducer_fn(&combiner_name)?;
     let updates_count: i64 = update_dims.iter().product();
-    let mut work = Work::new(&kernel.target, comp, updates_count, Some(1));
+    let rows = update_dims[0];
+    // On the CPU a thread takes whole update rows: the start indices and
+    // the bounds check once per row, then a loop nest over the window
+    // (contiguous, vectorizable), instead of both per element.
+    let by_rows = matches!(kernel.target, crate::target::Target::Cpu(_)) && updates_count > rows;
+    let mut work = Work::new(&kernel.target, comp, if by_rows { rows } else { updates_count }, Some(1));
+    let collisions = if by_rows { rows } else { updates_count };
     // One CPU workgroup needs no atomics. Below SEQUENTIAL_UPDATES updates
     // that is faster than parallel workgroups whose atomic
     // read-modify-writes contend for the same cache lines (XLA:CPU's
     // scatter is one sequential loop too): a GNN's segment sum of 12K
     // updates took 149 us in 8 workgroups.
     let sequential = match &mut work.grid {
-        Grid::Cpu { workgroups } if !unique && !overwrite && updates_count < SEQUENTIAL_UPDATES => {
+        Grid::Cpu { workgroups } if !unique && !overwrite && collisions < SEQUENTIAL_UPDATES => {
             *workgroups = 1;
             true
         }
@@ -104,7 +112,7 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
     let index_elem = comp.ty(indices).elem.clone();
     let mut fb = FuncBuilder::new();
     let ids = work.ids(&mut fb);
-    let map = work.map(&update_dims);
+    let map = if by_rows { work.map(&update_dims[..1]) } else { work.map(&update_dims) };
     let inits = vec![(outs[0].clone(), out_types[0].clone())];
     let output = {
         let mut el = Elemental::new(&mut kernel, comp, Current::Entry, params, HashMap::new());
@@ -127,34 +135,51 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
             let ty = out_types[0].clone();
             let r =
                 fb.if_then(cond.as_deref(), std::slice::from_ref(&tensor), std::slice::from_ref(&ty), &mut |fb| {
-                    let mut out_idx = Vec::new();
-                    for d in 0..dims.len() {
-                        let w = idx[d + 1].clone();
-                        out_idx.push(match &starts[d] {
-                            Some(ix) => w.add(&fb.var(ix, 0, dims[d] - update_dims[d + 1])),
-                            None => w,
-                        });
-                    }
-                    let u = el.value(fb, updates, idx)?;
-                    let at = fb.indices(&out_idx)?;
-                    if overwrite {
-                        return Ok(vec![
-                            fb.assign("ins", &format!("tensor.insert {u} into {tensor}[{}] : {ty}", at.join(", ")))
-                        ]);
-                    }
-                    let combine = |fb: &mut FuncBuilder, cur: &str| -> Result<String, EmitError> {
-                        let args = vec![cur.to_string(), u.clone()];
-                        Ok(kernel_ops::call(fb, &combiner.name, &args, &combiner.arg_types, &combiner.result_types)[0]
+                    // The update element's index: the row's and the window's.
+                    let mut row_window = Vec::new();
+                    let mut element = |fb: &mut FuncBuilder, idx: &[Expr], tensor: &str| -> Result<String, EmitError> {
+                        let mut out_idx = Vec::new();
+                        for d in 0..dims.len() {
+                            let w = idx[d + 1].clone();
+                            out_idx.push(match &starts[d] {
+                                Some(ix) => w.add(&fb.var(ix, 0, dims[d] - update_dims[d + 1])),
+                                None => w,
+                            });
+                        }
+                        let u = el.value(fb, updates, idx)?;
+                        let at = fb.indices(&out_idx)?;
+                        if overwrite {
+                            return Ok(
+                                fb.assign("ins", &format!("tensor.insert {u} into {tensor}[{}] : {ty}", at.join(", ")))
+                            );
+                        }
+                        let combine = |fb: &mut FuncBuilder, cur: &str| -> Result<String, EmitError> {
+                            let args = vec![cur.to_string(), u.clone()];
+                            Ok(kernel_ops::call(fb, &combiner.name, &args, &combiner.arg_types, &combiner.result_types)
+                                [0]
                             .clone())
+                        };
+                        if unique || sequential {
+                            let cur = fb.assign("x", &format!("tensor.extract {tensor}[{}] : {ty}", at.join(", ")));
+                            let new = combine(fb, &cur)?;
+                            Ok(fb
+                                .assign("ins", &format!("tensor.insert {new} into {tensor}[{}] : {ty}", at.join(", "))))
+                        } else {
+                            kernel_ops::atomic_rmw(fb, tensor, &at, &ty, &elem, &mut |fb, cur| combine(fb, cur))
+                        }
                     };
-                    if unique || sequential {
-                        let cur = fb.assign("x", &format!("tensor.extract {tensor}[{}] : {ty}", at.join(", ")));
-                        let new = combine(fb, &cur)?;
-                        Ok(vec![
-                            fb.assign("ins", &format!("tensor.insert {new} into {tensor}[{}] : {ty}", at.join(", ")))
-                        ])
+                    if by_rows {
+                        row_window.push(idx[0].clone());
+                        Ok(vec![window_nest(
+                            fb,
+                            &update_dims[1..],
+                            &mut row_window,
+                            tensor.clone(),
+                            &ty,
+                            &mut element,
+                        )?])
                     } else {
-                        Ok(vec![kernel_ops::atomic_rmw(fb, &tensor, &at, &ty, &elem, &mut |fb, cur| combine(fb, cur))?])
+                        Ok(vec![element(fb, idx, &tensor)?])
                     }
                 })?;
             Ok(r)
@@ -164,6 +189,40 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
     let grid = work.grid;
     let text = kernel.finish(&args, &out_types, fb.body())?;
     Ok((text, grid))
+}
+
+/// Updates one element of the output tensor at an update index; returns
+/// the new tensor.
+type ElementUpdate<'a> = dyn FnMut(&mut FuncBuilder, &[Expr], &str) -> Result<String, EmitError> + 'a;
+
+/// Loops over the window `window` (sizes) inside an update row: `index`
+/// holds the row and gets the window's induction variables; `element`
+/// updates one element of `tensor` and returns the new tensor.
+fn window_nest(
+    fb: &mut FuncBuilder,
+    window: &[i64],
+    index: &mut Vec<Expr>,
+    tensor: String,
+    ty: &str,
+    element: &mut ElementUpdate,
+) -> Result<String, EmitError> {
+    let d = index.len() - 1;
+    if d == window.len() {
+        return element(fb, index, &tensor);
+    }
+    if window[d] == 1 {
+        index.push(Expr::constant(0));
+        let r = window_nest(fb, window, index, tensor, ty, element);
+        index.pop();
+        return r;
+    }
+    let r = fb.for_loop(0, window[d], 1, &[(tensor, ty.to_string())], &mut |fb, iv, iters| {
+        index.push(iv);
+        let r = window_nest(fb, window, index, iters[0].clone(), ty, element);
+        index.pop();
+        Ok(vec![r?])
+    })?;
+    Ok(r[0].clone())
 }
 
 /// True if a combiner returns its second argument (the update), possibly
