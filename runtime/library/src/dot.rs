@@ -5,7 +5,8 @@
 //! contracting dims pair up in the order given; element types follow
 //! the rules in src/convert.rs (operands converted to the result type first,
 //! accumulation in the result's compute type, one rounding at the end;
-//! integers exact with wrapping; `pred` is `sum != 0`, for pred operands
+//! integers exact with wrapping, on the float GEMM when every partial sum
+//! is exact in f32 or f64; `pred` is `sum != 0`, for pred operands
 //! the OR of ANDs). A contraction over zero elements gives 0.
 //!
 //! Each operand is viewed as a strided `[batch, m, k]` (lhs) or
@@ -222,6 +223,31 @@ fn run_into<T: Scalar + Element>(
     }
 }
 
+/// Integer dots whose partial sums are all exact in a float type (int8
+/// quantized models: `|a| |b| k < 2^24` for f32, `2^53` for f64) run on
+/// the float GEMM, whatever order it sums in, and the exact sums are
+/// stored with the integer type's wrapping. False (nothing written) when
+/// the values are too large.
+fn exact_in_float(g: &Geometry, dims: &DotDims, l: &[i32], r: &[i32], out: &mut ArrayMut, t: ElementType) -> bool {
+    let max = |v: &[i32]| v.iter().map(|x| x.unsigned_abs() as u128).max().unwrap_or(0);
+    let bound = max(l) * max(r) * g.k as u128;
+    let ints: Vec<i64> = if bound < 1 << 24 {
+        let mut tmp = vec![0f32; g.batch * g.m * g.n];
+        let (lf, rf) = (l.iter().map(|&x| x as f32).collect(), r.iter().map(|&x| x as f32).collect());
+        run(g, dims, Cow::Owned(lf), Cow::Owned(rf), &mut tmp);
+        tmp.iter().map(|&x| x as i64).collect()
+    } else if bound < 1 << 53 {
+        let mut tmp = vec![0f64; g.batch * g.m * g.n];
+        let (lf, rf) = (l.iter().map(|&x| x as f64).collect(), r.iter().map(|&x| x as f64).collect());
+        run(g, dims, Cow::Owned(lf), Cow::Owned(rf), &mut tmp);
+        tmp.iter().map(|&x| x as i64).collect()
+    } else {
+        return false;
+    };
+    convert::store_int(t, &ints, out.data);
+    true
+}
+
 /// `out = dot_general(lhs, rhs)` with dimension numbers `dims`.
 pub fn dot(lhs: ArrayRef, rhs: ArrayRef, mut out: ArrayMut, dims: &DotDims) -> Result<(), String> {
     let g = check(&lhs, &rhs, &out, dims)?;
@@ -240,15 +266,12 @@ pub fn dot(lhs: ArrayRef, rhs: ArrayRef, mut out: ArrayMut, dims: &DotDims) -> R
         Compute::F64 => run_into(&g, dims, convert::load_f64(lhs), convert::load_f64(rhs), &mut out, true, write_typed),
         Compute::C32 => run_into(&g, dims, convert::load_c32(lhs), convert::load_c32(rhs), &mut out, true, write_typed),
         Compute::C64 => run_into(&g, dims, convert::load_c64(lhs), convert::load_c64(rhs), &mut out, true, write_typed),
-        Compute::I32 => run_into(
-            &g,
-            dims,
-            convert::load_i32(lhs, t),
-            convert::load_i32(rhs, t),
-            &mut out,
-            matches!(t, E::S32 | E::U32),
-            |v, o| convert::store_int(t, v, o),
-        ),
+        Compute::I32 => {
+            let (l, r) = (convert::load_i32(lhs, t), convert::load_i32(rhs, t));
+            if t == E::Pred || !exact_in_float(&g, dims, &l, &r, &mut out, t) {
+                run_into(&g, dims, l, r, &mut out, matches!(t, E::S32 | E::U32), |v, o| convert::store_int(t, v, o))
+            }
+        }
         Compute::I64 => run_into(
             &g,
             dims,
@@ -286,6 +309,51 @@ mod tests {
     fn permute_reorders_axes() {
         let v: Vec<u32> = (0..6).collect();
         assert_eq!(permute(&v, &[2, 3], &[1, 0]), vec![0, 3, 1, 4, 2, 5]);
+    }
+
+    /// s32 matmul of `a` [m, k] and `b` [k, n] through `dot`, and naively
+    /// with wrapping.
+    fn int_matmul(a: &[i32], b: &[i32], m: usize, k: usize, n: usize) -> (Vec<i32>, Vec<i32>) {
+        let bytes = |v: &[i32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+        let (ab, bb) = (bytes(a), bytes(b));
+        let (ad, bd, od) = ([m as i64, k as i64], [k as i64, n as i64], [m as i64, n as i64]);
+        let mut o = vec![0u8; 4 * m * n];
+        let out = ArrayMut::new(ElementType::S32, &od, &mut o);
+        let (l, r) = (ArrayRef::new(ElementType::S32, &ad, &ab), ArrayRef::new(ElementType::S32, &bd, &bb));
+        dot(l, r, out, &DotDims::matmul()).unwrap();
+        let got = o.chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect();
+        let mut want = vec![0i32; m * n];
+        for i in 0..m {
+            for j in 0..n {
+                want[i * n + j] = (0..k).fold(0i32, |acc, p| acc.wrapping_add(a[i * k + p].wrapping_mul(b[p * n + j])));
+            }
+        }
+        (got, want)
+    }
+
+    #[test]
+    fn integer_dots_are_exact_through_float_gemm_and_wrap_beyond() {
+        let mut seed = 7u64;
+        let mut next = |range: i64| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((seed >> 33) as i64 % (2 * range + 1) - range) as i32
+        };
+        // int8 values, k = 1000: f32 (127 * 127 * 1000 < 2^24).
+        let (m, k, n) = (5, 1000, 7);
+        let a: Vec<i32> = (0..m * k).map(|_| next(127)).collect();
+        let b: Vec<i32> = (0..k * n).map(|_| next(127)).collect();
+        let (got, want) = int_matmul(&a, &b, m, k, n);
+        assert_eq!(got, want);
+        // int16 values: f64.
+        let a: Vec<i32> = (0..m * k).map(|_| next(32767)).collect();
+        let b: Vec<i32> = (0..k * n).map(|_| next(32767)).collect();
+        let (got, want) = int_matmul(&a, &b, m, k, n);
+        assert_eq!(got, want);
+        // Full-range values overflow i32: the integer path wraps.
+        let a: Vec<i32> = (0..m * k).map(|_| next(i32::MAX as i64)).collect();
+        let b: Vec<i32> = (0..k * n).map(|_| next(i32::MAX as i64)).collect();
+        let (got, want) = int_matmul(&a, &b, m, k, n);
+        assert_eq!(got, want);
     }
 
     #[test]
