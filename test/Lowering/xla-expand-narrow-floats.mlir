@@ -16,18 +16,39 @@ func.func @extend(%x: f8E4M3FN) -> f32 {
 
 // -----
 
-// Narrowing finds the rounding step of the source's bits with a binary
-// search over step boundaries (one table per sign), then bitcasts the code.
+// Narrowing from f16 finds the rounding step of the source's bits with a
+// binary search over step boundaries (one table per sign), then bitcasts
+// the code.
 // CHECK-LABEL: func.func @truncate
-// CHECK:         %[[B:.*]] = arith.bitcast %arg0 : f32 to i32
-// CHECK:         tensor.extract {{.*}} : tensor<{{[0-9]+}}xi32>
+// CHECK:         %[[B:.*]] = arith.bitcast %arg0 : f16 to i16
+// CHECK:         tensor.extract {{.*}} : tensor<{{[0-9]+}}xi16>
 // CHECK:         arith.cmpi ule
 // CHECK:         arith.select
 // CHECK:         tensor.extract {{.*}} : tensor<{{[0-9]+}}xi8>
 // CHECK:         arith.cmpi ugt
 // CHECK:         %[[R:.*]] = arith.bitcast %{{.*}} : i8 to f8E5M2
 // CHECK:         return %[[R]]
-func.func @truncate(%x: f32) -> f8E5M2 {
+func.func @truncate(%x: f16) -> f8E5M2 {
+  %y = arith.truncf %x : f16 to f8E5M2
+  return %y : f8E5M2
+}
+
+// -----
+
+// From f32: one lookup keyed by the sign, exponent, the first M+1 = 3
+// mantissa bits (the shift keeps bits 31..20) and a sticky bit for the
+// rest (2^(1+8+3+1) = 8192 codes).
+// CHECK-LABEL: func.func @truncate_f32
+// CHECK:         %[[T:.*]] = arith.constant dense<"0x{{.*}}"> : tensor<8192xi8>
+// CHECK:         %[[B:.*]] = arith.bitcast %arg0 : f32 to i32
+// CHECK:         arith.shrui %[[B]], %c20_i32
+// CHECK:         arith.cmpi ne
+// CHECK:         %[[K:.*]] = arith.ori
+// CHECK:         %[[I:.*]] = arith.index_castui %[[K]]
+// CHECK:         %[[C:.*]] = tensor.extract %[[T]][%[[I]]] : tensor<8192xi8>
+// CHECK:         %[[R:.*]] = arith.bitcast %[[C]] : i8 to f8E5M2
+// CHECK:         return %[[R]]
+func.func @truncate_f32(%x: f32) -> f8E5M2 {
   %y = arith.truncf %x : f32 to f8E5M2
   return %y : f8E5M2
 }
