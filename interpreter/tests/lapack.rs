@@ -218,6 +218,19 @@ fn potrf_info_is_the_order_of_the_first_indefinite_minor() {
     }
 }
 
+#[test]
+fn potrf_goes_on_past_a_nan_pivot() {
+    // As OpenBLAS's potrf (XLA:CPU's): only a pivot <= 0 stops; NaN
+    // spreads through the rest, the leading entry is kept, info is 0.
+    let v: Vec<C> = [4.0, f64::NAN, f64::NAN, 2.0].iter().map(|&x| C::new(x, 0.0)).collect();
+    let text = module("lapack_spotrf_ffi", &["f32[2,2]".into()], "(f32[2,2], s32[])", "{uplo = 76 : ui8}");
+    let out = leaves(&run(&text, vec![literal("f32", &[2, 2], &v)]).unwrap());
+    assert_eq!(ints(&out[1]), vec![0]);
+    let f = cvals(&out[0]);
+    assert_eq!(f[0].re, 2.0);
+    assert!(f[2].re.is_nan() && f[3].re.is_nan());
+}
+
 // ---------------------------------------------------------------------------
 // trsm
 

@@ -429,8 +429,10 @@ fn potf2_lower<T: Elem>(a: &mut [T], n: usize) -> i32 {
         for k in 0..j {
             ajj = ajj - a[j * n + k].norm_sq();
         }
-        // NaN fails too.
-        if ajj.partial_cmp(&T::Real::ZERO) != Some(std::cmp::Ordering::Greater) {
+        // Only a non-positive pivot fails: a NaN one goes on (and spreads),
+        // as in the OpenBLAS potrf XLA:CPU calls (reference LAPACK also
+        // stops at NaN), so JAX keeps the factor's leading entries.
+        if ajj.partial_cmp(&T::Real::ZERO).is_some_and(|o| o != std::cmp::Ordering::Greater) {
             a[j * n + j] = T::from_real(ajj);
             return (j + 1) as i32;
         }
