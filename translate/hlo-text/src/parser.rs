@@ -30,7 +30,7 @@ pub(crate) use stack_frames::string_value;
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::ast::{AttrValue, Attribute, Computation, Instruction, Module, Operand, Pos, Signature};
+use crate::ast::{AttrValue, Attribute, Computation, Instruction, Literal, Module, Operand, Pos, Shape, Signature};
 use crate::error::ParseError;
 use crate::lexer::{Lexer, Result, Tok, Token};
 
@@ -56,6 +56,9 @@ impl Hasher for Fnv {
 /// The names defined so far in a scope, borrowed from the source.
 type Names<'a> = HashSet<&'a str, BuildHasherDefault<Fnv>>;
 
+/// An instruction's operands, constant literal and parameter number.
+type Rhs = (Vec<Operand>, Option<Literal>, Option<i64>);
+
 /// How deep tuples, literals and other recursive constructs may nest.
 pub const MAX_DEPTH: u32 = 512;
 
@@ -80,6 +83,11 @@ pub(crate) struct Parser<'a> {
     ahead: [Token<'a>; 2],
     ahead_len: usize,
     depth: u32,
+    /// Instructions written inline as operands (`add(x, f32[] constant(1))`),
+    /// in definition order, waiting to be placed before their user.
+    nested: Vec<Instruction>,
+    /// Nested instructions named so far (their names are `<opcode>.anon<n>`).
+    anonymous: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -91,7 +99,14 @@ impl<'a> Parser<'a> {
     /// readers parse values in place so that errors point into the file.
     pub(crate) fn at(text: &'a str, pos: Pos) -> Self {
         let none = Token { kind: Tok::Eof, text: "", start: 0, pos };
-        Parser { lexer: Lexer::with_pos(text, pos), ahead: [none; 2], ahead_len: 0, depth: 0 }
+        Parser {
+            lexer: Lexer::with_pos(text, pos),
+            ahead: [none; 2],
+            ahead_len: 0,
+            depth: 0,
+            nested: Vec::new(),
+            anonymous: 0,
+        }
     }
 
     // ----- token plumbing -------------------------------------------------
@@ -290,6 +305,8 @@ impl<'a> Parser<'a> {
                 _ => {}
             }
             let i = self.instruction(&mut defined)?;
+            // Instructions nested in its operands come first.
+            instructions.append(&mut self.nested);
             if i.is_root {
                 if root.is_some() {
                     return Err(error_at(&tok, "a computation has only one ROOT instruction"));
@@ -342,24 +359,7 @@ impl<'a> Parser<'a> {
         }
         let shape = self.shape()?;
         let opcode = self.expect(Tok::Ident, "expects an opcode")?.text.to_string();
-        let (mut operands, mut literal, mut parameter_number) = (Vec::new(), None, None);
-        match opcode.as_str() {
-            "parameter" => {
-                self.expect(Tok::LParen, "expects '(' before the parameter number")?;
-                let tok = self.expect(Tok::Int, "expects the parameter number")?;
-                match parse_int(tok.text) {
-                    Some(n) if n >= 0 => parameter_number = Some(n),
-                    _ => return Err(error_at(&tok, "expects a parameter number in 0..2^63")),
-                }
-                self.expect(Tok::RParen, "expects ')' after the parameter number")?;
-            }
-            "constant" => {
-                self.expect(Tok::LParen, "expects '(' before the constant's literal")?;
-                literal = Some(self.literal(&shape)?);
-                self.expect(Tok::RParen, "expects ')' after the constant's literal")?;
-            }
-            _ => operands = self.operands(defined)?,
-        }
+        let (operands, literal, parameter_number) = self.instruction_rhs(&opcode, &shape, defined)?;
         let attributes = self.attributes()?;
         // Defined after its operands: an instruction cannot use itself.
         defined.insert(name);
@@ -376,8 +376,61 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// What follows an instruction's opcode, up to its attributes: the
+    /// operands, the constant's literal or the parameter number.
+    fn instruction_rhs(&mut self, opcode: &str, shape: &Shape, defined: &Names<'a>) -> Result<Rhs> {
+        let (mut operands, mut literal, mut parameter_number) = (Vec::new(), None, None);
+        match opcode {
+            "parameter" => {
+                self.expect(Tok::LParen, "expects '(' before the parameter number")?;
+                let tok = self.expect(Tok::Int, "expects the parameter number")?;
+                match parse_int(tok.text) {
+                    Some(n) if n >= 0 => parameter_number = Some(n),
+                    _ => return Err(error_at(&tok, "expects a parameter number in 0..2^63")),
+                }
+                self.expect(Tok::RParen, "expects ')' after the parameter number")?;
+            }
+            "constant" => {
+                self.expect(Tok::LParen, "expects '(' before the constant's literal")?;
+                literal = Some(self.literal(shape)?);
+                self.expect(Tok::RParen, "expects ')' after the constant's literal")?;
+            }
+            _ => operands = self.operands(defined)?,
+        }
+        Ok((operands, literal, parameter_number))
+    }
+
+    /// An instruction written inline as an operand, `shape opcode(...)`
+    /// without attributes (XLA's parser accepts them and names them
+    /// `<opcode>.anon`); queued in `nested`. Returns its name.
+    fn nested_instruction(&mut self, shape: Shape, defined: &Names<'a>) -> Result<String> {
+        let tok = self.expect(Tok::Ident, "expects an opcode")?;
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(error_at(&tok, "operands are nested too deeply"));
+        }
+        let opcode = tok.text.to_string();
+        let (operands, literal, parameter_number) = self.instruction_rhs(&opcode, &shape, defined)?;
+        self.depth -= 1;
+        self.anonymous += 1;
+        let name = format!("{opcode}.anon{}", self.anonymous);
+        self.nested.push(Instruction {
+            name: name.clone(),
+            is_root: false,
+            shape,
+            opcode,
+            operands,
+            literal,
+            parameter_number,
+            attributes: Vec::new(),
+            pos: tok.pos,
+        });
+        Ok(name)
+    }
+
     /// `'(' (shape? name (',' shape? name)*)? ')'`; every operand must name
-    /// an instruction defined earlier in the computation, as in XLA.
+    /// an instruction defined earlier in the computation, as in XLA, or be
+    /// an instruction written inline (`shape opcode(...)`).
     fn operands(&mut self, defined: &Names<'a>) -> Result<Vec<Operand>> {
         self.expect(Tok::LParen, "expects '(' before the operands")?;
         let mut operands = Vec::new();
@@ -385,6 +438,14 @@ impl<'a> Parser<'a> {
             loop {
                 let shape = if self.at_shape()? { Some(self.shape()?) } else { None };
                 let tok = self.peek()?;
+                if let (Some(s), Tok::Ident, Tok::LParen) = (&shape, tok.kind, self.peek2()?.kind) {
+                    let name = self.nested_instruction(s.clone(), defined)?;
+                    operands.push(Operand { shape, name, pos: tok.pos });
+                    if !self.eat(Tok::Comma)? {
+                        break;
+                    }
+                    continue;
+                }
                 let (name, pos) = self.name_str("an operand name")?;
                 if !defined.contains(name) {
                     return Err(error_at(&tok, &format!("operand '{name}' is not defined before its use")));
