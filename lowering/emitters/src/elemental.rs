@@ -340,6 +340,20 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
         let ty = ins.results[0].clone();
         let elem = mlir_elem(&ty.elem);
         let (body, _) = text.rsplit_once(" : ").unwrap_or((&text, ""));
+        if ty.num_elements() == 0 {
+            // No element of an empty constant is ever read (the code that
+            // would is never reached): any value of the type will do.
+            let zero = if ty.elem.is_complex() {
+                "(0.0, 0.0)"
+            } else if ty.elem.is_float() {
+                "0.0"
+            } else if ty.elem.is_pred() {
+                "false"
+            } else {
+                "0"
+            };
+            return scalar_ops::scalar_constant(fb, zero, &ty.elem).map_err(|m| self.err(i, m));
+        }
         let inner = body.strip_prefix("dense<").and_then(|b| b.strip_suffix('>'));
         if let Some(lit) = inner.filter(|l| !l.starts_with('[') && !l.starts_with('"')) {
             return scalar_ops::scalar_constant(fb, lit, &ty.elem).map_err(|m| self.err(i, m));
