@@ -31,11 +31,13 @@ pub fn threads() -> usize {
 }
 
 /// Work (multiply-adds, elements) below which a library step runs on the
-/// calling thread. The library parallelizes from 2^18 multiply-adds
+/// calling thread. The library parallelizes from 2^19 multiply-adds
 /// (`rxla_library::matmul`); below that a step would run on one pool
-/// thread anyway, and handing it over and waiting for it costs ~5 us, more
-/// than a small product takes (a decode loop's matrix-vector products).
-pub const INLINE_WORK: usize = 1 << 18;
+/// thread anyway, and handing it over to sleeping threads and waiting for
+/// it costs 5-14 us, more than a small product takes (a decode loop's
+/// matrix-vector products; a [2, 256] x [256, 512] dot in a loop took
+/// 21 us through the pool, ~8 us on the calling thread).
+pub const INLINE_WORK: usize = 1 << 19;
 
 /// Runs `f` on the pool when `work` is large enough to use it, else on the
 /// calling thread (which has the same floating point environment during an

@@ -35,8 +35,9 @@ pub(crate) struct MatMut<'a, T> {
     pub col: usize,
 }
 
-/// Products at or above this many multiply-adds use every thread.
-const PARALLEL_WORK: usize = 1 << 18;
+/// Products at or above this many multiply-adds use every thread (below,
+/// waking the pool costs about what the second thread saves).
+const PARALLEL_WORK: usize = 1 << 19;
 
 /// A pointer that may cross threads: tasks write disjoint elements.
 #[derive(Clone, Copy)]
