@@ -32,6 +32,8 @@ use rxla_hlo_text::{
     floats::{float_format, FloatFormat, SpecialValues},
 };
 use rxla_ir::pass::{HloPass, PassError, PassOptions};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 #[derive(Clone, Debug)]
 pub struct ExpandNarrowFloats;
@@ -267,18 +269,11 @@ fn steps(source: &FloatFormat, target: &FloatFormat, lo: u64, hi: u64) -> Vec<(u
 fn expand_trunc_f32(op: Op, b: &B, source: &FloatFormat, target: &FloatFormat, to: MlirType) -> Result<()> {
     let kept = target.mantissa_bits + 1;
     let rest = 23 - kept;
-    let key_bits = 1 + 8 + kept + 1;
-    let codes: Vec<String> = (0..1u64 << key_bits)
-        .map(|key| {
-            let sticky = key & 1;
-            let top = (key >> 1) & ((1 << kept) - 1);
-            let exp = (key >> (1 + kept)) & 0xff;
-            let sign = key >> (1 + kept + 8);
-            let bits = (sign << 31) | (exp << 23) | (top << rest) | sticky;
-            (target.round_from_f64(source.decode(bits)) as i64).to_string()
-        })
-        .collect();
-    let codes_t = table(b, "i8", &codes);
+    let codes = f32_codes(source, target, &type_to_string(to));
+    let table_type = b.ty(&format!("tensor<{}xi8>", codes.len()));
+    // SAFETY: `codes` outlives the call, which copies it into the attribute.
+    let attr = unsafe { mlirDenseElementsAttrInt8Get(table_type, codes.len() as isize, codes.as_ptr()) };
+    let codes_t = b.val("arith.constant", &[], table_type, &[("value", attr)]);
     let i32t = b.int(32);
     let bits = b.val("arith.bitcast", &[op.operand(0)], i32t, &[]);
     let c = |v: i64| b.const_int(i32t, v);
@@ -297,6 +292,34 @@ fn expand_trunc_f32(op: Op, b: &B, source: &FloatFormat, target: &FloatFormat, t
     let result = b.val("arith.bitcast", &[narrowed], to, &[]);
     replace_op(op, &[result]);
     Ok(())
+}
+
+/// [`expand_trunc_f32`]'s table for the format named `name`: 2^(M+11)
+/// roundings, computed once per process and format (a quantized model
+/// converts to one format in many kernels).
+fn f32_codes(source: &FloatFormat, target: &FloatFormat, name: &str) -> Arc<Vec<i8>> {
+    static TABLES: OnceLock<Mutex<HashMap<String, Arc<Vec<i8>>>>> = OnceLock::new();
+    let tables = TABLES.get_or_init(Default::default);
+    if let Some(t) = tables.lock().unwrap_or_else(|e| e.into_inner()).get(name) {
+        return t.clone();
+    }
+    let kept = target.mantissa_bits + 1;
+    let rest = 23 - kept;
+    let key_bits = 1 + 8 + kept + 1;
+    let codes: Arc<Vec<i8>> = Arc::new(
+        (0..1u64 << key_bits)
+            .map(|key| {
+                let sticky = key & 1;
+                let top = (key >> 1) & ((1 << kept) - 1);
+                let exp = (key >> (1 + kept)) & 0xff;
+                let sign = key >> (1 + kept + 8);
+                let bits = (sign << 31) | (exp << 23) | (top << rest) | sticky;
+                target.round_from_f64(source.decode(bits)) as i8
+            })
+            .collect(),
+    );
+    tables.lock().unwrap_or_else(|e| e.into_inner()).insert(name.to_string(), codes.clone());
+    codes
 }
 
 fn expand_trunc(op: Op, (_, target): (PrimitiveType, FloatFormat), from: MlirType, to: MlirType) -> Result<()> {
