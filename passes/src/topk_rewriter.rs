@@ -71,6 +71,8 @@ impl HloPass for TopkRewriter {
 
 /// What a matched sort computes.
 struct TopkMatch {
+    /// The sort dimension.
+    dim: i64,
     k: i64,
     largest: bool,
     /// The slices of result 0 (values) and of result 1 (positions).
@@ -112,7 +114,7 @@ fn match_topk(module: Op, sort: Op) -> Option<TopkMatch> {
     if k >= n {
         return None;
     }
-    Some(TopkMatch { k, largest, slices })
+    Some(TopkMatch { dim, k, largest, slices })
 }
 
 /// True if `v` is the s32 position along `dim` of every element of `x`.
@@ -180,8 +182,7 @@ fn rewrite(sort: Op, m: &TopkMatch) -> Result<Vec<Op>, PassError> {
     let b = Builder::before(sort).at_location_of(sort);
     let x = sort.operand(0);
     let t = Builder::tensor(x)?;
-    let rank = t.rank() as i64;
-    let dim = sort.int_attr("dimension").unwrap_or(rank - 1);
+    let (rank, dim) = (t.rank() as i64, m.dim);
     // The sort dimension moved last, and its inverse.
     let perm: Vec<i64> = (0..rank).filter(|&d| d != dim).chain([dim]).collect();
     let moved = dim != rank - 1;
