@@ -14,4 +14,7 @@ extern "C" {
     pub fn rxlaAttributeIsAIndexingMap(attr: MlirAttribute) -> bool;
     pub fn rxlaIndexingMapAttrGet(context: MlirContext, text: MlirStringRef) -> MlirAttribute;
     pub fn rxlaIndexingMapAttrGetText(attr: MlirAttribute) -> MlirStringRef;
+    pub fn rxlaWorkGroupDimensionAttrGet(context: MlirContext, dim: i32) -> MlirAttribute;
+    pub fn rxlaArithFastMathAttrGet(context: MlirContext, flags: u32) -> MlirAttribute;
+    pub fn rxlaGpuDimensionAttrGet(context: MlirContext, dim: i32) -> MlirAttribute;
 }

@@ -19,7 +19,7 @@
 //! [`indexing_map_text`] move indexing maps between text and `#xla.indexing_map`.
 
 pub mod context_pool;
-mod ffi;
+pub mod ffi;
 
 pub use context_pool::PooledContext;
 

@@ -15,6 +15,49 @@ use crate::{
 };
 use mlir_sys::*;
 
+/// The parts of an operation of any registered dialect, for
+/// [`create_detached`].
+pub struct OpParts<'a> {
+    pub name: &'a str,
+    pub operands: &'a [Value],
+    /// The result types; `None` infers them (ops with
+    /// `InferTypeOpInterface`).
+    pub results: Option<&'a [MlirType]>,
+    /// Inherent and discardable attributes alike, by name.
+    pub attrs: &'a [(&'a str, MlirAttribute)],
+    /// Regions the op takes ownership of.
+    pub regions: Vec<MlirRegion>,
+}
+
+/// Creates an op from its parts, not inserted anywhere. `None` when MLIR
+/// refuses it (an unknown op name, result types it cannot infer); MLIR's
+/// diagnostic went to the context's handlers.
+pub fn create_detached(context: MlirContext, location: MlirLocation, parts: &OpParts) -> Option<Op> {
+    let named: Vec<MlirNamedAttribute> = parts
+        .attrs
+        .iter()
+        .map(|(key, attr)| MlirNamedAttribute {
+            name: unsafe { mlirIdentifierGet(context, string_ref(key)) },
+            attribute: *attr,
+        })
+        .collect();
+    let raw_operands: Vec<MlirValue> = parts.operands.iter().map(|v| v.0).collect();
+    // SAFETY: every handle is live in `context`; the state is consumed by
+    // `mlirOperationCreate`, which takes ownership of the regions.
+    let op = unsafe {
+        let mut state = mlirOperationStateGet(string_ref(parts.name), location);
+        mlirOperationStateAddOperands(&mut state, raw_operands.len() as isize, raw_operands.as_ptr());
+        match parts.results {
+            Some(types) => mlirOperationStateAddResults(&mut state, types.len() as isize, types.as_ptr()),
+            None => mlirOperationStateEnableResultTypeInference(&mut state),
+        }
+        mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
+        mlirOperationStateAddOwnedRegions(&mut state, parts.regions.len() as isize, parts.regions.as_ptr());
+        mlirOperationCreate(&mut state)
+    };
+    (!op.ptr.is_null()).then(|| Op::from_raw(op))
+}
+
 /// Where a builder puts new ops.
 #[derive(Clone, Copy, Debug)]
 pub enum InsertPoint {
@@ -91,26 +134,14 @@ impl Builder {
             .iter()
             .map(|t| parse_type(self.context, &t.to_string()).ok_or_else(|| bug(format!("bad type {t}"))))
             .collect::<Result<_>>()?;
-        let named: Vec<MlirNamedAttribute> = attrs
-            .iter()
-            .map(|(key, attr)| MlirNamedAttribute {
-                name: unsafe { mlirIdentifierGet(self.context, string_ref(key)) },
-                attribute: *attr,
-            })
-            .collect();
-        let raw_operands: Vec<MlirValue> = operands.iter().map(|v| v.0).collect();
-        let op = unsafe {
-            let mut state = mlirOperationStateGet(string_ref(name), self.location);
-            mlirOperationStateAddOperands(&mut state, raw_operands.len() as isize, raw_operands.as_ptr());
-            mlirOperationStateAddResults(&mut state, result_types.len() as isize, result_types.as_ptr());
-            mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
-            mlirOperationCreate(&mut state)
-        };
-        if op.ptr.is_null() {
-            return Err(bug(format!("could not create {name}")));
-        }
-        self.insert(op);
-        Ok(Op::from_raw(op))
+        let op = create_detached(
+            self.context,
+            self.location,
+            &OpParts { name, operands, results: Some(&result_types), attrs, regions: Vec::new() },
+        )
+        .ok_or_else(|| bug(format!("could not create {name}")))?;
+        self.insert(op.raw());
+        Ok(op)
     }
 
     /// Inserts a detached op (e.g. a clone) at the builder's point.

@@ -4,7 +4,7 @@
 //! (XLA's `fusion_to_mlir` input) skips the pipeline: its computation is
 //! emitted as one fused computation.
 
-use melior::{ir::Module, Context};
+use melior::ir::Module;
 use rxla_emitters::{GpuTarget, Target};
 use rxla_ir::op::Op;
 
@@ -48,7 +48,7 @@ pub fn ptx_target(gpu_target: &str, ptx_version: Option<&str>) -> Result<rxla_co
 }
 
 /// Emits and prints the kernels of `module`; errors are one line each.
-pub fn emit(context: &Context, module: &Module, target: &Target, headerless: bool) -> (String, Vec<String>) {
+pub fn emit(module: &Module, target: &Target, headerless: bool) -> (String, Vec<String>) {
     let op = Op::of(&module.as_operation());
     let mut errors = Vec::new();
     let mut kernels = Vec::new();
@@ -58,7 +58,5 @@ pub fn emit(context: &Context, module: &Module, target: &Target, headerless: boo
             Err(e) => errors.push(format!("kernel {e}")),
         }
     }
-    let (text, verify_errors) = rxla_emitters::print_kernels(context, &kernels);
-    errors.extend(verify_errors.into_iter().map(|e| format!("kernel {e}")));
-    (text, errors)
+    (rxla_emitters::print_kernels(&kernels), errors)
 }

@@ -665,7 +665,7 @@ fn process_chunk(
     if emitter {
         let gpu = args.platform == Some(PlatformArg::Gpu);
         let target = emitter_stage::target(gpu, &args.gpu_target).map_err(|e| ChunkError::Tool(anyhow::anyhow!(e)))?;
-        let (text, errors) = emitter_stage::emit(context, &module, &target, headerless);
+        let (text, errors) = emitter_stage::emit(&module, &target, headerless);
         for e in &errors {
             reporter.emit(format_args!("{}: error: {e}", options.file));
         }

@@ -79,16 +79,17 @@ pub(crate) fn dump_optimized(options: &Options, module: &Module) -> Result<(), C
     }
 }
 
-/// The emitted kernels, as `lower_kernels` parses them.
+/// The emitted kernels, as `lower_kernels` gets them.
 pub(crate) fn dump_kernels(options: &Options, kernels: &[&rxla_emitters::EmittedKernel]) -> Result<(), CompileError> {
     dump(options, "kernels.emitter.mlir", || {
-        let mut text = String::from("module {\n");
-        for k in kernels {
-            text.push_str(&k.text);
-            text.push('\n');
+        let modules: Vec<&rxla_emitters::KernelModule> = kernels.iter().map(|k| &k.module).collect();
+        match modules.first() {
+            Some(first) => {
+                let context = unsafe { mlir_sys::mlirOperationGetContext(first.op().raw()) };
+                rxla_emitters::combine(context, &modules).to_text()
+            }
+            None => "module {\n}\n".to_string(),
         }
-        text.push_str("}\n");
-        text
     })
 }
 
@@ -229,14 +230,11 @@ pub(crate) fn lower_kernels<'c>(
     disabled: &[&str],
     verify_each: bool,
 ) -> Result<Module<'c>, CompileError> {
-    let mut text = String::from("module {\n");
-    for k in kernels {
-        text.push_str(&k.text);
-        text.push('\n');
-    }
-    text.push_str("}\n");
-    let mut module = Module::parse(context, &text)
-        .ok_or_else(|| CompileError("internal error: the emitted kernels do not parse".into()))?;
+    // One module of copies of the kernel modules (the emitters built them
+    // in this context).
+    let modules: Vec<&rxla_emitters::KernelModule> = kernels.iter().map(|k| &k.module).collect();
+    let mut module = Module::from_operation(rxla_emitters::combine(context.to_raw(), &modules).into_operation(context))
+        .ok_or_else(|| CompileError("internal error: the kernels do not form a module".into()))?;
     let steps: Vec<_> = rxla_lowering::pipeline::lowering_steps(platform)
         .into_iter()
         .filter(|s| !matches!(s, rxla_lowering::pipeline::Step::Pass { name, .. } if disabled.contains(name)))

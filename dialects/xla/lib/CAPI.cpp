@@ -4,6 +4,7 @@
 #include "rxla/Dialect/Xla/IR/XlaOps.h"
 
 #include "mlir/CAPI/IR.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/CAPI/Registration.h"
 #include "mlir/CAPI/Support.h"
 
@@ -24,4 +25,14 @@ MlirAttribute rxlaIndexingMapAttrGet(MlirContext context, MlirStringRef text) {
 
 MlirStringRef rxlaIndexingMapAttrGetText(MlirAttribute attr) {
   return wrap(llvm::cast<IndexingMapAttr>(unwrap(attr)).getText());
+}
+
+MlirAttribute rxlaWorkGroupDimensionAttrGet(MlirContext context, int32_t dim) {
+  return wrap(WorkGroupDimensionAttr::get(
+      unwrap(context), static_cast<WorkGroupDimension>(dim)));
+}
+
+MlirAttribute rxlaArithFastMathAttrGet(MlirContext context, uint32_t flags) {
+  return wrap(mlir::arith::FastMathFlagsAttr::get(
+      unwrap(context), static_cast<mlir::arith::FastMathFlags>(flags)));
 }

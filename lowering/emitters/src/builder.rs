@@ -1,8 +1,11 @@
-//! Building one function of kernel IR as MLIR text.
+//! Building one function of kernel IR directly in MLIR.
 //!
-//! The emitters write MLIR's generic-enough custom syntax line by line and
-//! the kernel is parsed and verified by MLIR at the end (`lib.rs`), which is
-//! the most robust way to produce IR of dialects melior has no builders for.
+//! A [`FuncBuilder`] appends ops to a block of a function the kernel owns
+//! (see `kernel.rs`): the emitters create `arith`, `math`, `complex`,
+//! `scf`, `tensor`, `gpu`, `xla` and `xla_gpu` ops through MLIR's C API,
+//! and values are [`Value`] handles. Types are named by their MLIR
+//! spelling (`f32`, `complex<f64>`, `tensor<4x8xf32>`), which
+//! [`FuncBuilder::ty`] turns into types through the C API's constructors.
 //!
 //! Index arithmetic is symbolic: an index is an [`Expr`] over the
 //! function's *index variables* (its index arguments, loop induction
@@ -13,35 +16,89 @@
 //! `scf.if` body is not visible after it.
 
 use crate::{kernel_ops, EmitError};
-use rxla_indexing::{BinOp, Expr, ExprKind, IndexingMap, Variable};
+use mlir_sys::*;
+use rxla_indexing::{Expr, ExprKind, IndexingMap, Variable};
+use rxla_ir::{
+    builder::{create_detached, OpParts},
+    op::{string_ref, Op, Value},
+};
 use std::{cell::RefCell, collections::HashMap};
 
 /// The body of a region that yields values: gets the builder, returns the
 /// values to yield.
-pub type Region<'a> = dyn FnMut(&mut FuncBuilder) -> Result<Vec<String>, EmitError> + 'a;
+pub type Region<'a> = dyn FnMut(&mut FuncBuilder) -> Result<Vec<Value>, EmitError> + 'a;
 /// The body of an `scf.for`: the induction variable and the iter args.
-pub type ForBody<'a> = dyn FnMut(&mut FuncBuilder, Expr, &[String]) -> Result<Vec<String>, EmitError> + 'a;
+pub type ForBody<'a> = dyn FnMut(&mut FuncBuilder, Expr, &[Value]) -> Result<Vec<Value>, EmitError> + 'a;
 /// The branches of an `scf.if` (`true` for the then region).
-pub type Branches<'a> = dyn FnMut(&mut FuncBuilder, bool) -> Result<Vec<String>, EmitError> + 'a;
+pub type Branches<'a> = dyn FnMut(&mut FuncBuilder, bool) -> Result<Vec<Value>, EmitError> + 'a;
 
-/// An index variable: its SSA name and inclusive bounds.
+/// The body of a region's block: gets the block's arguments, returns the
+/// values its terminator yields.
+pub type BlockBody<'a> = dyn FnMut(&mut FuncBuilder, &[Value]) -> Result<Vec<Value>, EmitError> + 'a;
+
+/// An op with one region of one block, for [`FuncBuilder::region_op`].
+pub struct RegionOp<'a> {
+    pub name: &'a str,
+    pub operands: &'a [Value],
+    pub results: &'a [MlirType],
+    pub attrs: &'a [(&'a str, MlirAttribute)],
+    /// The block's argument types.
+    pub arg_types: &'a [MlirType],
+    /// The block's terminator (`scf.yield`, `xla.yield`).
+    pub terminator: &'a str,
+}
+
+/// An index variable: its value and inclusive bounds.
 #[derive(Clone, Debug)]
 pub struct IndexVar {
-    pub ssa: String,
+    pub value: Value,
     pub lo: i64,
     pub hi: i64,
 }
 
 #[derive(Default)]
 struct Scope {
-    cache: HashMap<String, Vec<String>>,
+    cache: HashMap<String, Vec<Value>>,
+}
+
+/// A kernel-IR type: its MLIR spelling or the type itself.
+pub trait KernelType {
+    fn mlir(&self, fb: &FuncBuilder) -> MlirType;
+}
+
+impl KernelType for str {
+    fn mlir(&self, fb: &FuncBuilder) -> MlirType {
+        fb.ty(self)
+    }
+}
+
+impl KernelType for String {
+    fn mlir(&self, fb: &FuncBuilder) -> MlirType {
+        fb.ty(self)
+    }
+}
+
+impl KernelType for MlirType {
+    fn mlir(&self, _: &FuncBuilder) -> MlirType {
+        *self
+    }
+}
+
+impl<T: KernelType + ?Sized> KernelType for &T {
+    fn mlir(&self, fb: &FuncBuilder) -> MlirType {
+        (**self).mlir(fb)
+    }
 }
 
 /// One function's body under construction.
 pub struct FuncBuilder {
-    text: String,
-    indent: usize,
-    next_id: usize,
+    context: MlirContext,
+    location: MlirLocation,
+    /// Where new ops go (at the end).
+    block: MlirBlock,
+    /// The function's entry block while it is detached and this builder
+    /// owns it (destroyed with the builder if an emitter gives up).
+    owned: Option<MlirBlock>,
     vars: Vec<IndexVar>,
     scopes: Vec<Scope>,
     /// [`FuncBuilder::simplify`]'s results: index variables are only ever
@@ -49,65 +106,253 @@ pub struct FuncBuilder {
     /// same way, and the emitters simplify the same indices many times
     /// (every lane of a reduction, every cached value's key).
     simplified: RefCell<HashMap<Expr, Expr>>,
-}
-
-impl Default for FuncBuilder {
-    fn default() -> Self {
-        Self::new()
-    }
+    types: RefCell<HashMap<String, MlirType>>,
+    /// Float additions and multiplications get `fastmath<reassoc>` (see
+    /// `Kernel::reducer_fn`).
+    pub reassociate: bool,
 }
 
 impl FuncBuilder {
-    pub fn new() -> FuncBuilder {
+    /// A builder appending to `block` (a function's entry block).
+    pub fn new(context: MlirContext, block: MlirBlock) -> FuncBuilder {
         FuncBuilder {
-            text: String::new(),
-            indent: 2,
-            next_id: 0,
+            context,
+            location: unsafe { mlirLocationUnknownGet(context) },
+            block,
+            owned: None,
             vars: Vec::new(),
             scopes: vec![Scope::default()],
             simplified: RefCell::new(HashMap::new()),
+            types: RefCell::new(HashMap::new()),
+            reassociate: false,
         }
     }
 
-    /// The body text written so far.
-    pub fn body(&self) -> &str {
-        &self.text
+    pub fn context(&self) -> MlirContext {
+        self.context
     }
 
-    /// A fresh SSA name (`%<hint><n>`).
-    pub fn fresh(&mut self, hint: &str) -> String {
-        self.next_id += 1;
-        format!("%{hint}{}", self.next_id)
+    /// A builder of the detached entry block `block`, which it owns until
+    /// [`FuncBuilder::release`].
+    pub fn owning(context: MlirContext, block: MlirBlock) -> FuncBuilder {
+        let mut fb = FuncBuilder::new(context, block);
+        fb.owned = Some(block);
+        fb
     }
 
-    /// Writes one line at the current indentation.
-    pub fn line(&mut self, s: &str) {
-        for _ in 0..self.indent {
-            self.text.push_str("  ");
+    /// Gives up the ownership of the entry block (to put it in a
+    /// function) and returns it.
+    pub fn release(mut self) -> MlirBlock {
+        self.owned.take().unwrap_or(self.block)
+    }
+
+    // ------------------------------------------------------------------
+    // Types and attributes.
+
+    /// The type an MLIR spelling names (the spellings the emitters use:
+    /// `index`, `iN`, the float types, `complex<...>`, `tensor<...>`).
+    pub fn ty(&self, spelling: &str) -> MlirType {
+        if let Some(&t) = self.types.borrow().get(spelling) {
+            return t;
         }
-        self.text.push_str(s);
-        self.text.push('\n');
+        let t = type_of_spelling(self.context, spelling);
+        self.types.borrow_mut().insert(spelling.to_string(), t);
+        t
     }
 
-    /// Writes `lhs = rhs` with a fresh name and returns the name.
-    pub fn assign(&mut self, hint: &str, rhs: &str) -> String {
-        let name = self.fresh(hint);
-        self.line(&format!("{name} = {rhs}"));
-        name
+    /// The type of `v`.
+    pub fn type_of(&self, v: Value) -> MlirType {
+        unsafe { mlirValueGetType(v.0) }
     }
 
-    /// Writes a line that opens a region (`... {`).
-    pub fn open(&mut self, s: &str) {
-        self.line(s);
-        self.indent += 1;
+    /// The element type of a tensor type, or of a complex type.
+    pub fn element_type(&self, ty: MlirType) -> MlirType {
+        unsafe {
+            if mlirTypeIsAComplex(ty) {
+                mlirComplexTypeGetElementType(ty)
+            } else {
+                mlirShapedTypeGetElementType(ty)
+            }
+        }
+    }
+
+    pub fn i64_attr(&self, v: i64) -> MlirAttribute {
+        unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(self.context, 64), v) }
+    }
+
+    pub fn index_attr(&self, v: i64) -> MlirAttribute {
+        unsafe { mlirIntegerAttrGet(mlirIndexTypeGet(self.context), v) }
+    }
+
+    pub fn str_attr(&self, s: &str) -> MlirAttribute {
+        unsafe { mlirStringAttrGet(self.context, string_ref(s)) }
+    }
+
+    pub fn unit_attr(&self) -> MlirAttribute {
+        unsafe { mlirUnitAttrGet(self.context) }
+    }
+
+    pub fn symbol_attr(&self, name: &str) -> MlirAttribute {
+        unsafe { mlirFlatSymbolRefAttrGet(self.context, string_ref(name)) }
+    }
+
+    pub fn i64_array_attr(&self, values: &[i64]) -> MlirAttribute {
+        unsafe { mlirDenseI64ArrayGet(self.context, values.len() as isize, values.as_ptr()) }
+    }
+
+    /// XLA's range annotation, `[lo : index, hi : index]`.
+    pub fn range_attr(&self, lo: i64, hi: i64) -> MlirAttribute {
+        let bounds = [self.index_attr(lo), self.index_attr(hi)];
+        unsafe { mlirArrayAttrGet(self.context, 2, bounds.as_ptr()) }
+    }
+
+    // ------------------------------------------------------------------
+    // Ops.
+
+    /// Appends `name` with `operands`, result types and attributes.
+    pub fn op(&mut self, name: &str, operands: &[Value], results: &[MlirType], attrs: &[(&str, MlirAttribute)]) -> Op {
+        self.op_with_regions(name, operands, results, attrs, Vec::new())
+    }
+
+    fn op_with_regions(
+        &mut self,
+        name: &str,
+        operands: &[Value],
+        results: &[MlirType],
+        attrs: &[(&str, MlirAttribute)],
+        regions: Vec<MlirRegion>,
+    ) -> Op {
+        let parts = OpParts { name, operands, results: Some(results), attrs, regions };
+        let op = create_detached(self.context, self.location, &parts)
+            .unwrap_or_else(|| panic!("internal error: MLIR cannot create `{name}`"));
+        unsafe { mlirBlockAppendOwnedOperation(self.block, op.raw()) };
+        op
+    }
+
+    /// A one-result op of type `ty` without attributes.
+    pub fn val(&mut self, name: &str, operands: &[Value], ty: impl KernelType) -> Value {
+        let t = ty.mlir(self);
+        let attrs = self.fastmath(name);
+        self.op(name, operands, &[t], &attrs).result(0)
+    }
+
+    /// A one-result op with attributes.
+    pub fn val_attrs(
+        &mut self,
+        name: &str,
+        operands: &[Value],
+        ty: impl KernelType,
+        attrs: &[(&str, MlirAttribute)],
+    ) -> Value {
+        let t = ty.mlir(self);
+        self.op(name, operands, &[t], attrs).result(0)
+    }
+
+    /// `name` on operands of one type, with a result of that type.
+    pub fn binary(&mut self, name: &str, a: Value, b: Value) -> Value {
+        let t = self.type_of(a);
+        self.val(name, &[a, b], t)
+    }
+
+    /// `name` on one operand, with a result of its type.
+    pub fn unary(&mut self, name: &str, a: Value) -> Value {
+        let t = self.type_of(a);
+        self.val(name, &[a], t)
+    }
+
+    /// A conversion (`arith.extf`, `arith.bitcast`, ...) of `x` to `ty`.
+    pub fn cast(&mut self, name: &str, x: Value, ty: impl KernelType) -> Value {
+        self.val(name, &[x], ty)
+    }
+
+    /// `arith.select`.
+    pub fn select(&mut self, c: Value, a: Value, b: Value) -> Value {
+        let t = self.type_of(a);
+        self.val("arith.select", &[c, a, b], t)
+    }
+
+    /// `arith.cmpi` (`eq`, `slt`, `ult`, ...).
+    pub fn cmpi(&mut self, pred: &str, a: Value, b: Value) -> Value {
+        let p = cmpi_predicate(pred).unwrap_or_else(|| panic!("internal error: no arith.cmpi predicate `{pred}`"));
+        let attr = self.i64_attr(p);
+        let i1 = self.ty("i1");
+        self.op("arith.cmpi", &[a, b], &[i1], &[("predicate", attr)]).result(0)
+    }
+
+    /// `arith.cmpf` (`oeq`, `olt`, `uno`, ...).
+    pub fn cmpf(&mut self, pred: &str, a: Value, b: Value) -> Value {
+        let p = cmpf_predicate(pred).unwrap_or_else(|| panic!("internal error: no arith.cmpf predicate `{pred}`"));
+        let attr = self.i64_attr(p);
+        let i1 = self.ty("i1");
+        self.op("arith.cmpf", &[a, b], &[i1], &[("predicate", attr)]).result(0)
+    }
+
+    /// `fastmath<reassoc>` for a float addition or multiplication while
+    /// [`FuncBuilder::reassociate`] is set.
+    fn fastmath(&self, name: &str) -> Vec<(&'static str, MlirAttribute)> {
+        if self.reassociate && matches!(name, "arith.addf" | "arith.mulf") {
+            // `mlir::arith::FastMathFlags::reassoc`.
+            vec![("fastmath", unsafe { rxla_dialects::ffi::rxlaArithFastMathAttrGet(self.context, 1) })]
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// `tensor.extract` of `tensor` at `indices`.
+    pub fn extract(&mut self, tensor: Value, indices: &[Value]) -> Value {
+        let elem = self.element_type(self.type_of(tensor));
+        let mut operands = vec![tensor];
+        operands.extend_from_slice(indices);
+        self.val("tensor.extract", &operands, elem)
+    }
+
+    /// `tensor.insert` of `value` into `tensor` at `indices`.
+    pub fn insert(&mut self, value: Value, tensor: Value, indices: &[Value]) -> Value {
+        let t = self.type_of(tensor);
+        let mut operands = vec![value, tensor];
+        operands.extend_from_slice(indices);
+        self.val("tensor.insert", &operands, t)
+    }
+
+    /// A terminator (`scf.yield`, `xla.yield`, `func.return`).
+    pub fn terminate(&mut self, name: &str, values: &[Value]) {
+        self.op(name, values, &[], &[]);
+    }
+
+    /// Creates the op `parts` describes, with one region of one block,
+    /// appends it, and builds the block with `body` (which gets the
+    /// block's arguments and returns the values the terminator yields).
+    pub fn region_op(&mut self, parts: RegionOp, body: &mut BlockBody) -> Result<Op, EmitError> {
+        let (region, block) = self.new_region(parts.arg_types);
+        let op = self.op_with_regions(parts.name, parts.operands, parts.results, parts.attrs, vec![region]);
+        let args = block_args(block);
+        let yields = self.inside(block, &mut |fb| body(fb, &args))?;
+        self.inside(block, &mut |fb| {
+            fb.terminate(parts.terminator, &yields);
+            Ok(Vec::new())
+        })?;
+        Ok(op)
+    }
+
+    /// A region of one block with arguments of `arg_types`.
+    fn new_region(&self, arg_types: &[MlirType]) -> (MlirRegion, MlirBlock) {
+        let locs = vec![self.location; arg_types.len()];
+        unsafe {
+            let region = mlirRegionCreate();
+            let block = mlirBlockCreate(arg_types.len() as isize, arg_types.as_ptr(), locs.as_ptr());
+            mlirRegionAppendOwnedBlock(region, block);
+            (region, block)
+        }
+    }
+
+    /// Runs `f` with new ops going to the end of `block`, in a new scope.
+    fn inside(&mut self, block: MlirBlock, f: &mut Region) -> Result<Vec<Value>, EmitError> {
+        let outer = std::mem::replace(&mut self.block, block);
         self.push_scope();
-    }
-
-    /// Closes a region with the given line (`}` or `} else {`).
-    pub fn close(&mut self, s: &str) {
+        let r = f(self);
         self.pop_scope();
-        self.indent -= 1;
-        self.line(s);
+        self.block = outer;
+        r
     }
 
     pub fn push_scope(&mut self) {
@@ -120,12 +365,12 @@ impl FuncBuilder {
     }
 
     /// A cached value visible in the current region.
-    pub fn lookup(&self, key: &str) -> Option<Vec<String>> {
+    pub fn lookup(&self, key: &str) -> Option<Vec<Value>> {
         self.scopes.iter().rev().find_map(|s| s.cache.get(key).cloned())
     }
 
     /// Caches values in the current region.
-    pub fn remember(&mut self, key: String, values: Vec<String>) {
+    pub fn remember(&mut self, key: String, values: Vec<Value>) {
         self.scopes.last_mut().unwrap().cache.insert(key, values);
     }
 
@@ -133,8 +378,8 @@ impl FuncBuilder {
     // Index variables and index expressions.
 
     /// Adds an index variable; returns it as an expression.
-    pub fn var(&mut self, ssa: &str, lo: i64, hi: i64) -> Expr {
-        self.vars.push(IndexVar { ssa: ssa.to_string(), lo, hi });
+    pub fn var(&mut self, value: Value, lo: i64, hi: i64) -> Expr {
+        self.vars.push(IndexVar { value, lo, hi });
         Expr::dim(self.vars.len() - 1)
     }
 
@@ -195,124 +440,132 @@ impl FuncBuilder {
     }
 
     /// An `index` constant.
-    pub fn index_const(&mut self, v: i64) -> String {
-        self.constant(&v.to_string(), "index")
+    pub fn index_const(&mut self, v: i64) -> Value {
+        self.const_int(v as i128, "index")
     }
 
-    /// An `arith.constant` (cached per region).
-    pub fn constant(&mut self, value: &str, ty: &str) -> String {
-        let key = format!("const:{value}:{ty}");
-        if let Some(v) = self.lookup(&key) {
-            return v[0].clone();
+    /// An integer (or `index`) `arith.constant` of `ty` (cached per
+    /// region); `v` wraps to the type's width.
+    pub fn const_int(&mut self, v: i128, ty: impl KernelType) -> Value {
+        let t = ty.mlir(self);
+        let key = format!("const:{v}:{}", type_key(t));
+        if let Some(c) = self.lookup(&key) {
+            return c[0];
         }
-        let hint = if ty == "index" { "c" } else { "cst" };
-        let text = if ty == "i1" {
-            // Booleans print without a type.
-            let b = match value {
-                "1" | "-1" | "true" => "true",
-                _ => "false",
-            };
-            format!("arith.constant {b}")
-        } else {
-            format!("arith.constant {value} : {ty}")
+        let width = unsafe {
+            if mlirTypeIsAInteger(t) {
+                mlirIntegerTypeGetWidth(t)
+            } else {
+                64
+            }
         };
-        let name = self.assign(hint, &text);
-        self.remember(key, vec![name.clone()]);
-        name
+        let attr = unsafe {
+            if width == 1 {
+                mlirBoolAttrGet(self.context, (v & 1) as i32)
+            } else {
+                mlirIntegerAttrGet(t, wrap_to_i64(v, width))
+            }
+        };
+        let c = self.val_attrs("arith.constant", &[], t, &[("value", attr)]);
+        self.remember(key, vec![c]);
+        c
     }
 
-    /// Materializes an index expression as an SSA `index` value.
-    pub fn index(&mut self, e: &Expr) -> Result<String, EmitError> {
+    /// A float `arith.constant` of `ty` (cached per region).
+    pub fn const_float(&mut self, v: f64, ty: impl KernelType) -> Value {
+        let t = ty.mlir(self);
+        let key = format!("constf:{:x}:{}", v.to_bits(), type_key(t));
+        if let Some(c) = self.lookup(&key) {
+            return c[0];
+        }
+        let attr = unsafe { mlirFloatAttrDoubleGet(self.context, t, v) };
+        let c = self.val_attrs("arith.constant", &[], t, &[("value", attr)]);
+        self.remember(key, vec![c]);
+        c
+    }
+
+    /// An `i1` constant.
+    pub fn const_bool(&mut self, b: bool) -> Value {
+        self.const_int(b as i128, "i1")
+    }
+
+    /// An `arith.constant` of a typed attribute (cached per region under
+    /// `key` when given).
+    pub fn const_attr(&mut self, attr: MlirAttribute, key: Option<String>) -> Value {
+        if let Some(c) = key.as_ref().and_then(|k| self.lookup(k)) {
+            return c[0];
+        }
+        let t = unsafe { mlirAttributeGetType(attr) };
+        let c = self.val_attrs("arith.constant", &[], t, &[("value", attr)]);
+        if let Some(k) = key {
+            self.remember(k, vec![c]);
+        }
+        c
+    }
+
+    /// Materializes an index expression as an `index` value.
+    pub fn index(&mut self, e: &Expr) -> Result<Value, EmitError> {
         let e = self.simplify(e);
         if let Some(c) = e.as_const() {
             return Ok(self.index_const(c));
         }
         if let ExprKind::Dim(i) = e.kind() {
-            return Ok(self.vars[*i].ssa.clone());
+            return Ok(self.vars[*i].value);
         }
         let key = format!("idx:{e}");
         if let Some(v) = self.lookup(&key) {
-            return Ok(v[0].clone());
+            return Ok(v[0]);
         }
-        let name = if has_min_max(&e) && !kernel_ops::XLA_DIALECTS {
-            self.index_with_min_max(&e)?
-        } else {
-            let (used, local) = self.localize(&e);
-            let operands: Vec<String> = used.iter().map(|&i| self.vars[i].ssa.clone()).collect();
-            let bounds: Vec<(i64, i64)> = used.iter().map(|&i| (self.vars[i].lo, self.vars[i].hi)).collect();
-            kernel_ops::apply_indexing(self, &local, &operands, &bounds)
-        };
-        self.remember(key, vec![name.clone()]);
-        Ok(name)
+        let (used, local) = self.localize(&e);
+        let operands: Vec<Value> = used.iter().map(|&i| self.vars[i].value).collect();
+        let bounds: Vec<(i64, i64)> = used.iter().map(|&i| (self.vars[i].lo, self.vars[i].hi)).collect();
+        let v = kernel_ops::apply_indexing(self, &local, &operands, &bounds);
+        self.remember(key, vec![v]);
+        Ok(v)
     }
 
     /// Materializes every expression.
-    pub fn indices(&mut self, es: &[Expr]) -> Result<Vec<String>, EmitError> {
+    pub fn indices(&mut self, es: &[Expr]) -> Result<Vec<Value>, EmitError> {
         es.iter().map(|e| self.index(e)).collect()
-    }
-
-    /// `min`/`max` are not affine: emit them (and the nodes above them) as
-    /// `arith` ops.
-    fn index_with_min_max(&mut self, e: &Expr) -> Result<String, EmitError> {
-        let ExprKind::Binary(op, l, r) = e.kind() else { return self.index(e) };
-        let a = self.index(l)?;
-        let b = self.index(r)?;
-        let text = match op {
-            BinOp::Add => format!("arith.addi {a}, {b} : index"),
-            BinOp::Mul => format!("arith.muli {a}, {b} : index"),
-            BinOp::FloorDiv => format!("arith.floordivsi {a}, {b} : index"),
-            BinOp::CeilDiv => format!("arith.ceildivsi {a}, {b} : index"),
-            BinOp::Min => format!("arith.minsi {a}, {b} : index"),
-            BinOp::Max => format!("arith.maxsi {a}, {b} : index"),
-            BinOp::Mod => {
-                // Floor modulo: remsi has the sign of the dividend.
-                let rem = self.assign("rem", &format!("arith.remsi {a}, {b} : index"));
-                let zero = self.index_const(0);
-                let neg = self.assign("neg", &format!("arith.cmpi slt, {rem}, {zero} : index"));
-                let fixed = self.assign("fix", &format!("arith.addi {rem}, {b} : index"));
-                return Ok(self.assign("mod", &format!("arith.select {neg}, {fixed}, {rem} : index")));
-            }
-        };
-        Ok(self.assign("idx", &text))
     }
 
     /// An `i1` that is true iff `lo <= e <= hi` (constant `true` when the
     /// bounds of `e` already imply it).
-    pub fn in_range(&mut self, e: &Expr, lo: i64, hi: i64) -> Result<Option<String>, EmitError> {
+    pub fn in_range(&mut self, e: &Expr, lo: i64, hi: i64) -> Result<Option<Value>, EmitError> {
         let e = self.simplify(e);
         let (elo, ehi) = self.range(&e);
         if elo >= lo && ehi <= hi {
             return Ok(None);
         }
         if elo > hi || ehi < lo {
-            return Ok(Some(self.constant("false", "i1")));
+            return Ok(Some(self.const_bool(false)));
         }
         let v = self.index(&e)?;
         if lo == hi {
             let c = self.index_const(lo);
-            return Ok(Some(self.assign("cmp", &format!("arith.cmpi eq, {v}, {c} : index"))));
+            return Ok(Some(self.cmpi("eq", v, c)));
         }
         let mut conds = Vec::new();
         if elo < lo {
             let c = self.index_const(lo);
-            conds.push(self.assign("cmp", &format!("arith.cmpi sge, {v}, {c} : index")));
+            conds.push(self.cmpi("sge", v, c));
         }
         if ehi > hi {
             let c = self.index_const(hi);
-            conds.push(self.assign("cmp", &format!("arith.cmpi sle, {v}, {c} : index")));
+            conds.push(self.cmpi("sle", v, c));
         }
         Ok(Some(self.and_all(&conds)))
     }
 
     /// The conjunction of `i1` values (`true` for none).
-    pub fn and_all(&mut self, conds: &[String]) -> String {
+    pub fn and_all(&mut self, conds: &[Value]) -> Value {
         match conds {
-            [] => self.constant("true", "i1"),
-            [c] => c.clone(),
+            [] => self.const_bool(true),
+            [c] => *c,
             [first, rest @ ..] => {
-                let mut acc = first.clone();
-                for c in rest {
-                    acc = self.assign("and", &format!("arith.andi {acc}, {c} : i1"));
+                let mut acc = *first;
+                for &c in rest {
+                    acc = self.binary("arith.andi", acc, c);
                 }
                 acc
             }
@@ -327,16 +580,14 @@ impl FuncBuilder {
         map: &IndexingMap,
         dims: &[Expr],
         syms: &[Expr],
-    ) -> Result<Option<String>, EmitError> {
+    ) -> Result<Option<Value>, EmitError> {
         let mut conds = Vec::new();
         for (d, var) in map.dim_vars().iter().enumerate() {
             if let Some(c) = self.in_range(&dims[d], var.bounds.lower, var.bounds.upper)? {
                 conds.push(c);
             }
         }
-        let nr = map.num_range_vars();
         for (j, var) in map.range_vars().iter().chain(map.rt_vars()).enumerate() {
-            let _ = nr;
             if let Some(c) = self.in_range(&syms[j], var.bounds.lower, var.bounds.upper)? {
                 conds.push(c);
             }
@@ -365,32 +616,29 @@ impl FuncBuilder {
         lb: i64,
         ub: i64,
         step: i64,
-        inits: &[(String, String)],
+        inits: &[Value],
         body: &mut ForBody,
-    ) -> Result<Vec<String>, EmitError> {
+    ) -> Result<Vec<Value>, EmitError> {
         let (lbv, ubv, stepv) = (self.index_const(lb), self.index_const(ub), self.index_const(step));
-        let iv = self.fresh("i");
-        let result = self.fresh("for");
-        let iters: Vec<String> = inits.iter().map(|_| self.fresh("acc")).collect();
-        let types: Vec<&str> = inits.iter().map(|(_, t)| t.as_str()).collect();
-        let header = if inits.is_empty() {
-            format!("scf.for {iv} = {lbv} to {ubv} step {stepv} {{")
-        } else {
-            let args: Vec<String> = iters.iter().zip(inits).map(|(a, (v, _))| format!("{a} = {v}")).collect();
-            format!(
-                "{} = scf.for {iv} = {lbv} to {ubv} step {stepv} iter_args({}) -> ({}) {{",
-                result_lhs(&result, inits.len()),
-                args.join(", "),
-                types.join(", ")
-            )
-        };
-        self.open(&header);
+        let types: Vec<MlirType> = inits.iter().map(|&v| self.type_of(v)).collect();
+        let mut arg_types = vec![self.ty("index")];
+        arg_types.extend(&types);
+        let mut operands = vec![lbv, ubv, stepv];
+        operands.extend_from_slice(inits);
         let last = lb + ((ub - lb - 1) / step) * step;
-        let ivar = self.var(&iv, lb, last.max(lb));
-        let yields = body(self, ivar, &iters)?;
-        self.yield_values("scf.yield", &yields, &types);
-        self.close("}");
-        Ok(results(&result, inits.len()))
+        let parts = RegionOp {
+            name: "scf.for",
+            operands: &operands,
+            results: &types,
+            attrs: &[],
+            arg_types: &arg_types,
+            terminator: "scf.yield",
+        };
+        let op = self.region_op(parts, &mut |fb, args| {
+            let ivar = fb.var(args[0], lb, last.max(lb));
+            body(fb, ivar, &args[1..])
+        })?;
+        Ok(op.results())
     }
 
     /// The loop of [`FuncBuilder::for_loop`] unrolled by the emitter:
@@ -403,10 +651,10 @@ impl FuncBuilder {
         lb: i64,
         ub: i64,
         step: i64,
-        inits: &[(String, String)],
+        inits: &[Value],
         body: &mut ForBody,
-    ) -> Result<Vec<String>, EmitError> {
-        let mut values: Vec<String> = inits.iter().map(|(v, _)| v.clone()).collect();
+    ) -> Result<Vec<Value>, EmitError> {
+        let mut values: Vec<Value> = inits.to_vec();
         let mut k = lb;
         while k < ub {
             values = body(self, Expr::constant(k), &values)?;
@@ -418,78 +666,206 @@ impl FuncBuilder {
     /// `scf.if` with results of `types`; `branch(fb, true)` emits the then
     /// region, `branch(fb, false)` the else region, each returning the
     /// values it yields.
-    pub fn if_else(&mut self, cond: &str, types: &[String], branch: &mut Branches) -> Result<Vec<String>, EmitError> {
-        let result = self.fresh("if");
-        let tys: Vec<&str> = types.iter().map(String::as_str).collect();
-        if types.is_empty() {
-            self.open(&format!("scf.if {cond} {{"));
-        } else {
-            self.open(&format!("{} = scf.if {cond} -> ({}) {{", result_lhs(&result, types.len()), tys.join(", ")));
+    pub fn if_else(&mut self, cond: Value, types: &[MlirType], branch: &mut Branches) -> Result<Vec<Value>, EmitError> {
+        let (then_region, then_block) = self.new_region(&[]);
+        let (else_region, else_block) = self.new_region(&[]);
+        let op = self.op_with_regions("scf.if", &[cond], types, &[], vec![then_region, else_region]);
+        for (block, then) in [(then_block, true), (else_block, false)] {
+            let yields = self.inside(block, &mut |fb| branch(fb, then))?;
+            self.inside(block, &mut |fb| {
+                fb.terminate("scf.yield", &yields);
+                Ok(Vec::new())
+            })?;
         }
-        let t = branch(self, true)?;
-        self.yield_values("scf.yield", &t, &tys);
-        self.close("} else {");
-        self.push_scope();
-        self.indent += 1;
-        let e = branch(self, false)?;
-        self.yield_values("scf.yield", &e, &tys);
-        self.indent -= 1;
-        self.pop_scope();
-        self.line("}");
-        Ok(results(&result, types.len()))
+        Ok(op.results())
     }
 
-    /// `if cond { body } else { passthrough }` over values of `types`.
+    /// `if cond { body } else { passthrough }` over the values
+    /// `passthrough` (whose types the results have).
     pub fn if_then(
         &mut self,
-        cond: Option<&str>,
-        passthrough: &[String],
-        types: &[String],
+        cond: Option<Value>,
+        passthrough: &[Value],
         body: &mut Region,
-    ) -> Result<Vec<String>, EmitError> {
+    ) -> Result<Vec<Value>, EmitError> {
         match cond {
             None => body(self),
             Some(c) => {
                 let pass = passthrough.to_vec();
-                self.if_else(c, types, &mut |fb, then| if then { body(fb) } else { Ok(pass.clone()) })
+                let types: Vec<MlirType> = pass.iter().map(|&v| self.type_of(v)).collect();
+                self.if_else(c, &types, &mut |fb, then| if then { body(fb) } else { Ok(pass.clone()) })
             }
         }
     }
+}
 
-    /// A terminator with values (`scf.yield %a, %b : f32, f32`).
-    pub fn yield_values(&mut self, op: &str, values: &[String], types: &[&str]) {
-        if values.is_empty() {
-            self.line(op);
-        } else {
-            self.line(&format!("{op} {} : {}", values.join(", "), types.join(", ")));
+impl Drop for FuncBuilder {
+    fn drop(&mut self) {
+        if let Some(block) = self.owned.take() {
+            unsafe { mlirBlockDestroy(block) }
         }
     }
 }
 
-/// `%r` or `%r:3`.
-pub fn result_lhs(name: &str, n: usize) -> String {
-    if n == 1 {
-        name.to_string()
+/// The arguments of `block`.
+pub fn block_args(block: MlirBlock) -> Vec<Value> {
+    unsafe { (0..mlirBlockGetNumArguments(block)).map(|i| Value(mlirBlockGetArgument(block, i))).collect() }
+}
+
+/// A cache key of a type (types are uniqued: the pointer names it).
+fn type_key(t: MlirType) -> usize {
+    t.ptr as usize
+}
+
+/// `v` as the `i64` whose low `width` bits it has (two's complement).
+fn wrap_to_i64(v: i128, width: u32) -> i64 {
+    if width >= 64 {
+        v as i64
     } else {
-        format!("{name}:{n}")
+        let m = v & ((1i128 << width) - 1);
+        let m = if m >= 1i128 << (width - 1) { m - (1i128 << width) } else { m };
+        m as i64
     }
 }
 
-/// The result references of an op named `name` with `n` results.
-pub fn results(name: &str, n: usize) -> Vec<String> {
-    match n {
-        0 => Vec::new(),
-        1 => vec![name.to_string()],
-        _ => (0..n).map(|i| format!("{name}#{i}")).collect(),
-    }
+/// `arith::CmpIPredicate`'s value of a predicate's spelling.
+fn cmpi_predicate(p: &str) -> Option<i64> {
+    ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"].iter().position(|&q| q == p).map(|i| i as i64)
 }
 
-fn has_min_max(e: &Expr) -> bool {
-    let mut found = false;
-    e.walk(&mut |n| {
-        if let Some(op) = n.op() {
-            found |= matches!(op, BinOp::Min | BinOp::Max);
+/// `arith::CmpFPredicate`'s value of a predicate's spelling.
+fn cmpf_predicate(p: &str) -> Option<i64> {
+    ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"]
+        .iter()
+        .position(|&q| q == p)
+        .map(|i| i as i64)
+}
+
+/// The type `spelling` names (a bug in the emitters if none).
+pub fn type_of_spelling(context: MlirContext, spelling: &str) -> MlirType {
+    kernel_type(context, spelling).unwrap_or_else(|| panic!("internal error: no kernel type is spelled `{spelling}`"))
+}
+
+/// The type `spelling` names, built through the C API.
+fn kernel_type(context: MlirContext, spelling: &str) -> Option<MlirType> {
+    let s = spelling.trim();
+    unsafe {
+        if s == "index" {
+            return Some(mlirIndexTypeGet(context));
         }
-    });
-    found
+        if let Some(inner) = s.strip_prefix("complex<").and_then(|r| r.strip_suffix('>')) {
+            return Some(mlirComplexTypeGet(kernel_type(context, inner)?));
+        }
+        if let Some(inner) = s.strip_prefix("tensor<").and_then(|r| r.strip_suffix('>')) {
+            let mut dims = Vec::new();
+            let mut rest = inner;
+            while let Some((d, tail)) = rest.split_once('x') {
+                match d.parse::<i64>() {
+                    Ok(n) => {
+                        dims.push(n);
+                        rest = tail;
+                    }
+                    Err(_) => break,
+                }
+            }
+            let elem = kernel_type(context, rest)?;
+            return Some(mlirRankedTensorTypeGet(dims.len() as isize, dims.as_ptr(), elem, mlirAttributeGetNull()));
+        }
+        if let Some(w) = s.strip_prefix('i').and_then(|w| w.parse::<u32>().ok()) {
+            return Some(mlirIntegerTypeGet(context, w));
+        }
+        let float: unsafe extern "C" fn(MlirContext) -> MlirType = match s {
+            "f16" => mlirF16TypeGet,
+            "bf16" => mlirBF16TypeGet,
+            "f32" => mlirF32TypeGet,
+            "f64" => mlirF64TypeGet,
+            "f8E4M3FN" => mlirFloat8E4M3FNTypeGet,
+            "f8E5M2" => mlirFloat8E5M2TypeGet,
+            "f8E4M3FNUZ" => mlirFloat8E4M3FNUZTypeGet,
+            "f8E5M2FNUZ" => mlirFloat8E5M2FNUZTypeGet,
+            "f8E4M3B11FNUZ" => mlirFloat8E4M3B11FNUZTypeGet,
+            "f8E4M3" => mlirFloat8E4M3TypeGet,
+            "f8E3M4" => mlirFloat8E3M4TypeGet,
+            "f8E8M0FNU" => mlirFloat8E8M0FNUTypeGet,
+            "f6E2M3FN" => mlirFloat6E2M3FNTypeGet,
+            "f6E3M2FN" => mlirFloat6E3M2FNTypeGet,
+            "f4E2M1FN" => mlirFloat4E2M1FNTypeGet,
+            _ => return None,
+        };
+        Some(float(context))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rxla_ir::op::type_to_string;
+
+    #[test]
+    fn spellings_build_the_types_they_name() {
+        let context = rxla_dialects::create_context();
+        let raw = context.to_raw();
+        for spelling in
+            ["index", "i1", "i64", "bf16", "f8E4M3FN", "f4E2M1FN", "complex<f64>", "tensor<f32>", "tensor<4x8xi16>"]
+        {
+            assert_eq!(type_to_string(type_of_spelling(raw, spelling)), spelling);
+        }
+        assert!(kernel_type(raw, "tensor<4xf99>").is_none());
+        assert!(kernel_type(raw, "memref<4xf32>").is_none());
+    }
+
+    #[test]
+    fn predicates_have_arith_enum_values() {
+        assert_eq!(cmpi_predicate("eq"), Some(0));
+        assert_eq!(cmpi_predicate("uge"), Some(9));
+        assert_eq!(cmpf_predicate("olt"), Some(4));
+        assert_eq!(cmpf_predicate("uno"), Some(14));
+        assert_eq!(cmpf_predicate("lt"), None);
+    }
+
+    #[test]
+    fn integer_constants_wrap_to_their_width() {
+        assert_eq!(wrap_to_i64(255, 8), -1);
+        assert_eq!(wrap_to_i64(u64::MAX as i128, 64), -1);
+        assert_eq!(wrap_to_i64(-129, 8), 127);
+        assert_eq!(wrap_to_i64(5, 32), 5);
+    }
+
+    #[test]
+    fn ops_with_regions_are_built_in_place() {
+        let context = rxla_dialects::create_context();
+        let raw = context.to_raw();
+        for d in ["func", "arith", "scf"] {
+            unsafe { mlirContextGetOrLoadDialect(raw, string_ref(d)) };
+        }
+        let index = type_of_spelling(raw, "index");
+        let locs = [unsafe { mlirLocationUnknownGet(raw) }];
+        let block = unsafe { mlirBlockCreate(1, [index].as_ptr(), locs.as_ptr()) };
+        let mut fb = FuncBuilder::new(raw, block);
+        let n = block_args(block)[0];
+        let zero = fb.index_const(0);
+        let sum = fb
+            .for_loop(0, 4, 1, &[zero], &mut |fb, i, iters| {
+                let iv = fb.index(&i)?;
+                Ok(vec![fb.binary("arith.addi", iters[0], iv)])
+            })
+            .unwrap();
+        let total = fb.binary("arith.addi", sum[0], n);
+        fb.terminate("func.return", &[total]);
+        // The constant is cached in the scope that made it.
+        assert!(fb.index_const(0) == zero);
+        let mut text = String::new();
+        unsafe {
+            let mut op = mlirBlockGetFirstOperation(block);
+            while !op.ptr.is_null() {
+                text.push_str(&Op::from_raw(op).to_text());
+                text.push('\n');
+                op = mlirOperationGetNextInBlock(op);
+            }
+            mlirBlockDestroy(block);
+        }
+        assert!(text.contains("scf.for"), "{text}");
+        assert!(text.contains("scf.yield"), "{text}");
+        assert!(text.contains("iter_args"), "{text}");
+    }
 }

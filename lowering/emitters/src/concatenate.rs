@@ -7,21 +7,19 @@
 //! operand, and each operand's elements are read coalesced.
 
 use crate::{
-    builder::FuncBuilder,
     choose::Choice,
     elemental::{Current, Elemental},
-    fusion::mlir_tensor,
-    kernel::Kernel,
+    kernel::{Attr, Kernel},
     kernel_ops,
     launch::{bitcast_index, Grid},
-    r#loop::{entry_args, Work},
-    EmitError,
+    r#loop::{entry, Work},
+    EmitError, KernelModule,
 };
 use rxla_indexing::Interval;
 use std::collections::HashMap;
 
 /// Emits the concatenate kernel.
-pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitError> {
+pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(KernelModule, Grid), EmitError> {
     let comp = kernel.comp;
     let hero = choice.root_heroes.first().copied().flatten().ok_or_else(|| kernel.err("no concatenate hero"))?;
     let concat = comp.instrs[hero].clone();
@@ -42,12 +40,10 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
         .unwrap_or_default();
     let work = Work::new(&kernel.target, comp, largest.iter().product(), None);
     kernel.entry_attrs.extend(work.grid.attrs());
-    kernel.entry_attrs.push(format!("xla.unroll = {} : i64", work.unroll));
-    let (args, params, outs) = entry_args(comp);
-    let out_types: Vec<String> = comp.roots.iter().map(|r| mlir_tensor(comp.ty(*r))).collect();
-    let mut fb = FuncBuilder::new();
+    kernel.entry_attrs.push(("xla.unroll".into(), Attr::I64(work.unroll)));
+    let (mut fb, params, outs) = entry(&kernel);
     let ids = work.ids(&mut fb);
-    let mut output = outs[0].clone();
+    let mut output = outs[0];
     {
         let mut el = Elemental::new(&mut kernel, comp, Current::Entry, params, HashMap::new());
         let mut offset = 0;
@@ -61,7 +57,7 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
                 }
             }
             map.simplify();
-            let inits = vec![(output.clone(), out_types[0].clone())];
+            let inits = vec![output];
             let off = offset;
             let root_dims = comp.ty(root).dims.clone();
             let new = kernel_ops::loop_over_map(&mut fb, &map, &ids, &inits, &mut |fb, idx, _syms, iters| {
@@ -73,15 +69,15 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
                 let r = el.value(fb, root, &root_idx);
                 el.injected.remove(&hero);
                 let r = r?;
-                let at = fb.indices(&root_idx)?.join(", ");
-                Ok(vec![fb.assign("ins", &format!("tensor.insert {r} into {}[{at}] : {}", iters[0], out_types[0]))])
+                let at = fb.indices(&root_idx)?;
+                Ok(vec![fb.insert(r, iters[0], &at)])
             })?;
-            output = new[0].clone();
+            output = new[0];
             offset += dims[dim];
         }
     }
-    fb.line(&format!("return {output} : {}", out_types[0]));
+    let returned = vec![output];
     let grid = work.grid;
-    let text = kernel.finish(&args, &out_types, fb.body())?;
-    Ok((text, grid))
+    let module = kernel.finish(fb, &returned)?;
+    Ok((module, grid))
 }

@@ -7,20 +7,19 @@
 //! computes the update element and writes it at `start + index`.
 
 use crate::{
-    builder::FuncBuilder,
     choose::Choice,
     elemental::{Current, Elemental},
-    fusion::mlir_tensor,
-    kernel::Kernel,
+    kernel::{Attr, Kernel},
     kernel_ops,
     launch::{bitcast_index, Grid},
-    r#loop::{entry_args, Work},
-    EmitError,
+    r#loop::{entry, Work},
+    EmitError, KernelModule,
 };
+use rxla_ir::op::Value;
 use std::collections::HashMap;
 
 /// Emits the in-place DUS kernel.
-pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitError> {
+pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(KernelModule, Grid), EmitError> {
     let comp = kernel.comp;
     let duses: Vec<usize> = choice
         .root_heroes
@@ -30,13 +29,11 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
     let update_shape = comp.ty(comp.instrs[duses[0]].operands[1]).dims.clone();
     let work = Work::per_element(&kernel.target, comp, update_shape.iter().product());
     kernel.entry_attrs.extend(work.grid.attrs());
-    kernel.entry_attrs.push("xla.in_place".to_string());
-    let (args, params, outs) = entry_args(comp);
-    let out_types: Vec<String> = comp.roots.iter().map(|r| mlir_tensor(comp.ty(*r))).collect();
-    let mut fb = FuncBuilder::new();
+    kernel.entry_attrs.push(("xla.in_place".into(), Attr::Unit));
+    let (mut fb, params, outs) = entry(&kernel);
     let ids = work.ids(&mut fb);
     let map = work.map(&update_shape);
-    let inits: Vec<(String, String)> = outs.iter().cloned().zip(out_types.iter().cloned()).collect();
+    let inits: Vec<Value> = outs.clone();
     let outputs = {
         let mut el = Elemental::new(&mut kernel, comp, Current::Entry, params, HashMap::new());
         kernel_ops::loop_over_map(&mut fb, &map, &ids, &inits, &mut |fb, idx, _syms, iters| {
@@ -53,14 +50,13 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
                 }
                 let v = el.value(fb, update, idx)?;
                 let root_idx = bitcast_index(&out_idx, &dims, &comp.ty(comp.roots[k]).dims);
-                let at = fb.indices(&root_idx)?.join(", ");
-                out.push(fb.assign("ins", &format!("tensor.insert {v} into {}[{at}] : {}", iters[k], out_types[k])));
+                let at = fb.indices(&root_idx)?;
+                out.push(fb.insert(v, iters[k], &at));
             }
             Ok(out)
         })?
     };
-    fb.line(&format!("return {} : {}", outputs.join(", "), out_types.join(", ")));
     let grid = work.grid;
-    let text = kernel.finish(&args, &out_types, fb.body())?;
-    Ok((text, grid))
+    let module = kernel.finish(fb, &outputs)?;
+    Ok((module, grid))
 }

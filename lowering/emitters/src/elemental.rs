@@ -28,7 +28,7 @@ use crate::{
     scalar_ops, EmitError,
 };
 use rxla_indexing::{output_to_input_indexing, BinOp, Expr, ExprKind};
-use rxla_ir::{attrs::Window, types::ElementType};
+use rxla_ir::{attrs::Window, op::Value, types::ElementType};
 use std::collections::HashMap;
 
 /// Windows of at most this many elements are unrolled by the CPU emitter.
@@ -69,9 +69,9 @@ pub struct Elemental<'k, 'a, 'c> {
     pub comp: &'c Computation,
     pub current: Current,
     /// Parameter tensors (or scalars for `Current::Scalar`).
-    pub params: Vec<String>,
+    pub params: Vec<Value>,
     /// Hero values given to the function.
-    pub injected: HashMap<usize, Vec<String>>,
+    pub injected: HashMap<usize, Vec<Value>>,
 }
 
 impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
@@ -79,8 +79,8 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
         kernel: &'k mut Kernel<'a>,
         comp: &'c Computation,
         current: Current,
-        params: Vec<String>,
-        injected: HashMap<usize, Vec<String>>,
+        params: Vec<Value>,
+        injected: HashMap<usize, Vec<Value>>,
     ) -> Self {
         Elemental { kernel, comp, current, params, injected }
     }
@@ -104,28 +104,27 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
     }
 
     /// The value of `v` at `idx`.
-    pub fn value(&mut self, fb: &mut FuncBuilder, v: Val, idx: &[Expr]) -> Result<String, EmitError> {
+    pub fn value(&mut self, fb: &mut FuncBuilder, v: Val, idx: &[Expr]) -> Result<Value, EmitError> {
         match v {
             Val::Param(p) => {
                 if self.current == Current::Scalar {
-                    return Ok(self.params[p].clone());
+                    return Ok(self.params[p]);
                 }
                 let key = Self::key(fb, &format!("p{p}"), idx);
                 if let Some(v) = fb.lookup(&key) {
-                    return Ok(v[0].clone());
+                    return Ok(v[0]);
                 }
                 let ids = fb.indices(idx)?;
-                let ty = mlir_tensor(&self.comp.params[p]);
-                let name = fb.assign("x", &format!("tensor.extract {}[{}] : {ty}", self.params[p], ids.join(", ")));
-                fb.remember(key, vec![name.clone()]);
-                Ok(name)
+                let x = fb.extract(self.params[p], &ids);
+                fb.remember(key, vec![x]);
+                Ok(x)
             }
-            Val::Res(i, r) => Ok(self.instr_values(fb, i, idx)?[r].clone()),
+            Val::Res(i, r) => Ok(self.instr_values(fb, i, idx)?[r]),
         }
     }
 
     /// All results of instruction `i` at `idx`.
-    pub fn instr_values(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<Vec<String>, EmitError> {
+    pub fn instr_values(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<Vec<Value>, EmitError> {
         if let Some(v) = self.injected.get(&i) {
             return Ok(v.clone());
         }
@@ -150,7 +149,7 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
     }
 
     /// Calls the function computing instruction `i` (a subgraph root).
-    fn call_subgraph_of(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<Vec<String>, EmitError> {
+    fn call_subgraph_of(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<Vec<Value>, EmitError> {
         let s = self
             .kernel
             .part
@@ -161,7 +160,7 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
         let at_operand = at.is_some();
         let index = at.unwrap_or_else(|| idx.to_vec());
         let name = self.kernel.request(s, at_operand);
-        let (arg_types, result_types) = self.kernel.subgraph_signature(s, at_operand);
+        let (_, result_types) = self.kernel.subgraph_signature(s, at_operand);
         let mut args = self.params.clone();
         args.extend(fb.indices(&index)?);
         for h in &sg.injected {
@@ -171,7 +170,7 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
                 .ok_or_else(|| self.err(*h, "its value is needed by a function that does not receive it"))?;
             args.extend(v.iter().cloned());
         }
-        let results = kernel_ops::call(fb, &name, &args, &arg_types, &result_types);
+        let results = kernel_ops::call(fb, &name, &args, &result_types);
         // Remember every root's results.
         let mut k = 0;
         let mut mine = Vec::new();
@@ -222,7 +221,7 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
     }
 
     /// Emits instruction `i` at `idx` in the current function.
-    fn emit(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<Vec<String>, EmitError> {
+    fn emit(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<Vec<Value>, EmitError> {
         let ins = self.comp.instrs[i].clone();
         let opcode = ins.opcode.as_str();
         let out_elem = ins.results[0].elem.clone();
@@ -266,7 +265,7 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
             // The mapped computation on the operands' elements.
             let name = self.comp.to_apply(i).ok_or_else(|| self.err(i, "no computation"))?;
             let f = self.kernel.scalar_fn(&name)?;
-            return Ok(kernel_ops::call(fb, &f.name, &args, &f.arg_types, &f.result_types));
+            return Ok(kernel_ops::call(fb, &f.name, &args, &f.result_types));
         }
         scalar_ops::emit(fb, ins.op, opcode, &types, &out_elem, &args).map_err(|m| self.err(i, m)).map(|v| vec![v])
     }
@@ -274,7 +273,7 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
     /// A bitcast-convert between element types of different widths: the
     /// narrow elements are the wide one's bytes in little-endian order
     /// along an extra minor dimension.
-    fn bitcast_convert_resize(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<String, EmitError> {
+    fn bitcast_convert_resize(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<Value, EmitError> {
         let ins = self.comp.instrs[i].clone();
         let operand = ins.operands[0];
         let (from, to) = (self.elem(operand), ins.results[0].elem.clone());
@@ -283,99 +282,116 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
         }
         let (fw, tw) = (from.bit_width(), to.bit_width());
         let (ft, tt) = (mlir_elem(&from), mlir_elem(&to));
-        let as_int = |fb: &mut FuncBuilder, v: &str, ty: &str, bits: u32| -> String {
+        let as_int = |fb: &mut FuncBuilder, v: Value, ty: &str, bits: u32| -> Value {
             if ty.starts_with('i') {
-                v.to_string()
+                v
             } else {
-                fb.assign("v", &format!("arith.bitcast {v} : {ty} to i{bits}"))
+                fb.cast("arith.bitcast", v, format!("i{bits}"))
             }
         };
-        let from_int = |fb: &mut FuncBuilder, v: &str, ty: &str, bits: u32| -> String {
+        let from_int = |fb: &mut FuncBuilder, v: Value, ty: &str, _bits: u32| -> Value {
             if ty.starts_with('i') {
-                v.to_string()
+                v
             } else {
-                fb.assign("v", &format!("arith.bitcast {v} : i{bits} to {ty}"))
+                fb.cast("arith.bitcast", v, ty)
             }
         };
         if fw > tw {
             // Wide to narrow: element j of the new minor dimension.
             let n = idx.len();
             let x = self.value(fb, operand, &idx[..n - 1])?;
-            let xi = as_int(fb, &x, &ft, fw);
+            let xi = as_int(fb, x, &ft, fw);
             let shift = fb.index(&idx[n - 1].mul_const(tw as i64))?;
-            let sh = fb.assign("v", &format!("arith.index_cast {shift} : index to i{fw}"));
-            let shifted = fb.assign("v", &format!("arith.shrui {xi}, {sh} : i{fw}"));
-            let t = fb.assign("v", &format!("arith.trunci {shifted} : i{fw} to i{tw}"));
-            return Ok(from_int(fb, &t, &tt, tw));
+            let sh = fb.cast("arith.index_cast", shift, format!("i{fw}"));
+            let shifted = fb.binary("arith.shrui", xi, sh);
+            let t = fb.cast("arith.trunci", shifted, format!("i{tw}"));
+            return Ok(from_int(fb, t, &tt, tw));
         }
         // Narrow to wide: combine the minor dimension's elements.
         let k = (tw / fw) as i64;
-        let mut acc: Option<String> = None;
+        let mut acc: Option<Value> = None;
         for j in 0..k {
             let mut at = idx.to_vec();
             at.push(Expr::constant(j));
             let x = self.value(fb, operand, &at)?;
-            let xi = as_int(fb, &x, &ft, fw);
-            let wide = fb.assign("v", &format!("arith.extui {xi} : i{fw} to i{tw}"));
+            let xi = as_int(fb, x, &ft, fw);
+            let wide = fb.cast("arith.extui", xi, format!("i{tw}"));
             let part = if j == 0 {
                 wide
             } else {
-                let sh = fb.constant(&(j * fw as i64).to_string(), &format!("i{tw}"));
-                fb.assign("v", &format!("arith.shli {wide}, {sh} : i{tw}"))
+                let sh = fb.const_int((j * fw as i64) as i128, format!("i{tw}"));
+                fb.binary("arith.shli", wide, sh)
             };
             acc = Some(match acc {
                 None => part,
-                Some(a) => fb.assign("v", &format!("arith.ori {a}, {part} : i{tw}")),
+                Some(a) => fb.binary("arith.ori", a, part),
             });
         }
         let acc = acc.ok_or_else(|| self.err(i, "empty bitcast"))?;
-        Ok(from_int(fb, &acc, &tt, tw))
+        Ok(from_int(fb, acc, &tt, tw))
     }
 
     /// `arith.constant` of a scalar or splat; a tensor constant read at
     /// the index otherwise.
-    fn constant(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<String, EmitError> {
+    fn constant(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<Value, EmitError> {
+        use mlir_sys::*;
         let ins = &self.comp.instrs[i];
-        let text = ins.op.attr_text("value").ok_or_else(|| self.err(i, "constant without a value"))?;
+        let attr = ins.op.attr_raw("value").ok_or_else(|| self.err(i, "constant without a value"))?;
         let ty = ins.results[0].clone();
-        let elem = mlir_elem(&ty.elem);
-        let (body, _) = text.rsplit_once(" : ").unwrap_or((&text, ""));
-        if ty.num_elements() == 0 {
-            // No element of an empty constant is ever read (the code that
-            // would is never reached): any value of the type will do.
-            let zero = if ty.elem.is_complex() {
-                "(0.0, 0.0)"
-            } else if ty.elem.is_float() {
-                "0.0"
-            } else if ty.elem.is_pred() {
-                "false"
-            } else {
-                "0"
-            };
-            return scalar_ops::scalar_constant(fb, zero, &ty.elem).map_err(|m| self.err(i, m));
-        }
-        let inner = body.strip_prefix("dense<").and_then(|b| b.strip_suffix('>'));
-        if let Some(lit) = inner.filter(|l| !l.starts_with('[') && !l.starts_with('"')) {
-            return scalar_ops::scalar_constant(fb, lit, &ty.elem).map_err(|m| self.err(i, m));
-        }
-        if ty.elem.is_complex() {
-            return Err(self.err(i, "non-splat complex constants are not supported"));
-        }
-        let key = format!("constant-tensor:{i}");
-        let tensor = match fb.lookup(&key) {
-            Some(v) => v[0].clone(),
-            None => {
-                let name = fb.assign("cst", &format!("arith.constant {body} : {}", mlir_tensor(&ty)));
-                fb.remember(key, vec![name.clone()]);
-                name
+        // SAFETY: `attr` is the live constant's; only read.
+        unsafe {
+            if !mlirAttributeIsADenseElements(attr) {
+                return Err(self.err(i, "the value is not a dense elements attribute"));
             }
-        };
-        let ids = fb.indices(idx)?;
-        let _ = elem;
-        Ok(fb.assign("x", &format!("tensor.extract {tensor}[{}] : {}", ids.join(", "), mlir_tensor(&ty))))
+            if ty.num_elements() == 0 {
+                // No element of an empty constant is ever read (the code that
+                // would is never reached): any value of the type will do.
+                let elem = mlir_elem(&ty.elem);
+                return Ok(if ty.elem.is_complex() {
+                    let part = mlir_elem(&ElementType::new(elem.trim_start_matches("complex<").trim_end_matches('>')));
+                    let z = fb.const_float(0.0, &part);
+                    fb.val("complex.create", &[z, z], &elem)
+                } else if ty.elem.is_float() {
+                    fb.const_float(0.0, &elem)
+                } else {
+                    fb.const_int(0, &elem)
+                });
+            }
+            if mlirDenseElementsAttrIsSplat(attr) {
+                let element = mlirDenseElementsAttrGetSplatValue(attr);
+                return scalar_ops::scalar_constant(fb, element, &ty.elem).map_err(|m| self.err(i, m));
+            }
+            if ty.elem.is_complex() {
+                return Err(self.err(i, "non-splat complex constants are not supported"));
+            }
+            let key = format!("constant-tensor:{i}");
+            let tensor = match fb.lookup(&key) {
+                Some(v) => v[0],
+                None => {
+                    // The kernel's tensor type is signless: the same bits
+                    // under it.
+                    let kernel_ty = fb.ty(&mlir_tensor(&ty));
+                    let value = if mlirTypeEqual(mlirAttributeGetType(attr), kernel_ty) {
+                        attr
+                    } else {
+                        let raw = mlirDenseElementsAttrGetRawData(attr);
+                        let bytes = dense_raw_size(attr, &ty);
+                        mlirDenseElementsAttrRawBufferGet(kernel_ty, bytes, raw)
+                    };
+                    if value.ptr.is_null() {
+                        return Err(self.err(i, "the constant's elements cannot be retyped for the kernel"));
+                    }
+                    let v = fb.const_attr(value, None);
+                    fb.remember(key, vec![v]);
+                    v
+                }
+            };
+            let ids = fb.indices(idx)?;
+            Ok(fb.extract(tensor, &ids))
+        }
     }
 
-    fn pad(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<String, EmitError> {
+    fn pad(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<Value, EmitError> {
         let ins = self.comp.instrs[i].clone();
         let desc = self.comp.op_desc(i).ok_or_else(|| self.err(i, "bad attributes"))?;
         let indexing = output_to_input_indexing(&desc, 0).map_err(|e| self.err(i, e))?;
@@ -386,12 +402,11 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
         }
         let operand_idx: Vec<Expr> = map.results().iter().map(|e| e.replace_dims_and_symbols(idx, &[])).collect();
         let cond = fb.map_constraints(&map, idx, &[])?;
-        let ty = mlir_elem(&ins.results[0].elem);
         let operand = ins.operands[0];
-        let r = fb.if_then(cond.as_deref(), std::slice::from_ref(&padding), &[ty], &mut |fb| {
+        let r = fb.if_then(cond, std::slice::from_ref(&padding), &mut |fb| {
             Ok(vec![self.value(fb, operand, &operand_idx)?])
         })?;
-        Ok(r[0].clone())
+        Ok(r[0])
     }
 
     /// Operand `k` onwards of a concatenate, the first starting at `offset`
@@ -403,7 +418,7 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
         idx: &[Expr],
         k: usize,
         offset: i64,
-    ) -> Result<String, EmitError> {
+    ) -> Result<Value, EmitError> {
         let ins = self.comp.instrs[i].clone();
         let dim = ins.op.int_attr("dimension").ok_or_else(|| self.err(i, "no dimension"))? as usize;
         let operand = ins.operands[k];
@@ -413,19 +428,19 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
         if k + 1 == ins.operands.len() {
             return self.value(fb, operand, &operand_idx);
         }
-        let ty = mlir_elem(&ins.results[0].elem);
+        let ty = fb.ty(&mlir_elem(&ins.results[0].elem));
         let cond = fb.in_range(&idx[dim], i64::MIN, offset + size - 1)?;
         match cond {
             None => self.value(fb, operand, &operand_idx),
             Some(c) => {
-                let r = fb.if_else(&c, &[ty], &mut |fb, then| {
+                let r = fb.if_else(c, &[ty], &mut |fb, then| {
                     if then {
                         Ok(vec![self.value(fb, operand, &operand_idx)?])
                     } else {
                         Ok(vec![self.concatenate(fb, i, idx, k + 1, offset + size)?])
                     }
                 })?;
-                Ok(r[0].clone())
+                Ok(r[0])
             }
         }
     }
@@ -443,16 +458,16 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
         let c = if elem.is_unsigned_int() {
             // Unsigned: never below 0, and a u64 at or above 2^63 (a
             // negative index) is beyond the top.
-            fb.assign("clamp", &format!("arith.minui {ix}, {top} : index"))
+            fb.binary("arith.minui", ix, top)
         } else {
             let zero = fb.index_const(0);
-            let lo = fb.assign("clamp", &format!("arith.maxsi {ix}, {zero} : index"));
-            fb.assign("clamp", &format!("arith.minsi {lo}, {top} : index"))
+            let lo = fb.binary("arith.maxsi", ix, zero);
+            fb.binary("arith.minsi", lo, top)
         };
-        Ok(fb.var(&c, 0, hi))
+        Ok(fb.var(c, 0, hi))
     }
 
-    fn dynamic_slice(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<String, EmitError> {
+    fn dynamic_slice(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<Value, EmitError> {
         let ins = self.comp.instrs[i].clone();
         let operand = ins.operands[0];
         let dims = self.comp.ty(operand).dims.clone();
@@ -465,7 +480,7 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
         self.value(fb, operand, &operand_idx)
     }
 
-    fn dynamic_update_slice(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<String, EmitError> {
+    fn dynamic_update_slice(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<Value, EmitError> {
         let ins = self.comp.instrs[i].clone();
         let (operand, update) = (ins.operands[0], ins.operands[1]);
         let dims = self.comp.ty(operand).dims.clone();
@@ -480,25 +495,25 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
             }
             update_idx.push(e);
         }
-        let ty = mlir_elem(&ins.results[0].elem);
+        let ty = fb.ty(&mlir_elem(&ins.results[0].elem));
         if conds.is_empty() {
             return self.value(fb, update, &update_idx);
         }
         let cond = fb.and_all(&conds);
         let idx = idx.to_vec();
-        let r = fb.if_else(&cond, &[ty], &mut |fb, then| {
+        let r = fb.if_else(cond, &[ty], &mut |fb, then| {
             if then {
                 Ok(vec![self.value(fb, update, &update_idx)?])
             } else {
                 Ok(vec![self.value(fb, operand, &idx)?])
             }
         })?;
-        Ok(r[0].clone())
+        Ok(r[0])
     }
 
     /// A gather in the canonical form of `gather_simplifier`: indices
     /// `[N, K]`, offset dims `1..=rank(operand)`.
-    fn gather(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<String, EmitError> {
+    fn gather(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<Value, EmitError> {
         let ins = self.comp.instrs[i].clone();
         let (operand, indices) = (ins.operands[0], ins.operands[1]);
         let dims = self.comp.ty(operand).dims.clone();
@@ -529,7 +544,7 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
     }
 
     /// An elemental reduce: loops over the reduced dimensions.
-    fn reduce(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<Vec<String>, EmitError> {
+    fn reduce(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<Vec<Value>, EmitError> {
         let ins = self.comp.instrs[i].clone();
         let n = ins.operands.len() / 2;
         let reducer_name = self.comp.to_apply(i).ok_or_else(|| self.err(i, "no reducer"))?;
@@ -538,8 +553,7 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
         let reduced = ins.op.dims_attr("dimensions").unwrap_or_default();
         let mut inits = Vec::new();
         for k in 0..n {
-            let v = self.value(fb, ins.operands[n + k], &[])?;
-            inits.push((v, mlir_elem(&ins.results[k].elem)));
+            inits.push(self.value(fb, ins.operands[n + k], &[])?);
         }
         // The input index: kept dims from the output index, reduced dims from
         // the loops.
@@ -563,32 +577,30 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
         loops: &[usize],
         in_dims: &[i64],
         input_idx: &mut Vec<Option<Expr>>,
-        inits: &[(String, String)],
+        inits: &[Value],
         inputs: &[Val],
         reducer: &crate::kernel::ScalarFn,
-    ) -> Result<Vec<String>, EmitError> {
+    ) -> Result<Vec<Value>, EmitError> {
         let Some((&d, rest)) = loops.split_first() else {
             let idx: Vec<Expr> = input_idx.iter().map(|e| e.clone().unwrap()).collect();
-            let mut args: Vec<String> = inits.iter().map(|(v, _)| v.clone()).collect();
+            let mut args: Vec<Value> = inits.to_vec();
             for v in inputs {
                 args.push(self.value(fb, *v, &idx)?);
             }
-            return Ok(kernel_ops::call(fb, &reducer.name, &args, &reducer.arg_types, &reducer.result_types));
+            return Ok(kernel_ops::call(fb, &reducer.name, &args, &reducer.result_types));
         };
         if in_dims[d] == 0 {
-            return Ok(inits.iter().map(|(v, _)| v.clone()).collect());
+            return Ok(inits.to_vec());
         }
-        let types: Vec<String> = inits.iter().map(|(_, t)| t.clone()).collect();
         fb.for_loop(0, in_dims[d], 1, inits, &mut |fb, iv, iters| {
             input_idx[d] = Some(iv);
-            let inner: Vec<(String, String)> = iters.iter().cloned().zip(types.iter().cloned()).collect();
-            self.reduce_loops(fb, rest, in_dims, input_idx, &inner, inputs, reducer)
+            self.reduce_loops(fb, rest, in_dims, input_idx, iters, inputs, reducer)
         })
     }
 
     /// An elemental reduce-window: loops over the window; padding and
     /// holes of base dilation are skipped.
-    fn reduce_window(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<Vec<String>, EmitError> {
+    fn reduce_window(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<Vec<Value>, EmitError> {
         let ins = self.comp.instrs[i].clone();
         let n = ins.operands.len() / 2;
         let reducer_name = self.comp.to_apply(i).ok_or_else(|| self.err(i, "no reducer"))?;
@@ -600,8 +612,7 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
         let in_dims = self.comp.ty(ins.operands[0]).dims.clone();
         let mut inits = Vec::new();
         for k in 0..n {
-            let v = self.value(fb, ins.operands[n + k], &[])?;
-            inits.push((v, mlir_elem(&ins.results[k].elem)));
+            inits.push(self.value(fb, ins.operands[n + k], &[])?);
         }
         let inputs: Vec<Val> = ins.operands[..n].to_vec();
         let mut pos: Vec<Expr> = Vec::new();
@@ -615,7 +626,7 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
     /// the padding or between dilated input elements contribute nothing;
     /// feature and batch groups pick the input features or batch of the
     /// output feature's group.
-    fn convolution(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<String, EmitError> {
+    fn convolution(&mut self, fb: &mut FuncBuilder, i: usize, idx: &[Expr]) -> Result<Value, EmitError> {
         let ins = self.comp.instrs[i].clone();
         let op = ins.op;
         let dn = rxla_ir::attrs::StructAttr::of(op, "dimension_numbers")
@@ -705,22 +716,21 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
         fb: &mut FuncBuilder,
         g: &ConvGeometry,
         pos: &mut Vec<Expr>,
-        acc: &str,
-    ) -> Result<String, EmitError> {
+        acc: &Value,
+    ) -> Result<Value, EmitError> {
         let d = pos.len();
-        let acc_ty = g.acc.ty.clone();
         if d < g.window.len() {
             let size = g.window[d].size;
             if size <= 0 {
-                return Ok(acc.to_string());
+                return Ok(*acc);
             }
-            let r = fb.for_loop(0, size, 1, &[(acc.to_string(), acc_ty)], &mut |fb, iv, iters| {
+            let r = fb.for_loop(0, size, 1, &[*acc], &mut |fb, iv, iters| {
                 pos.push(iv);
                 let r = self.conv_loops(fb, g, pos, &iters[0]);
                 pos.pop();
                 Ok(vec![r?])
             })?;
-            return Ok(r[0].clone());
+            return Ok(r[0]);
         }
         // The input position of each window position, and whether it is a
         // real input element.
@@ -743,9 +753,8 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
             }
         }
         let cond = if conds.is_empty() { None } else { Some(fb.and_all(&conds)) };
-        let types = vec![acc_ty.clone()];
-        let r = fb.if_then(cond.as_deref(), &[acc.to_string()], &types, &mut |fb| {
-            let r = fb.for_loop(0, g.ci, 1, &[(acc.to_string(), acc_ty.clone())], &mut |fb, c, iters| {
+        let r = fb.if_then(cond, &[*acc], &mut |fb| {
+            let r = fb.for_loop(0, g.ci, 1, &[*acc], &mut |fb, c, iters| {
                 let mut lhs_idx = vec![Expr::zero(); g.lhs_rank];
                 lhs_idx[g.ib] = g.batch.clone();
                 lhs_idx[g.ifd] = fb.simplify(&g.feature_base.add(&c));
@@ -765,7 +774,7 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
             })?;
             Ok(r)
         })?;
-        Ok(r[0].clone())
+        Ok(r[0])
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -776,12 +785,11 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
         in_dims: &[i64],
         out_idx: &[Expr],
         pos: &mut Vec<Expr>,
-        inits: &[(String, String)],
+        inits: &[Value],
         inputs: &[Val],
         reducer: &crate::kernel::ScalarFn,
-    ) -> Result<Vec<String>, EmitError> {
+    ) -> Result<Vec<Value>, EmitError> {
         let d = pos.len();
-        let types: Vec<String> = inits.iter().map(|(_, t)| t.clone()).collect();
         if d == in_dims.len() {
             // Position in the padded, base-dilated input.
             let mut conds = Vec::new();
@@ -803,9 +811,9 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
                     idx.push(p);
                 }
             }
-            let accs: Vec<String> = inits.iter().map(|(v, _)| v.clone()).collect();
+            let accs: Vec<Value> = inits.to_vec();
             let cond = if conds.is_empty() { None } else { Some(fb.and_all(&conds)) };
-            if let (Some(c), Target::Cpu(_)) = (&cond, &self.kernel.target) {
+            if let (Some(c), Target::Cpu(_)) = (cond, &self.kernel.target) {
                 // Branch free on CPUs: read at the index clamped into the
                 // input (always valid), reduce, and keep the old
                 // accumulator where the position is padding. Every output
@@ -820,25 +828,20 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
                 for v in inputs {
                     args.push(self.value(fb, *v, &clamped)?);
                 }
-                let new = kernel_ops::call(fb, &reducer.name, &args, &reducer.arg_types, &reducer.result_types);
-                return Ok(new
-                    .iter()
-                    .zip(&accs)
-                    .zip(&types)
-                    .map(|((n, o), t)| fb.assign("sel", &format!("arith.select {c}, {n}, {o} : {t}")))
-                    .collect());
+                let new = kernel_ops::call(fb, &reducer.name, &args, &reducer.result_types);
+                return Ok(new.iter().zip(&accs).map(|(&n, &o)| fb.select(c, n, o)).collect());
             }
-            return fb.if_then(cond.as_deref(), &accs, &types, &mut |fb| {
+            return fb.if_then(cond, &accs, &mut |fb| {
                 let mut args = accs.clone();
                 for v in inputs {
                     args.push(self.value(fb, *v, &idx)?);
                 }
-                Ok(kernel_ops::call(fb, &reducer.name, &args, &reducer.arg_types, &reducer.result_types))
+                Ok(kernel_ops::call(fb, &reducer.name, &args, &reducer.result_types))
             });
         }
         let size = window.0[d].size;
         if size == 0 {
-            return Ok(inits.iter().map(|(v, _)| v.clone()).collect());
+            return Ok(inits.to_vec());
         }
         // Small windows (pooling) are unrolled on the CPU, where LLVM's
         // unroller is off: straight-line code per output, which LLVM
@@ -848,8 +851,7 @@ impl<'k, 'a, 'c> Elemental<'k, 'a, 'c> {
         let emit_loop = if unroll { FuncBuilder::unrolled_loop } else { FuncBuilder::for_loop };
         emit_loop(fb, 0, size, 1, inits, &mut |fb, iv, iters| {
             pos.push(iv);
-            let inner: Vec<(String, String)> = iters.iter().cloned().zip(types.iter().cloned()).collect();
-            let r = self.window_loops(fb, window, in_dims, out_idx, pos, &inner, inputs, reducer);
+            let r = self.window_loops(fb, window, in_dims, out_idx, pos, iters, inputs, reducer);
             pos.pop();
             r
         })
@@ -940,14 +942,14 @@ impl ConvAccumulator {
         Some(ConvAccumulator { result: result.clone(), ty, kind })
     }
 
-    fn zero(&self, fb: &mut FuncBuilder) -> String {
+    fn zero(&self, fb: &mut FuncBuilder) -> Value {
         match self.kind {
-            AccKind::Float => fb.constant("0.0", &self.ty),
-            AccKind::Integer => fb.constant("0", &self.ty),
+            AccKind::Float => fb.const_float(0.0, &self.ty),
+            AccKind::Integer => fb.const_int(0, &self.ty),
             AccKind::Complex => {
                 let part = if self.ty == "complex<f64>" { "f64" } else { "f32" };
-                let z = fb.constant("0.0", part);
-                fb.assign("zero", &format!("complex.create {z}, {z} : {}", self.ty))
+                let z = fb.const_float(0.0, part);
+                fb.val("complex.create", &[z, z], &self.ty)
             }
         }
     }
@@ -959,9 +961,9 @@ impl ConvAccumulator {
     }
 
     /// An operand element of type `elem` as an accumulator value.
-    fn operand(&self, fb: &mut FuncBuilder, x: &str, elem: &ElementType) -> Result<String, String> {
+    fn operand(&self, fb: &mut FuncBuilder, x: &Value, elem: &ElementType) -> Result<Value, String> {
         match self.kind {
-            AccKind::Complex => Ok(x.to_string()),
+            AccKind::Complex => Ok(*x),
             // Integers keep their value: extended by their own signedness.
             AccKind::Integer => scalar_ops::convert(fb, x, elem, &self.acc_type()),
             AccKind::Float => {
@@ -972,21 +974,27 @@ impl ConvAccumulator {
     }
 
     /// `acc + x * y`.
-    fn multiply_add(&self, fb: &mut FuncBuilder, acc: &str, x: &str, y: &str) -> String {
+    fn multiply_add(&self, fb: &mut FuncBuilder, acc: &Value, x: &Value, y: &Value) -> Value {
         let (mul, add) = match self.kind {
             AccKind::Float => ("arith.mulf", "arith.addf"),
             AccKind::Integer => ("arith.muli", "arith.addi"),
             AccKind::Complex => ("complex.mul", "complex.add"),
         };
-        let m = fb.assign("m", &format!("{mul} {x}, {y} : {}", self.ty));
-        fb.assign("s", &format!("{add} {acc}, {m} : {}", self.ty))
+        let m = fb.binary(mul, *x, *y);
+        fb.binary(add, *acc, m)
     }
 
     /// The sum as the result type (rounded once; integers wrap).
-    fn finish(&self, fb: &mut FuncBuilder, sum: &str) -> Result<String, String> {
+    fn finish(&self, fb: &mut FuncBuilder, sum: &Value) -> Result<Value, String> {
         match self.kind {
-            AccKind::Complex => Ok(sum.to_string()),
+            AccKind::Complex => Ok(*sum),
             AccKind::Float | AccKind::Integer => scalar_ops::convert(fb, sum, &self.acc_type(), &self.result),
         }
     }
+}
+
+/// The size in bytes of a non-splat dense attribute's raw data, for
+/// integer element types (the ones retyped: unsigned to signless).
+fn dense_raw_size(_attr: mlir_sys::MlirAttribute, ty: &rxla_ir::TensorType) -> usize {
+    ty.num_elements() as usize * (ty.elem.bit_width() as usize).div_ceil(8)
 }

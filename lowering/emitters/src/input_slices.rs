@@ -4,20 +4,19 @@
 //! writes it to every slice that contains the element.
 
 use crate::{
-    builder::FuncBuilder,
     choose::Choice,
     elemental::{Current, Elemental},
-    fusion::mlir_tensor,
-    kernel::Kernel,
+    kernel::{Attr, Kernel},
     kernel_ops,
     launch::Grid,
-    r#loop::{entry_args, Work},
-    EmitError,
+    r#loop::{entry, Work},
+    EmitError, KernelModule,
 };
+use rxla_ir::op::Value;
 use std::collections::HashMap;
 
 /// Emits the input-slices kernel.
-pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitError> {
+pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(KernelModule, Grid), EmitError> {
     let comp = kernel.comp;
     let slices: Vec<usize> = choice
         .root_heroes
@@ -27,13 +26,11 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
     let shape = comp.ty(comp.instrs[slices[0]].operands[0]).dims.clone();
     let work = Work::new(&kernel.target, comp, shape.iter().product(), None);
     kernel.entry_attrs.extend(work.grid.attrs());
-    kernel.entry_attrs.push(format!("xla.unroll = {} : i64", work.unroll));
-    let (args, params, outs) = entry_args(comp);
-    let out_types: Vec<String> = comp.roots.iter().map(|r| mlir_tensor(comp.ty(*r))).collect();
-    let mut fb = FuncBuilder::new();
+    kernel.entry_attrs.push(("xla.unroll".into(), Attr::I64(work.unroll)));
+    let (mut fb, params, outs) = entry(&kernel);
     let ids = work.ids(&mut fb);
     let map = work.map(&shape);
-    let inits: Vec<(String, String)> = outs.iter().cloned().zip(out_types.iter().cloned()).collect();
+    let inits: Vec<Value> = outs.clone();
     let outputs = {
         let mut el = Elemental::new(&mut kernel, comp, Current::Entry, params, HashMap::new());
         kernel_ops::loop_over_map(&mut fb, &map, &ids, &inits, &mut |fb, idx, _syms, iters| {
@@ -51,13 +48,12 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
                 }
                 let cond = if conds.is_empty() { None } else { Some(fb.and_all(&conds)) };
                 let at = fb.indices(&out_idx)?;
-                out.push(kernel_ops::predicated_insert(fb, cond.as_deref(), &v, &iters[k], &at, &out_types[k])?);
+                out.push(kernel_ops::predicated_insert(fb, cond, v, iters[k], &at));
             }
             Ok(out)
         })?
     };
-    fb.line(&format!("return {} : {}", outputs.join(", "), out_types.join(", ")));
     let grid = work.grid;
-    let text = kernel.finish(&args, &out_types, fb.body())?;
-    Ok((text, grid))
+    let module = kernel.finish(fb, &outputs)?;
+    Ok((module, grid))
 }

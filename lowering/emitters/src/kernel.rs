@@ -1,17 +1,56 @@
 //! One kernel under construction: the fused computation, its partition,
 //! the functions emitted so far (subgraphs on demand, reducers), and the
-//! module text they end up in.
+//! kernel module they end up in.
 
 use crate::{
-    builder::FuncBuilder,
+    builder::{block_args, type_of_spelling, FuncBuilder},
     elemental::{Current, Elemental},
     fusion::{mlir_elem, mlir_tensor, Computation},
     partitioner::Partition,
     target::Target,
-    EmitError,
+    EmitError, KernelModule,
 };
-use rxla_ir::{computation, op::Op};
+use mlir_sys::*;
+use rxla_ir::{
+    builder::{create_detached, OpParts},
+    computation,
+    op::{string_ref, Op, Value},
+};
 use std::collections::{HashMap, HashSet};
+
+/// The value of a function or module attribute the emitters set.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Attr {
+    I64(i64),
+    Str(String),
+    /// `array<i64: ...>`.
+    I64Array(Vec<i64>),
+    Unit,
+}
+
+impl Attr {
+    fn mlir(&self, context: MlirContext) -> MlirAttribute {
+        unsafe {
+            match self {
+                Attr::I64(v) => mlirIntegerAttrGet(mlirIntegerTypeGet(context, 64), *v),
+                Attr::Str(s) => mlirStringAttrGet(context, string_ref(s)),
+                Attr::I64Array(v) => mlirDenseI64ArrayGet(context, v.len() as isize, v.as_ptr()),
+                Attr::Unit => mlirUnitAttrGet(context),
+            }
+        }
+    }
+}
+
+/// The dialects of kernel IR.
+const KERNEL_DIALECTS: [&str; 10] =
+    ["builtin", "func", "arith", "math", "complex", "scf", "tensor", "gpu", "xla", "xla_gpu"];
+
+/// A function under construction: its entry block (not yet in a
+/// function) and its argument types.
+struct FuncShell {
+    block: MlirBlock,
+    arg_types: Vec<MlirType>,
+}
 
 /// A reducer (or scatter combiner) emitted as a scalar function.
 #[derive(Clone, Debug)]
@@ -30,26 +69,44 @@ pub struct Kernel<'a> {
     pub target: Target,
     /// The entry function's (and kernel module's) name.
     pub name: String,
-    functions: Vec<String>,
+    context: MlirContext,
+    /// Emitted functions (detached `func.func` ops), by name.
+    functions: Vec<(String, Op)>,
     /// Subgraph functions asked for: the subgraph, and whether at its
     /// root's operand ([`Kernel::request_at_operand`]).
     requested: HashSet<(usize, bool)>,
     queue: Vec<(usize, bool)>,
     scalar_fns: HashMap<String, ScalarFn>,
-    /// Attributes of the entry function (`name = value`).
-    pub entry_attrs: Vec<String>,
+    /// Attributes of the entry function.
+    pub entry_attrs: Vec<(String, Attr)>,
     /// Attributes of the kernel module.
-    pub module_attrs: Vec<String>,
+    pub module_attrs: Vec<(String, Attr)>,
+}
+
+impl Drop for Kernel<'_> {
+    fn drop(&mut self) {
+        // Functions not moved into a module (an emitter failed).
+        for (_, f) in self.functions.drain(..) {
+            unsafe { mlirOperationDestroy(f.raw()) };
+        }
+    }
 }
 
 impl<'a> Kernel<'a> {
     pub fn new(comp: &'a Computation, part: Partition, module: Option<Op>, target: &Target) -> Kernel<'a> {
+        let context = comp.func.context();
+        // Ops are created by name: their dialects must be loaded (a parser
+        // would load them on demand).
+        for dialect in KERNEL_DIALECTS {
+            unsafe { mlirContextGetOrLoadDialect(context, string_ref(dialect)) };
+        }
         Kernel {
             comp,
             part,
             module,
             target: target.clone(),
             name: comp.name.clone(),
+            context: comp.func.context(),
             functions: Vec::new(),
             requested: HashSet::new(),
             queue: Vec::new(),
@@ -155,63 +212,119 @@ impl<'a> Kernel<'a> {
         let result_types: Vec<String> = comp.roots.iter().map(|r| mlir_elem(&comp.ty(*r).elem)).collect();
         let f = ScalarFn { name: fname.clone(), arg_types: arg_types.clone(), result_types: result_types.clone() };
         self.scalar_fns.insert(name.to_string(), f.clone());
-        let mut fb = FuncBuilder::new();
-        let args: Vec<String> = (0..arg_types.len()).map(|i| format!("%a{i}")).collect();
+        let shell = self.shell(&arg_types);
+        let mut fb = FuncBuilder::owning(self.context, shell.block);
+        // bf16 and f16 sums round at every step: their order is XLA:CPU's
+        // (see the `windowed-reduction-rewriter` pass), not LLVM's.
+        let low_precision = arg_types.iter().any(|t| matches!(t.as_str(), "bf16" | "f16"));
+        fb.reassociate = reassociative && !low_precision;
+        let args = block_args(shell.block);
         let values = {
-            let mut el = Elemental::new(self, &comp, Current::Scalar, args.clone(), HashMap::new());
+            let mut el = Elemental::new(self, &comp, Current::Scalar, args, HashMap::new());
             let mut vals = Vec::new();
             for r in comp.roots.clone() {
                 vals.push(el.value(&mut fb, r, &[])?);
             }
             vals
         };
-        let sig: Vec<String> = args.iter().zip(&arg_types).map(|(a, t)| format!("{a}: {t}")).collect();
-        // bf16 and f16 sums round at every step: their order is XLA:CPU's
-        // (see the `windowed-reduction-rewriter` pass), not LLVM's.
-        let low_precision = arg_types.iter().any(|t| matches!(t.as_str(), "bf16" | "f16"));
-        let body = if reassociative && !low_precision { reassociative_body(fb.body()) } else { fb.body().to_string() };
-        let text = format!(
-            "  func.func private @\"{fname}\"({}) -> ({}) {{\n{}    return {} : {}\n  }}\n",
-            sig.join(", "),
-            result_types.join(", "),
-            body,
-            values.join(", "),
-            result_types.join(", ")
-        );
-        self.functions.push(text);
+        fb.terminate("func.return", &values);
+        let result_types: Vec<MlirType> = values.iter().map(|&v| fb.type_of(v)).collect();
+        fb.release();
+        let func = self.function(&fname, shell, &result_types, true, &[], &[]);
+        self.functions.push((fname, func));
         Ok(f)
+    }
+
+    /// The entry block of a new function with arguments of `arg_types`.
+    fn shell(&self, arg_types: &[String]) -> FuncShell {
+        let types: Vec<MlirType> = arg_types.iter().map(|t| type_of_spelling(self.context, t)).collect();
+        let locs = vec![unsafe { mlirLocationUnknownGet(self.context) }; types.len()];
+        let block = unsafe { mlirBlockCreate(types.len() as isize, types.as_ptr(), locs.as_ptr()) };
+        FuncShell { block, arg_types: types }
+    }
+
+    /// `func.func @name` around `shell`'s block (which ends in its
+    /// `return`): private or not, with attributes per argument and on the
+    /// function.
+    fn function(
+        &self,
+        name: &str,
+        shell: FuncShell,
+        result_types: &[MlirType],
+        private: bool,
+        arg_attrs: &[Vec<(&str, MlirAttribute)>],
+        attrs: &[(String, Attr)],
+    ) -> Op {
+        let c = self.context;
+        unsafe {
+            let region = mlirRegionCreate();
+            mlirRegionAppendOwnedBlock(region, shell.block);
+            let fty = mlirFunctionTypeGet(
+                c,
+                shell.arg_types.len() as isize,
+                shell.arg_types.as_ptr(),
+                result_types.len() as isize,
+                result_types.as_ptr(),
+            );
+            let mut all: Vec<(&str, MlirAttribute)> =
+                vec![("sym_name", mlirStringAttrGet(c, string_ref(name))), ("function_type", mlirTypeAttrGet(fty))];
+            if private {
+                all.push(("sym_visibility", mlirStringAttrGet(c, string_ref("private"))));
+            }
+            if arg_attrs.iter().any(|a| !a.is_empty()) {
+                let dicts: Vec<MlirAttribute> = (0..shell.arg_types.len())
+                    .map(|i| {
+                        let named: Vec<MlirNamedAttribute> = arg_attrs
+                            .get(i)
+                            .map(|a| a.as_slice())
+                            .unwrap_or_default()
+                            .iter()
+                            .map(|(k, v)| MlirNamedAttribute {
+                                name: mlirIdentifierGet(c, string_ref(k)),
+                                attribute: *v,
+                            })
+                            .collect();
+                        mlirDictionaryAttrGet(c, named.len() as isize, named.as_ptr())
+                    })
+                    .collect();
+                all.push(("arg_attrs", mlirArrayAttrGet(c, dicts.len() as isize, dicts.as_ptr())));
+            }
+            let converted: Vec<(String, MlirAttribute)> = attrs.iter().map(|(k, v)| (k.clone(), v.mlir(c))).collect();
+            all.extend(converted.iter().map(|(k, v)| (k.as_str(), *v)));
+            let parts =
+                OpParts { name: "func.func", operands: &[], results: Some(&[]), attrs: &all, regions: vec![region] };
+            create_detached(c, mlirLocationUnknownGet(c), &parts).expect("func.func is registered")
+        }
     }
 
     /// Emits every requested subgraph function.
     fn drain(&mut self) -> Result<(), EmitError> {
         while let Some((s, at_operand)) = self.queue.pop() {
-            let text = self.emit_subgraph(s, at_operand)?;
-            self.functions.push(text);
+            let func = self.emit_subgraph(s, at_operand)?;
+            self.functions.push((self.function_name(s, at_operand), func));
         }
         Ok(())
     }
 
-    fn emit_subgraph(&mut self, s: usize, at_operand: bool) -> Result<String, EmitError> {
+    fn emit_subgraph(&mut self, s: usize, at_operand: bool) -> Result<Op, EmitError> {
         let sg = self.part.subgraphs[s].clone();
         let index_shape = self.index_shape(s, at_operand);
-        let (arg_types, result_types) = self.subgraph_signature(s, at_operand);
-        let mut fb = FuncBuilder::new();
-        let mut args = Vec::new();
-        let params: Vec<String> = (0..self.comp.params.len()).map(|i| format!("%p{i}")).collect();
-        args.extend(params.iter().cloned());
+        let (arg_types, _) = self.subgraph_signature(s, at_operand);
+        let shell = self.shell(&arg_types);
+        let mut fb = FuncBuilder::owning(self.context, shell.block);
+        let args = block_args(shell.block);
+        let nparams = self.comp.params.len();
+        let params: Vec<Value> = args[..nparams].to_vec();
         let mut idx = Vec::new();
         for (d, &size) in index_shape.iter().enumerate() {
-            // Not `%i{n}`: that is `FuncBuilder::fresh("i")`'s loop variables
-            // (a rank-5 index met a window loop's `%i4`).
-            let name = format!("%idx_{d}");
-            idx.push(fb.var(&name, 0, (size - 1).max(0)));
-            args.push(name);
+            idx.push(fb.var(args[nparams + d], 0, (size - 1).max(0)));
         }
         let mut injected = HashMap::new();
+        let mut next = nparams + index_shape.len();
         for &h in &sg.injected {
-            let names: Vec<String> = (0..self.comp.instrs[h].results.len()).map(|r| format!("%h{h}_{r}")).collect();
-            args.extend(names.iter().cloned());
-            injected.insert(h, names);
+            let n = self.comp.instrs[h].results.len();
+            injected.insert(h, args[next..next + n].to_vec());
+            next += n;
         }
         let comp = self.comp;
         let values = {
@@ -228,63 +341,62 @@ impl<'a> Kernel<'a> {
             }
             vals
         };
+        fb.terminate("func.return", &values);
+        let result_types: Vec<MlirType> = values.iter().map(|&v| fb.type_of(v)).collect();
         // Index arguments carry their range.
-        let nparams = self.comp.params.len();
-        let sig: Vec<String> = args
-            .iter()
-            .zip(&arg_types)
-            .enumerate()
-            .map(|(k, (a, t))| match k.checked_sub(nparams).and_then(|d| index_shape.get(d)) {
-                Some(&size) if crate::kernel_ops::XLA_DIALECTS => {
-                    format!("{a}: {t} {{xla.range = [0 : index, {} : index]}}", (size - 1).max(0))
-                }
-                _ => format!("{a}: {t}"),
+        let arg_attrs: Vec<Vec<(&str, MlirAttribute)>> = (0..arg_types.len())
+            .map(|k| match k.checked_sub(nparams).and_then(|d| index_shape.get(d)) {
+                Some(&size) => vec![("xla.range", fb.range_attr(0, (size - 1).max(0)))],
+                None => Vec::new(),
             })
             .collect();
-        Ok(format!(
-            "  func.func private @\"{}\"({}) -> ({}) {{\n{}    return {} : {}\n  }}\n",
-            self.function_name(s, at_operand),
-            sig.join(", "),
-            result_types.join(", "),
-            fb.body(),
-            values.join(", "),
-            result_types.join(", ")
-        ))
+        fb.release();
+        Ok(self.function(&self.function_name(s, at_operand), shell, &result_types, true, &arg_attrs, &[]))
     }
 
-    /// The kernel module's text: the entry function (`args` are the
-    /// entry's argument names and types, `body` its body ending in
-    /// `return`) and every function it needs.
-    pub fn finish(
-        mut self,
-        args: &[(String, String)],
-        result_types: &[String],
-        body: &str,
-    ) -> Result<String, EmitError> {
+    /// Starts the entry function, with arguments of `arg_types`: the
+    /// builder of its body and the arguments.
+    pub fn entry(&self, arg_types: &[String]) -> (FuncBuilder, Vec<Value>) {
+        let shell = self.shell(arg_types);
+        let args = block_args(shell.block);
+        (FuncBuilder::owning(self.context, shell.block), args)
+    }
+
+    /// The kernel module: the entry function `fb` built (from
+    /// [`Kernel::entry`]), returning `results`, and every function it
+    /// needs. Verified.
+    pub fn finish(mut self, mut fb: FuncBuilder, results: &[Value]) -> Result<KernelModule, EmitError> {
         self.drain()?;
-        let sig: Vec<String> = args.iter().map(|(a, t)| format!("{a}: {t}")).collect();
-        let mut attrs = vec!["xla.entry".to_string()];
+        fb.terminate("func.return", results);
+        let result_types: Vec<MlirType> = results.iter().map(|&v| fb.type_of(v)).collect();
+        let block = fb.release();
+        let arg_types: Vec<MlirType> = block_args(block).iter().map(|a| unsafe { mlirValueGetType(a.0) }).collect();
+        let mut attrs = vec![("xla.entry".to_string(), Attr::Unit)];
         attrs.extend(self.entry_attrs.iter().cloned());
-        let mut module_attrs = vec![format!("xla.target = \"{}\"", self.target.name())];
-        module_attrs.extend(self.module_attrs.iter().cloned());
-        let mut text = format!(
-            "module @\"{}\" attributes {{{}}} {{\n  func.func @\"{}\"({}) -> ({}) attributes {{{}}} {{\n{}  }}\n",
-            self.name,
-            module_attrs.join(", "),
-            self.name,
-            sig.join(", "),
-            result_types.join(", "),
-            attrs.join(", "),
-            body
-        );
-        // Callees in a stable order: subgraphs in partition order, then
-        // scalar functions.
-        self.functions.sort_by_key(|f| function_order(f, &self.part));
-        for f in &self.functions {
-            text.push_str(f);
-        }
-        text.push_str("}\n");
-        Ok(text)
+        let entry = self.function(&self.name, FuncShell { block, arg_types }, &result_types, false, &[], &attrs);
+        let c = self.context;
+        let module = unsafe {
+            let m = mlirModuleCreateEmpty(mlirLocationUnknownGet(c));
+            let op = mlirModuleGetOperation(m);
+            mlirOperationSetAttributeByName(op, string_ref("sym_name"), mlirStringAttrGet(c, string_ref(&self.name)));
+            let mut module_attrs = vec![("xla.target".to_string(), Attr::Str(self.target.name().to_string()))];
+            module_attrs.extend(self.module_attrs.iter().cloned());
+            for (k, v) in &module_attrs {
+                mlirOperationSetAttributeByName(op, string_ref(k), v.mlir(c));
+            }
+            let body = mlirModuleGetBody(m);
+            mlirBlockAppendOwnedOperation(body, entry.raw());
+            // Callees in a stable order: subgraphs in partition order, then
+            // scalar functions.
+            let mut functions = std::mem::take(&mut self.functions);
+            functions.sort_by_key(|(name, _)| function_order(name, &self.part));
+            for (_, f) in functions {
+                mlirBlockAppendOwnedOperation(body, f.raw());
+            }
+            KernelModule::from_raw(op)
+        };
+        module.verify().map_err(|e| self.err(format!("emitted IR does not verify: {e}")))?;
+        Ok(module)
     }
 }
 
@@ -292,29 +404,12 @@ impl<'a> Kernel<'a> {
 /// ([`Kernel::request`]).
 const AT_OPERAND: &str = "_at_operand";
 
-/// Sort key of an emitted function text: subgraphs by index (a variant at
-/// its root's operand after the subgraph's own), reducers last.
-fn function_order(text: &str, part: &Partition) -> (usize, String) {
-    let name = text.split('"').nth(1).unwrap_or("").to_string();
-    let subgraph = name.strip_suffix(AT_OPERAND).unwrap_or(&name);
+/// Sort key of an emitted function: subgraphs by index (a variant at its
+/// root's operand after the subgraph's own), reducers last.
+fn function_order(name: &str, part: &Partition) -> (usize, String) {
+    let subgraph = name.strip_suffix(AT_OPERAND).unwrap_or(name);
     match part.subgraphs.iter().position(|s| s.name == subgraph) {
-        Some(i) => (i, name),
-        None => (usize::MAX, name),
+        Some(i) => (i, name.to_string()),
+        None => (usize::MAX, name.to_string()),
     }
-}
-
-/// `body` with `fastmath<reassoc>` on every float addition and
-/// multiplication (see [`Kernel::reducer_fn`]).
-fn reassociative_body(body: &str) -> String {
-    body.lines()
-        .map(|line| {
-            let is_op = line.contains("= arith.addf ") || line.contains("= arith.mulf ");
-            match line.rfind(" : ") {
-                Some(at) if is_op && !line.contains("fastmath") => {
-                    format!("{} fastmath<reassoc>{}\n", &line[..at], &line[at..])
-                }
-                _ => format!("{line}\n"),
-            }
-        })
-        .collect()
 }

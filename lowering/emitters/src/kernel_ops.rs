@@ -7,112 +7,94 @@
 //! `xla.predicated_extract`, `xla.workgroup_id`) and `xla_gpu` dialect
 //! (`xla_gpu.allocate_shared`, `xla_gpu.sync_threads`,
 //! `xla_gpu.shuffle_reduce`); rxla has both (`dialects/xla`,
-//! `dialects/xla_gpu`, see `docs/emitter-dialects.md`), and the helpers
-//! write them when [`XLA_DIALECTS`] is set (the default). With it unset
-//! they write the upstream form XLA's own lowering would produce, which is
-//! how the emitters were first written and tested:
-//!
-//! | XLA op | upstream form |
-//! |---|---|
-//! | `xla.apply_indexing` | `affine.apply` of the map's expression (min/max as `arith`) |
-//! | `xla.loop` | `scf.for` per range variable, `scf.if` on the map's constraints |
-//! | `xla.pure_call` | `func.call` |
-//! | `xla.predicated_insert` | `scf.if` around `tensor.insert` |
-//! | `xla.atomic_rmw` | read-modify-write with `tensor.extract`/`tensor.insert` marked `xla.atomic` |
-//! | `xla.workgroup_id` (CPU) | an `scf.for` over the workgroups |
-//! | `xla_gpu.allocate_shared` | `tensor.empty` marked `xla.shared` |
-//! | `xla_gpu.sync_threads` | `gpu.barrier` (the tensors flow through) |
-//! | `xla_gpu.shuffle_reduce` | `gpu.shuffle down` steps and calls of the reducer |
+//! `dialects/xla_gpu`, see `docs/emitter-dialects.md`). The lowering
+//! (`rxla-lowering`) turns them into upstream ops.
 
 use crate::{
-    builder::{result_lhs, results, FuncBuilder},
+    builder::{FuncBuilder, RegionOp},
     kernel::ScalarFn,
     EmitError,
 };
+use mlir_sys::{MlirAttribute, MlirType};
+use rxla_dialects::ffi;
 use rxla_indexing::{Expr, IndexingMap, Variable};
+use rxla_ir::op::{string_ref, Value};
 
 /// The body of a loop over a map: gets the map's results, the range
 /// variables and the iter args, returns the next iter args.
-pub type LoopBody<'a> = dyn FnMut(&mut FuncBuilder, &[Expr], &[Expr], &[String]) -> Result<Vec<String>, EmitError> + 'a;
+pub type LoopBody<'a> = dyn FnMut(&mut FuncBuilder, &[Expr], &[Expr], &[Value]) -> Result<Vec<Value>, EmitError> + 'a;
 
-/// Whether to write the `xla`/`xla_gpu` ops (else their upstream forms).
-pub const XLA_DIALECTS: bool = true;
-
-/// An `#xla.indexing_map` attribute of a map's text.
-pub fn indexing_map_attr(map: &IndexingMap) -> String {
-    format!("#xla.indexing_map<\"{map}\">")
+/// An `#xla.indexing_map` attribute of `map`.
+pub fn indexing_map_attr(fb: &FuncBuilder, map: &IndexingMap) -> MlirAttribute {
+    let text = map.to_string();
+    let attr = unsafe { ffi::rxlaIndexingMapAttrGet(fb.context(), string_ref(&text)) };
+    assert!(!attr.ptr.is_null(), "internal error: the indexing map `{text}` is not well-formed");
+    attr
 }
 
 /// `xla.apply_indexing`: the value of `expr` over `operands` (the
 /// expression's dimensions, in order; `bounds` are their ranges).
-pub fn apply_indexing(fb: &mut FuncBuilder, expr: &Expr, operands: &[String], bounds: &[(i64, i64)]) -> String {
-    if XLA_DIALECTS {
-        let vars: Vec<Variable> = bounds.iter().map(|&(lo, hi)| Variable::new(lo, hi)).collect();
-        let map = IndexingMap::new(vec![expr.clone()], vars, vec![], vec![], vec![]).expect("valid index expression");
-        return fb.assign("idx", &format!("xla.apply_indexing {}({})", indexing_map_attr(&map), operands.join(", ")));
-    }
-    let dims: Vec<String> = (0..operands.len()).map(|i| format!("d{i}")).collect();
-    fb.assign("idx", &format!("affine.apply affine_map<({}) -> ({expr})>({})", dims.join(", "), operands.join(", ")))
+pub fn apply_indexing(fb: &mut FuncBuilder, expr: &Expr, operands: &[Value], bounds: &[(i64, i64)]) -> Value {
+    let vars: Vec<Variable> = bounds.iter().map(|&(lo, hi)| Variable::new(lo, hi)).collect();
+    let map = IndexingMap::new(vec![expr.clone()], vars, vec![], vec![], vec![]).expect("valid index expression");
+    let attr = indexing_map_attr(fb, &map);
+    fb.val_attrs("xla.apply_indexing", operands, "index", &[("indexing_map_attr", attr)])
 }
 
-/// `xla.pure_call`: a call of a side-effect-free function.
-pub fn call(
-    fb: &mut FuncBuilder,
-    callee: &str,
-    args: &[String],
-    arg_types: &[String],
-    result_types: &[String],
-) -> Vec<String> {
-    let name = fb.fresh("call");
-    let lhs =
-        if result_types.is_empty() { String::new() } else { format!("{} = ", result_lhs(&name, result_types.len())) };
-    let res = if result_types.len() == 1 { result_types[0].clone() } else { format!("({})", result_types.join(", ")) };
-    let op = if XLA_DIALECTS && !result_types.is_empty() { "xla.pure_call" } else { "func.call" };
-    fb.line(&format!("{lhs}{op} @\"{callee}\"({}) : ({}) -> {res}", args.join(", "), arg_types.join(", ")));
-    results(&name, result_types.len())
+/// `xla.pure_call` (or `func.call` for a function without results).
+pub fn call(fb: &mut FuncBuilder, callee: &str, args: &[Value], result_types: &[String]) -> Vec<Value> {
+    let types: Vec<MlirType> = result_types.iter().map(|t| fb.ty(t)).collect();
+    let name = if result_types.is_empty() { "func.call" } else { "xla.pure_call" };
+    let callee = fb.symbol_attr(callee);
+    fb.op(name, args, &types, &[("callee", callee)]).results()
 }
 
 /// `gpu.thread_id` with XLA's range annotation.
-pub fn thread_id(fb: &mut FuncBuilder, dim: char, count: i64) -> String {
-    fb.assign("tid", &format!("gpu.thread_id {dim} {{xla.range = [0 : index, {} : index]}}", count - 1))
+pub fn thread_id(fb: &mut FuncBuilder, dim: char, count: i64) -> Value {
+    gpu_id(fb, "gpu.thread_id", dim, count)
 }
 
 /// `gpu.block_id` with XLA's range annotation.
-pub fn block_id(fb: &mut FuncBuilder, dim: char, count: i64) -> String {
-    fb.assign("bid", &format!("gpu.block_id {dim} {{xla.range = [0 : index, {} : index]}}", count - 1))
+pub fn block_id(fb: &mut FuncBuilder, dim: char, count: i64) -> Value {
+    gpu_id(fb, "gpu.block_id", dim, count)
 }
 
-/// `xla.workgroup_id`: the id of the executing CPU workgroup (`None` in
-/// the upstream form, where the workgroups are a loop).
-pub fn workgroup_id(fb: &mut FuncBuilder, count: i64) -> Option<String> {
-    XLA_DIALECTS
-        .then(|| fb.assign("wg", &format!("xla.workgroup_id x {{xla.range = [0 : index, {} : index]}}", count - 1)))
+fn gpu_id(fb: &mut FuncBuilder, name: &str, dim: char, count: i64) -> Value {
+    let d = unsafe { ffi::rxlaGpuDimensionAttrGet(fb.context(), dim_number(dim)) };
+    let range = fb.range_attr(0, count - 1);
+    fb.val_attrs(name, &[], "index", &[("dimension", d), ("xla.range", range)])
+}
+
+fn dim_number(dim: char) -> i32 {
+    match dim {
+        'x' => 0,
+        'y' => 1,
+        _ => 2,
+    }
+}
+
+/// `xla.workgroup_id`: the id of the executing CPU workgroup.
+pub fn workgroup_id(fb: &mut FuncBuilder, count: i64) -> Value {
+    let d = unsafe { ffi::rxlaWorkGroupDimensionAttrGet(fb.context(), 0) };
+    let range = fb.range_attr(0, count - 1);
+    fb.val_attrs("xla.workgroup_id", &[], "index", &[("dimension", d), ("xla.range", range)])
 }
 
 /// `xla_gpu.allocate_shared`: a shared-memory tensor of `ty`.
-pub fn allocate_shared(fb: &mut FuncBuilder, ty: &str) -> String {
-    if XLA_DIALECTS {
-        return fb.assign("shmem", &format!("xla_gpu.allocate_shared : {ty}"));
-    }
-    fb.assign("shmem", &format!("tensor.empty() {{xla.shared}} : {ty}"))
+pub fn allocate_shared(fb: &mut FuncBuilder, ty: &str) -> Value {
+    fb.val("xla_gpu.allocate_shared", &[], ty)
 }
 
-/// `xla_gpu.sync_threads`: a block-wide barrier after which `tensors` (shared
-/// memory, of `types`) hold every thread's writes. Returns the synchronized
+/// `xla_gpu.sync_threads`: a block-wide barrier after which `tensors`
+/// (shared memory) hold every thread's writes. Returns the synchronized
 /// tensors.
-pub fn sync_threads(fb: &mut FuncBuilder, tensors: &[String], types: &[String]) -> Vec<String> {
-    if XLA_DIALECTS && !tensors.is_empty() {
-        let name = fb.fresh("synced");
-        fb.line(&format!(
-            "{} = xla_gpu.sync_threads {} : {}",
-            result_lhs(&name, tensors.len()),
-            tensors.join(", "),
-            types.join(", ")
-        ));
-        return results(&name, tensors.len());
+pub fn sync_threads(fb: &mut FuncBuilder, tensors: &[Value]) -> Vec<Value> {
+    let types: Vec<MlirType> = tensors.iter().map(|&t| fb.type_of(t)).collect();
+    if tensors.is_empty() {
+        fb.op("gpu.barrier", &[], &[], &[]);
+        return Vec::new();
     }
-    fb.line("gpu.barrier");
-    tensors.to_vec()
+    fb.op("xla_gpu.sync_threads", tensors, &types, &[]).results()
 }
 
 /// `xla.loop`: runs `body` for every point of `map`'s domain given the
@@ -124,17 +106,13 @@ pub fn loop_over_map(
     fb: &mut FuncBuilder,
     map: &IndexingMap,
     dims: &[Expr],
-    inits: &[(String, String)],
+    inits: &[Value],
     body: &mut LoopBody,
-) -> Result<Vec<String>, EmitError> {
+) -> Result<Vec<Value>, EmitError> {
     if map.is_known_empty() {
-        return Ok(inits.iter().map(|(v, _)| v.clone()).collect());
+        return Ok(inits.to_vec());
     }
-    if XLA_DIALECTS {
-        return xla_loop(fb, map, dims, inits, body);
-    }
-    let mut syms: Vec<Expr> = Vec::new();
-    nest(fb, map, dims, &mut syms, inits, 0, body)
+    xla_loop(fb, map, dims, inits, body)
 }
 
 /// [`loop_over_map`] with the last `unrolled` range variables unrolled by
@@ -145,15 +123,15 @@ pub fn loop_over_map_unrolled(
     fb: &mut FuncBuilder,
     map: &IndexingMap,
     dims: &[Expr],
-    inits: &[(String, String)],
+    inits: &[Value],
     unrolled: usize,
     body: &mut LoopBody,
-) -> Result<Vec<String>, EmitError> {
+) -> Result<Vec<Value>, EmitError> {
     if unrolled == 0 {
         return loop_over_map(fb, map, dims, inits, body);
     }
     if map.is_known_empty() {
-        return Ok(inits.iter().map(|(v, _)| v.clone()).collect());
+        return Ok(inits.to_vec());
     }
     let mut syms: Vec<Expr> = Vec::new();
     nest(fb, map, dims, &mut syms, inits, map.num_range_vars().saturating_sub(unrolled), body)
@@ -165,9 +143,9 @@ fn xla_loop(
     fb: &mut FuncBuilder,
     map: &IndexingMap,
     dims: &[Expr],
-    inits: &[(String, String)],
+    inits: &[Value],
     body: &mut LoopBody,
-) -> Result<Vec<String>, EmitError> {
+) -> Result<Vec<Value>, EmitError> {
     // Fold constant dimensions.
     let mut kept: Vec<usize> = Vec::new();
     let mut replacement: Vec<Expr> = Vec::new();
@@ -202,35 +180,44 @@ fn xla_loop(
         .map_err(|e| EmitError::new("?", format!("loop map: {e}")))?;
     folded.simplify();
     if folded.is_known_empty() {
-        return Ok(inits.iter().map(|(v, _)| v.clone()).collect());
+        return Ok(inits.to_vec());
     }
-    let operands: Vec<String> = kept.iter().map(|&i| fb.index(&dims[i])).collect::<Result<_, _>>()?;
-    let result = fb.fresh("loop");
-    let ivs: Vec<String> = (0..folded.num_range_vars()).map(|_| fb.fresh("i")).collect();
-    let ras: Vec<String> = (0..folded.num_results()).map(|_| fb.fresh("r")).collect();
-    let iters: Vec<String> = inits.iter().map(|_| fb.fresh("iter")).collect();
-    let types: Vec<&str> = inits.iter().map(|(_, t)| t.as_str()).collect();
-    let args: Vec<String> = iters.iter().zip(inits).map(|(a, (v, _))| format!("{a} = {v}")).collect();
-    let lhs = if inits.is_empty() { String::new() } else { format!("{} = ", result_lhs(&result, inits.len())) };
-    fb.open(&format!(
-        "{lhs}xla.loop ({})[{}] -> ({}) in {} iter_args({}) -> ({}) {{",
-        operands.join(", "),
-        ivs.join(", "),
-        ras.join(", "),
-        indexing_map_attr(&folded),
-        args.join(", "),
-        types.join(", ")
-    ));
-    let iv_exprs: Vec<Expr> =
-        ivs.iter().zip(folded.range_vars()).map(|(iv, v)| fb.var(iv, v.bounds.lower, v.bounds.upper)).collect();
-    // The original range variables: constants or the loop's ivs.
-    let sym_exprs: Vec<Expr> = syms.iter().map(|e| e.replace_dims_and_symbols(&[], &iv_exprs)).collect();
+    let mut operands: Vec<Value> = kept.iter().map(|&i| fb.index(&dims[i])).collect::<Result<_, _>>()?;
+    let num_dims = operands.len() as i32;
+    operands.extend_from_slice(inits);
+    let types: Vec<MlirType> = inits.iter().map(|&v| fb.type_of(v)).collect();
+    // Block arguments: the induction variables, the map's results, the
+    // iter args.
+    let index = fb.ty("index");
+    let mut arg_types = vec![index; folded.num_range_vars() + folded.num_results()];
+    arg_types.extend(&types);
+    let map_attr = indexing_map_attr(fb, &folded);
+    let segments = unsafe { mlir_sys::mlirDenseI32ArrayGet(fb.context(), 2, [num_dims, inits.len() as i32].as_ptr()) };
+    let attrs = [("indexing_map_attr", map_attr), ("operandSegmentSizes", segments)];
+    let nr = folded.num_range_vars();
     let ranges = folded.compute_result_ranges();
-    let res_exprs: Vec<Expr> = ras.iter().zip(ranges).map(|(r, b)| fb.var(r, b.lower, b.upper)).collect();
-    let yields = body(fb, &res_exprs, &sym_exprs, &iters)?;
-    fb.yield_values("xla.yield", &yields, &types);
-    fb.close("}");
-    Ok(results(&result, inits.len()))
+    let parts = RegionOp {
+        name: "xla.loop",
+        operands: &operands,
+        results: &types,
+        attrs: &attrs,
+        arg_types: &arg_types,
+        terminator: "xla.yield",
+    };
+    let op = fb.region_op(parts, &mut |fb, args| {
+        let iv_exprs: Vec<Expr> = args[..nr]
+            .iter()
+            .zip(folded.range_vars())
+            .map(|(&iv, v)| fb.var(iv, v.bounds.lower, v.bounds.upper))
+            .collect();
+        // The original range variables: constants or the loop's ivs.
+        let sym_exprs: Vec<Expr> = syms.iter().map(|e| e.replace_dims_and_symbols(&[], &iv_exprs)).collect();
+        let nres = ranges.len();
+        let res_exprs: Vec<Expr> =
+            args[nr..nr + nres].iter().zip(&ranges).map(|(&r, b)| fb.var(r, b.lower, b.upper)).collect();
+        body(fb, &res_exprs, &sym_exprs, &args[nr + nres..])
+    })?;
+    Ok(op.results())
 }
 
 /// The loops of `map`'s range variables from `syms.len()` on; those from
@@ -240,10 +227,10 @@ fn nest(
     map: &IndexingMap,
     dims: &[Expr],
     syms: &mut Vec<Expr>,
-    inits: &[(String, String)],
+    inits: &[Value],
     unroll_from: usize,
     body: &mut LoopBody,
-) -> Result<Vec<String>, EmitError> {
+) -> Result<Vec<Value>, EmitError> {
     let j = syms.len();
     if j < map.num_range_vars() {
         let b = map.range_vars()[j].bounds;
@@ -254,12 +241,10 @@ fn nest(
             syms.pop();
             return r;
         }
-        let types: Vec<String> = inits.iter().map(|(_, t)| t.clone()).collect();
         let emit_loop = if j >= unroll_from { FuncBuilder::unrolled_loop } else { FuncBuilder::for_loop };
         return emit_loop(fb, b.lower, b.upper + 1, 1, inits, &mut |fb, iv, iters| {
             syms.push(iv);
-            let inner: Vec<(String, String)> = iters.iter().cloned().zip(types.iter().cloned()).collect();
-            let r = nest(fb, map, dims, syms, &inner, unroll_from, body);
+            let r = nest(fb, map, dims, syms, iters, unroll_from, body);
             syms.pop();
             r
         });
@@ -267,59 +252,47 @@ fn nest(
     let cond = fb.map_constraints(map, dims, syms)?;
     let results: Vec<Expr> =
         map.results().iter().map(|e| fb.simplify(&e.replace_dims_and_symbols(dims, syms))).collect();
-    let iters: Vec<String> = inits.iter().map(|(v, _)| v.clone()).collect();
-    let types: Vec<String> = inits.iter().map(|(_, t)| t.clone()).collect();
+    let iters: Vec<Value> = inits.to_vec();
     let syms_now = syms.clone();
-    fb.if_then(cond.as_deref(), &iters, &types, &mut |fb| body(fb, &results, &syms_now, &iters))
+    fb.if_then(cond, &iters, &mut |fb| body(fb, &results, &syms_now, &iters))
 }
 
 /// `xla.predicated_insert`: inserts `value` into `tensor` at `indices` if
 /// `cond` holds.
 pub fn predicated_insert(
     fb: &mut FuncBuilder,
-    cond: Option<&str>,
-    value: &str,
-    tensor: &str,
-    indices: &[String],
-    tensor_type: &str,
-) -> Result<String, EmitError> {
-    let (v, t, idx, ty) = (value.to_string(), tensor.to_string(), indices.join(", "), tensor_type.to_string());
-    if XLA_DIALECTS {
-        return Ok(match cond {
-            Some(c) => fb.assign("ins", &format!("xla.predicated_insert {v} into {t}[{idx}] if {c} : {ty}")),
-            None => fb.assign("ins", &format!("tensor.insert {v} into {t}[{idx}] : {ty}")),
-        });
+    cond: Option<Value>,
+    value: Value,
+    tensor: Value,
+    indices: &[Value],
+) -> Value {
+    match cond {
+        Some(c) => {
+            let t = fb.type_of(tensor);
+            let mut operands = vec![c, value, tensor];
+            operands.extend_from_slice(indices);
+            fb.val("xla.predicated_insert", &operands, t)
+        }
+        None => fb.insert(value, tensor, indices),
     }
-    let r = fb.if_then(cond, &[tensor.to_string()], &[tensor_type.to_string()], &mut |fb| {
-        Ok(vec![fb.assign("ins", &format!("tensor.insert {v} into {t}[{idx}] : {ty}"))])
-    })?;
-    Ok(r[0].clone())
 }
 
 /// `xla.predicated_extract`: `tensor[indices]` if `cond` holds, else
 /// `fallback`.
 pub fn predicated_extract(
     fb: &mut FuncBuilder,
-    cond: Option<&str>,
-    fallback: &str,
-    tensor: &str,
-    indices: &[String],
-    tensor_type: &str,
-    elem_type: &str,
-) -> Result<String, EmitError> {
-    let idx = indices.join(", ");
+    cond: Option<Value>,
+    fallback: Value,
+    tensor: Value,
+    indices: &[Value],
+) -> Value {
     match cond {
-        None => Ok(fb.assign("x", &format!("tensor.extract {tensor}[{idx}] : {tensor_type}"))),
-        Some(c) if XLA_DIALECTS => {
-            Ok(fb
-                .assign("x", &format!("xla.predicated_extract {tensor}[{idx}] if {c} else {fallback} : {tensor_type}")))
-        }
+        None => fb.extract(tensor, indices),
         Some(c) => {
-            let (t, ty) = (tensor.to_string(), tensor_type.to_string());
-            let r = fb.if_then(Some(c), &[fallback.to_string()], &[elem_type.to_string()], &mut |fb| {
-                Ok(vec![fb.assign("x", &format!("tensor.extract {t}[{idx}] : {ty}"))])
-            })?;
-            Ok(r[0].clone())
+            let t = fb.type_of(fallback);
+            let mut operands = vec![c, fallback, tensor];
+            operands.extend_from_slice(indices);
+            fb.val("xla.predicated_extract", &operands, t)
         }
     }
 }
@@ -329,78 +302,31 @@ pub fn predicated_extract(
 /// returns the new one.
 pub fn atomic_rmw(
     fb: &mut FuncBuilder,
-    tensor: &str,
-    indices: &[String],
-    tensor_type: &str,
-    elem_type: &str,
-    update: &mut dyn FnMut(&mut FuncBuilder, &str) -> Result<String, EmitError>,
-) -> Result<String, EmitError> {
-    let idx = indices.join(", ");
-    if XLA_DIALECTS {
-        let name = fb.fresh("rmw");
-        let current = fb.fresh("current");
-        fb.open(&format!("{name} = xla.atomic_rmw {tensor}[{idx}] : {tensor_type} {{"));
-        fb.line(&format!("^bb0({current}: {elem_type}):"));
-        let new = update(fb, &current)?;
-        fb.line(&format!("xla.yield {new} : {elem_type}"));
-        fb.close("}");
-        return Ok(name);
-    }
-    let current = fb.assign("cur", &format!("tensor.extract {tensor}[{idx}] {{xla.atomic}} : {tensor_type}"));
-    let new = update(fb, &current)?;
-    Ok(fb.assign("ins", &format!("tensor.insert {new} into {tensor}[{idx}] {{xla.atomic}} : {tensor_type}")))
+    tensor: Value,
+    indices: &[Value],
+    update: &mut dyn FnMut(&mut FuncBuilder, Value) -> Result<Value, EmitError>,
+) -> Result<Value, EmitError> {
+    let t = fb.type_of(tensor);
+    let elem = fb.element_type(t);
+    let mut operands = vec![tensor];
+    operands.extend_from_slice(indices);
+    let parts = RegionOp {
+        name: "xla.atomic_rmw",
+        operands: &operands,
+        results: &[t],
+        attrs: &[],
+        arg_types: &[elem],
+        terminator: "xla.yield",
+    };
+    let op = fb.region_op(parts, &mut |fb, args| Ok(vec![update(fb, args[0])?]))?;
+    Ok(op.result(0))
 }
 
 /// `xla_gpu.shuffle_reduce`: reduces `values` across the lanes of a warp
 /// with the function `combiner` (own values, then received ones),
 /// shuffling down from `max_offset` to 1. Lane 0 ends up with the result.
-pub fn shuffle_reduce(
-    fb: &mut FuncBuilder,
-    values: &[String],
-    types: &[String],
-    max_offset: i64,
-    warp_size: i64,
-    combiner: &ScalarFn,
-) -> Result<Vec<String>, EmitError> {
-    if XLA_DIALECTS {
-        let name = fb.fresh("shuffled");
-        fb.line(&format!(
-            "{} = xla_gpu.shuffle_reduce({}) to {max_offset} combiner=@\"{}\" : {}",
-            result_lhs(&name, values.len()),
-            values.join(", "),
-            combiner.name,
-            types.join(", ")
-        ));
-        return Ok(results(&name, values.len()));
-    }
-    let mut acc = values.to_vec();
-    let width = fb.constant(&warp_size.to_string(), "i32");
-    let mut offset = max_offset;
-    while offset >= 1 {
-        let off = fb.constant(&offset.to_string(), "i32");
-        let mut other = Vec::new();
-        for (v, t) in acc.iter().zip(types) {
-            other.push(shuffle_down(fb, v, t, &off, &width));
-        }
-        let mut args = acc.clone();
-        args.extend(other);
-        acc = call(fb, &combiner.name, &args, &combiner.arg_types, &combiner.result_types);
-        offset /= 2;
-    }
-    Ok(acc)
-}
-
-/// One `gpu.shuffle down` of a scalar of any type (complex values are
-/// shuffled as two floats).
-fn shuffle_down(fb: &mut FuncBuilder, v: &str, ty: &str, off: &str, width: &str) -> String {
-    if let Some(inner) = ty.strip_prefix("complex<").and_then(|t| t.strip_suffix('>')) {
-        let re = fb.assign("re", &format!("complex.re {v} : {ty}"));
-        let im = fb.assign("im", &format!("complex.im {v} : {ty}"));
-        let sre = shuffle_down(fb, &re, inner, off, width);
-        let sim = shuffle_down(fb, &im, inner, off, width);
-        return fb.assign("cplx", &format!("complex.create {sre}, {sim} : {ty}"));
-    }
-    let name = fb.fresh("shfl");
-    fb.line(&format!("{name}:2 = gpu.shuffle down {v}, {off}, {width} : {ty}"));
-    format!("{name}#0")
+pub fn shuffle_reduce(fb: &mut FuncBuilder, values: &[Value], max_offset: i64, combiner: &ScalarFn) -> Vec<Value> {
+    let types: Vec<MlirType> = values.iter().map(|&v| fb.type_of(v)).collect();
+    let attrs = [("max_distance", fb.i64_attr(max_offset)), ("combiner", fb.symbol_attr(&combiner.name))];
+    fb.op("xla_gpu.shuffle_reduce", values, &types, &attrs).results()
 }

@@ -51,13 +51,14 @@ pub enum Grid {
 
 impl Grid {
     /// Attributes of the entry function describing the launch.
-    pub fn attrs(&self) -> Vec<String> {
+    pub fn attrs(&self) -> Vec<(String, crate::kernel::Attr)> {
+        use crate::kernel::Attr::I64Array;
         match self {
             Grid::Gpu(l) => vec![
-                format!("xla.block_counts = array<i64: {}, {}, {}>", l.blocks[0], l.blocks[1], l.blocks[2]),
-                format!("xla.thread_counts = array<i64: {}, {}, {}>", l.threads[0], l.threads[1], l.threads[2]),
+                ("xla.block_counts".into(), I64Array(l.blocks.to_vec())),
+                ("xla.thread_counts".into(), I64Array(l.threads.to_vec())),
             ],
-            Grid::Cpu { workgroups } => vec![format!("xla.workgroups = array<i64: {workgroups}, 1, 1>")],
+            Grid::Cpu { workgroups } => vec![("xla.workgroups".into(), I64Array(vec![*workgroups, 1, 1]))],
         }
     }
 

@@ -15,10 +15,9 @@
 //!
 //! [`emit_fusion`] emits one `hlo.fusion`, [`emit_module`] every fusion of
 //! a module, [`emit_computation`] a computation used as a fused computation
-//! directly (XLA's `fusion_to_mlir` input). Every kernel is one `module`
-//! whose entry function takes the parameters and the output tensors and
-//! returns the outputs. [`parse_kernel`] parses and verifies a kernel
-//! (`hlo-opt --stage=emitter` and the oracle test verify every one).
+//! directly (XLA's `fusion_to_mlir` input). Every kernel is one `module`,
+//! built in the HLO module's context and verified, whose entry function
+//! takes the parameters and the output tensors and returns the outputs.
 
 pub mod builder;
 pub mod choose;
@@ -43,12 +42,10 @@ use choose::EmitterKind;
 use fusion::Computation;
 use kernel::Kernel;
 use launch::Grid;
-use melior::{
-    ir::{operation::OperationLike, Module},
-    Context,
-};
-use rxla_ir::{computation, hlo_analysis::FusionKind, op::Op};
-use std::{cell::RefCell, fmt, rc::Rc};
+use melior::ContextRef;
+use mlir_sys::*;
+use rxla_ir::{computation, diagnostics::Collector, hlo_analysis::FusionKind, op::Op};
+use std::fmt;
 pub use target::{CpuTarget, GpuTarget, Target};
 
 /// Why a fusion could not be emitted.
@@ -83,8 +80,76 @@ pub struct EmittedKernel {
     /// emitter did: why.
     pub fallback: Option<String>,
     pub grid: Grid,
-    /// The kernel module, as emitted (parse it with [`parse_kernel`]).
-    pub text: String,
+    /// The kernel module, in the HLO module's context.
+    pub module: KernelModule,
+}
+
+/// A kernel's `builtin.module` (`module @name attributes {xla.target ...}`),
+/// owned: destroyed with this value, which must not outlive its context.
+pub struct KernelModule(MlirOperation);
+
+impl KernelModule {
+    pub(crate) fn from_raw(op: MlirOperation) -> Self {
+        KernelModule(op)
+    }
+
+    /// The module op (valid while `self` lives).
+    pub fn op(&self) -> Op {
+        Op::from_raw(self.0)
+    }
+
+    /// A detached copy of the module op, owned by the caller (for a module
+    /// of several kernels).
+    pub fn clone_op(&self) -> MlirOperation {
+        unsafe { mlirOperationClone(self.0) }
+    }
+
+    /// The module as MLIR text (for `--stage=emitter` and dumps).
+    pub fn to_text(&self) -> String {
+        self.op().to_text()
+    }
+
+    /// The module op as melior's owned operation (for pass managers and
+    /// translation); `context` must be the module's.
+    pub fn into_operation(self, context: &melior::Context) -> melior::ir::Operation<'_> {
+        debug_assert!(unsafe { mlirContextEqual(context.to_raw(), mlirOperationGetContext(self.0)) });
+        let op = self.0;
+        std::mem::forget(self);
+        // SAFETY: the op is live and owned; melior's value takes it over.
+        unsafe { melior::ir::Operation::from_raw(op) }
+    }
+
+    /// Verifies the module; the error carries MLIR's diagnostics.
+    pub fn verify(&self) -> Result<(), String> {
+        // SAFETY: the op is live, so is its context.
+        let context = unsafe { ContextRef::from_raw(mlirOperationGetContext(self.0)) };
+        let context = unsafe { context.to_ref() };
+        let collector = Collector::attach(context);
+        let ok = unsafe { mlirOperationVerify(self.0) };
+        collector.detach(context);
+        match ok {
+            true => Ok(()),
+            false => Err(collector.take().iter().map(|r| r.message.clone()).collect::<Vec<_>>().join("; ")),
+        }
+    }
+}
+
+impl Clone for KernelModule {
+    fn clone(&self) -> Self {
+        KernelModule(self.clone_op())
+    }
+}
+
+impl Drop for KernelModule {
+    fn drop(&mut self) {
+        unsafe { mlirOperationDestroy(self.0) }
+    }
+}
+
+impl fmt::Debug for KernelModule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "KernelModule({})", self.op().symbol_attr("sym_name").unwrap_or_default())
+    }
 }
 
 /// Emits the fused computation `func` as a kernel. `kind` is the fusion's
@@ -100,38 +165,50 @@ pub fn emit_computation(
     let choice = choose::choose(&comp, kind, target);
     let kernel_kind = choice.kind;
     match emit_with(&comp, &choice, module, target) {
-        Ok((text, grid)) => {
-            Ok(EmittedKernel { name: comp.name.clone(), kind: kernel_kind, fallback: choice.fallback, grid, text })
+        Ok((module, grid)) => {
+            Ok(EmittedKernel { name: comp.name.clone(), kind: kernel_kind, fallback: choice.fallback, grid, module })
         }
         Err(e) if kernel_kind != EmitterKind::Loop && choice.loop_fallback_ok => {
             // The hero's emitter does not handle this fusion: the loop
             // emitter computes everything elementally.
             let loop_choice =
                 choose::Choice::loop_with_reason(format!("{} emitter: {}", kernel_kind.name(), e.message));
-            let (text, grid) = emit_with(&comp, &loop_choice, module, target)?;
+            let (module, grid) = emit_with(&comp, &loop_choice, module, target)?;
             Ok(EmittedKernel {
                 name: comp.name.clone(),
                 kind: EmitterKind::Loop,
                 fallback: loop_choice.fallback,
                 grid,
-                text,
+                module,
             })
         }
         Err(e) => Err(e),
     }
 }
 
+/// Emits with `choice`'s emitter; a panic (a bug in an emitter) becomes
+/// an error naming the fusion.
 fn emit_with(
     comp: &Computation,
     choice: &choose::Choice,
     module: Option<Op>,
     target: &Target,
-) -> Result<(String, Grid), EmitError> {
+) -> Result<(KernelModule, Grid), EmitError> {
+    rxla_ir::panics::catch(|| emit_unchecked(comp, choice, module, target))
+        .unwrap_or_else(|panic| Err(EmitError::new(&comp.name, format!("internal error in the emitter: {panic}"))))
+}
+
+fn emit_unchecked(
+    comp: &Computation,
+    choice: &choose::Choice,
+    module: Option<Op>,
+    target: &Target,
+) -> Result<(KernelModule, Grid), EmitError> {
     let part = partitioner::partition(comp, &choice.heroes);
     let mut kernel = Kernel::new(comp, part, module, target);
-    kernel.module_attrs.push(format!("xla.emitter = \"{}\"", choice.kind.name()));
+    kernel.module_attrs.push(("xla.emitter".into(), kernel::Attr::Str(choice.kind.name().into())));
     if let Some(reason) = &choice.fallback {
-        kernel.module_attrs.push(format!("xla.emitter_note = \"{}\"", escape(reason)));
+        kernel.module_attrs.push(("xla.emitter_note".into(), kernel::Attr::Str(reason.clone())));
     }
     match choice.kind {
         EmitterKind::Loop => r#loop::emit(kernel, None),
@@ -142,11 +219,6 @@ fn emit_with(
         EmitterKind::Scatter => scatter::emit(kernel, choice),
         EmitterKind::InputSlices => input_slices::emit(kernel, choice),
     }
-}
-
-/// `text` as the body of an MLIR string literal.
-pub fn escape(text: &str) -> String {
-    text.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
 /// Emits the fusion op `fusion` of `module`.
@@ -179,48 +251,6 @@ pub fn emit_module(module: Op, target: &Target) -> Vec<Result<EmittedKernel, Emi
     fusions(module).into_iter().map(|f| emit_fusion(f, module, target)).collect()
 }
 
-/// Parses and verifies an emitted kernel in `context`; the error carries
-/// MLIR's diagnostics.
-pub fn parse_kernel<'c>(context: &'c Context, kernel: &EmittedKernel) -> Result<Module<'c>, EmitError> {
-    let messages = Rc::new(RefCell::new(Vec::<String>::new()));
-    let sink = messages.clone();
-    let lines: Vec<String> = kernel.text.lines().map(str::to_string).collect();
-    let id = context.attach_diagnostic_handler(move |d| {
-        // Quote the offending line of the emitted text.
-        let loc = d.location().to_string();
-        let line = loc
-            .rsplit(':')
-            .nth(1)
-            .and_then(|l| l.parse::<usize>().ok())
-            .and_then(|l| lines.get(l.wrapping_sub(1)))
-            .map(|l| format!(" (at `{}`)", l.trim()))
-            .unwrap_or_default();
-        sink.borrow_mut().push(format!("{d}{line}"));
-        true
-    });
-    let parsed = Module::parse(context, &kernel.text);
-    let result = match parsed {
-        None => {
-            Err(EmitError::new(&kernel.name, format!("emitted IR does not parse: {}", messages.borrow().join("; "))))
-        }
-        Some(m) => {
-            if m.as_operation().verify() {
-                Ok(m)
-            } else {
-                Err(EmitError::new(
-                    &kernel.name,
-                    format!("emitted IR does not verify: {}", messages.borrow().join("; ")),
-                ))
-            }
-        }
-    };
-    context.detach_diagnostic_handler(id);
-    if result.is_err() && std::env::var_os("RXLA_EMITTER_DEBUG").is_some() {
-        eprintln!("{}", kernel.text);
-    }
-    result
-}
-
 /// Emits every fusion of `module`, or, with `entry_is_fusion`, its entry
 /// computation as one fused computation (a header-less `fusion { ... }`
 /// HLO file).
@@ -234,31 +264,29 @@ pub fn emit_all(module: Op, target: &Target, entry_is_fusion: bool) -> Vec<Resul
     emit_module(module, target)
 }
 
-/// Verifies each kernel and prints those that verify as one module (a
-/// `builtin.module` holding one module per kernel); the errors are those
-/// of the kernels that do not verify.
-pub fn print_kernels(context: &Context, kernels: &[EmittedKernel]) -> (String, Vec<EmitError>) {
-    let mut errors = Vec::new();
-    let mut text = String::from("module {\n");
-    for k in kernels {
-        match parse_kernel(context, k) {
-            Ok(_) => text.push_str(&k.text),
-            Err(e) => errors.push(e),
-        }
+/// The kernels as one module (a `builtin.module` holding one module per
+/// kernel), printed.
+pub fn print_kernels(kernels: &[EmittedKernel]) -> String {
+    if kernels.is_empty() {
+        return "module {\n}\n".to_string();
     }
-    text.push_str("}\n");
-    let combined = EmittedKernel {
-        name: "kernels".into(),
-        kind: EmitterKind::Loop,
-        fallback: None,
-        grid: Grid::Cpu { workgroups: 1 },
-        text,
-    };
-    match parse_kernel(context, &combined) {
-        Ok(m) => (m.as_operation().to_string(), errors),
-        Err(e) => {
-            errors.push(e);
-            (String::new(), errors)
+    let modules: Vec<&KernelModule> = kernels.iter().map(|k| &k.module).collect();
+    let context = unsafe { mlirOperationGetContext(modules[0].0) };
+    let all = combine(context, &modules);
+    let text = all.to_text();
+    drop(all);
+    text
+}
+
+/// A new `builtin.module` holding a copy of every kernel module (all in
+/// `context`).
+pub fn combine(context: MlirContext, modules: &[&KernelModule]) -> KernelModule {
+    unsafe {
+        let m = mlirModuleCreateEmpty(mlirLocationUnknownGet(context));
+        let body = mlirModuleGetBody(m);
+        for k in modules {
+            mlirBlockAppendOwnedOperation(body, k.clone_op());
         }
+        KernelModule(mlirModuleGetOperation(m))
     }
 }

@@ -26,16 +26,17 @@ use crate::{
     builder::FuncBuilder,
     elemental::{Current, Elemental},
     fusion::{mlir_tensor, Computation, Val},
-    kernel::Kernel,
+    kernel::{Attr, Kernel},
     kernel_ops,
     launch::{
         bitcast_index, ceil_div, cpu_linear_map, cpu_workgroups, gpu_linear_map, loop_launch, Grid, LaunchDims,
         GPU_DIMS,
     },
     target::Target,
-    EmitError,
+    EmitError, KernelModule,
 };
 use rxla_indexing::{Expr, IndexingMap};
+use rxla_ir::op::Value;
 use std::collections::HashMap;
 
 /// XLA's `MayPreventVectorization`.
@@ -193,7 +194,7 @@ impl Work {
     pub fn map(&self, shape: &[i64]) -> IndexingMap {
         match self.grid {
             Grid::Gpu(l) => gpu_linear_map(&l, self.unroll, shape),
-            Grid::Cpu { workgroups } => cpu_linear_map(workgroups, self.unroll, shape, kernel_ops::XLA_DIALECTS),
+            Grid::Cpu { workgroups } => cpu_linear_map(workgroups, self.unroll, shape, true),
         }
     }
 
@@ -208,10 +209,10 @@ impl Work {
 pub fn grid_ids(fb: &mut FuncBuilder, grid: &Grid) -> Vec<Expr> {
     match grid {
         Grid::Gpu(l) => gpu_ids(fb, l),
-        Grid::Cpu { workgroups } => match kernel_ops::workgroup_id(fb, *workgroups) {
-            Some(wg) => vec![fb.var(&wg, 0, workgroups - 1)],
-            None => Vec::new(),
-        },
+        Grid::Cpu { workgroups } => {
+            let wg = kernel_ops::workgroup_id(fb, *workgroups);
+            vec![fb.var(wg, 0, workgroups - 1)]
+        }
     }
 }
 
@@ -224,40 +225,31 @@ pub fn gpu_ids(fb: &mut FuncBuilder, l: &LaunchDims) -> Vec<Expr> {
             ids.push(Expr::constant(0));
             continue;
         }
-        let ssa = if name.starts_with("th") {
+        let id = if name.starts_with("th") {
             kernel_ops::thread_id(fb, axis, count)
         } else {
             kernel_ops::block_id(fb, axis, count)
         };
-        ids.push(fb.var(&ssa, 0, count - 1));
+        ids.push(fb.var(id, 0, count - 1));
     }
     ids
 }
 
-/// The entry function's argument names and types: parameters, then one
+/// The entry function: the builder of its body, its parameters, and one
 /// output tensor per root.
-pub fn entry_args(comp: &Computation) -> (Vec<(String, String)>, Vec<String>, Vec<String>) {
-    let mut args = Vec::new();
-    let mut params = Vec::new();
-    for (i, p) in comp.params.iter().enumerate() {
-        let name = format!("%p{i}");
-        args.push((name.clone(), mlir_tensor(p)));
-        params.push(name);
-    }
-    let mut outs = Vec::new();
-    for (k, r) in comp.roots.iter().enumerate() {
-        let name = format!("%out{k}");
-        args.push((name.clone(), mlir_tensor(comp.ty(*r))));
-        outs.push(name);
-    }
-    (args, params, outs)
+pub fn entry(kernel: &Kernel) -> (FuncBuilder, Vec<Value>, Vec<Value>) {
+    let comp = kernel.comp;
+    let mut types: Vec<String> = comp.params.iter().map(mlir_tensor).collect();
+    types.extend(comp.roots.iter().map(|r| mlir_tensor(comp.ty(*r))));
+    let (fb, args) = kernel.entry(&types);
+    let n = comp.params.len();
+    (fb, args[..n].to_vec(), args[n..].to_vec())
 }
 
 /// Emits the loop kernel.
-pub fn emit(mut kernel: Kernel, unroll: Option<i64>) -> Result<(String, Grid), EmitError> {
+pub fn emit(mut kernel: Kernel, unroll: Option<i64>) -> Result<(KernelModule, Grid), EmitError> {
     let comp = kernel.comp;
-    let (args, params, outs) = entry_args(comp);
-    let out_types: Vec<String> = comp.roots.iter().map(|r| mlir_tensor(comp.ty(*r))).collect();
+    let (mut fb, params, outs) = entry(&kernel);
     // Group outputs by element count.
     let mut groups: Vec<(Vec<i64>, Vec<usize>)> = Vec::new();
     for (k, r) in comp.roots.iter().enumerate() {
@@ -271,24 +263,22 @@ pub fn emit(mut kernel: Kernel, unroll: Option<i64>) -> Result<(String, Grid), E
     let largest = groups.iter().map(|(s, _)| s.iter().product::<i64>()).max().unwrap_or(1);
     let work = Work::new(&kernel.target, comp, largest, unroll);
     kernel.entry_attrs.extend(work.grid.attrs());
-    kernel.entry_attrs.push(format!("xla.unroll = {} : i64", work.unroll));
-    let mut fb = FuncBuilder::new();
+    kernel.entry_attrs.push(("xla.unroll".into(), Attr::I64(work.unroll)));
     let ids = work.ids(&mut fb);
-    let mut results: Vec<String> = outs.clone();
+    let mut results: Vec<Value> = outs.clone();
     {
         let mut el = Elemental::new(&mut kernel, comp, Current::Entry, params, HashMap::new());
         for (shape, members) in &groups {
             let map = work.map(shape);
-            let inits: Vec<(String, String)> =
-                members.iter().map(|&k| (results[k].clone(), out_types[k].clone())).collect();
+            let inits: Vec<Value> = members.iter().map(|&k| results[k]).collect();
             let roots: Vec<Val> = members.iter().map(|&k| comp.roots[k]).collect();
             let new = kernel_ops::loop_over_map(&mut fb, &map, &ids, &inits, &mut |fb, idx, _syms, iters| {
                 let mut out = Vec::new();
-                for ((root, iter), (_, ty)) in roots.iter().zip(iters).zip(&inits) {
+                for (root, &iter) in roots.iter().zip(iters) {
                     let root_idx = bitcast_index(idx, shape, &comp.ty(*root).dims);
                     let v = el.value(fb, *root, &root_idx)?;
                     let ids = fb.indices(&root_idx)?;
-                    out.push(fb.assign("ins", &format!("tensor.insert {v} into {iter}[{}] : {ty}", ids.join(", "))));
+                    out.push(fb.insert(v, iter, &ids));
                 }
                 Ok(out)
             })?;
@@ -297,8 +287,7 @@ pub fn emit(mut kernel: Kernel, unroll: Option<i64>) -> Result<(String, Grid), E
             }
         }
     }
-    fb.line(&format!("return {} : {}", results.join(", "), out_types.join(", ")));
     let grid = work.grid;
-    let text = kernel.finish(&args, &out_types, fb.body())?;
-    Ok((text, grid))
+    let module = kernel.finish(fb, &results)?;
+    Ok((module, grid))
 }

@@ -52,16 +52,17 @@ use crate::{
     builder::FuncBuilder,
     choose::Choice,
     elemental::{Current, Elemental},
-    fusion::{mlir_elem, mlir_tensor, Val},
-    kernel::{Kernel, ScalarFn},
+    fusion::{mlir_elem, Val},
+    kernel::{Attr, Kernel, ScalarFn},
     kernel_ops,
     launch::{bitcast_index, ceil_div, cpu_workgroups, delinearize, linearize, Grid, LaunchDims, GPU_DIMS},
-    r#loop::{entry_args, gpu_ids},
+    r#loop::{entry, gpu_ids},
     target::{CpuTarget, Target},
-    EmitError,
+    EmitError, KernelModule,
 };
 use rxla_indexing::{Expr, IndexingMap, Interval, Variable};
 use rxla_ir::hlo_analysis::{layout_text, reduction_dimensions};
+use rxla_ir::op::Value;
 use std::collections::HashMap;
 
 /// One reduction hero.
@@ -250,7 +251,7 @@ fn input_map(t: &Tiling, in_shape: &[i64], vector_points: i64) -> IndexingMap {
 }
 
 /// Emits the reduction kernel.
-pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitError> {
+pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(KernelModule, Grid), EmitError> {
     let comp = kernel.comp;
     // The heroes, in root order.
     let mut hero_ids: Vec<usize> = Vec::new();
@@ -358,27 +359,28 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
     }
     let grid = Grid::Gpu(t.launch);
     kernel.entry_attrs.extend(grid.attrs());
-    kernel.entry_attrs.push(format!("xla.shared_memory_bytes = {shmem_bytes} : i64"));
-    kernel.entry_attrs.push(format!(
-        "xla.reduction = \"{} [{}, {}, {}], lanes {}, rows {}, vector {}\"",
-        if t.multi_row {
-            "multi-row"
-        } else if t.row {
-            "row"
-        } else {
-            "column"
-        },
-        t.dims[0],
-        t.dims[1],
-        t.dims[2],
-        t.lanes,
-        t.rows,
-        t.vector
+    kernel.entry_attrs.push(("xla.shared_memory_bytes".into(), Attr::I64(shmem_bytes)));
+    kernel.entry_attrs.push((
+        "xla.reduction".into(),
+        Attr::Str(format!(
+            "{} [{}, {}, {}], lanes {}, rows {}, vector {}",
+            if t.multi_row {
+                "multi-row"
+            } else if t.row {
+                "row"
+            } else {
+                "column"
+            },
+            t.dims[0],
+            t.dims[1],
+            t.dims[2],
+            t.lanes,
+            t.rows,
+            t.vector
+        )),
     ));
 
-    let (args, params, outs) = entry_args(comp);
-    let out_types: Vec<String> = comp.roots.iter().map(|r| mlir_tensor(comp.ty(*r))).collect();
-    let mut fb = FuncBuilder::new();
+    let (mut fb, params, outs) = entry(&kernel);
     let ids = gpu_ids(&mut fb, &t.launch);
     let map = input_map(&t, &in_shape, 1);
     // A column reduction's thread keeps `vector` copies of the accumulators,
@@ -390,20 +392,20 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
     {
         let mut el = Elemental::new(&mut kernel, comp, Current::Entry, params, HashMap::new());
         // Phase 1: per-thread partial results (and side outputs).
-        let mut inits: Vec<(String, String)> = Vec::new();
+        let mut inits: Vec<Value> = Vec::new();
         for h in &heroes {
-            for (v, ty) in h.inits.iter().zip(&h.types) {
-                inits.push((el.value(&mut fb, *v, &[])?, ty.clone()));
+            for v in &h.inits {
+                inits.push(el.value(&mut fb, *v, &[])?);
             }
         }
         let per_copy = inits.len();
-        let init_values: Vec<String> = inits.iter().map(|(v, _)| v.clone()).collect();
+        let init_values: Vec<Value> = inits.clone();
         inits = (0..copies).flat_map(|_| inits.iter().cloned()).collect();
         let num_accs = inits.len();
         let side: Vec<usize> =
             (0..comp.roots.len()).filter(|&k| choice.root_heroes.get(k).copied().flatten().is_none()).collect();
         for &k in &side {
-            inits.push((outputs[k].clone(), out_types[k].clone()));
+            inits.push(outputs[k]);
         }
         let roots = comp.roots.clone();
         let final_values = kernel_ops::loop_over_map(&mut fb, &map, &ids, &inits, &mut |fb, idx, syms, iters| {
@@ -424,13 +426,7 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
                     for v in &h.inputs {
                         call_args.push(el.value(fb, *v, &idx)?);
                     }
-                    let reduced = kernel_ops::call(
-                        fb,
-                        &h.reducer.name,
-                        &call_args,
-                        &h.reducer.arg_types,
-                        &h.reducer.result_types,
-                    );
+                    let reduced = kernel_ops::call(fb, &h.reducer.name, &call_args, &h.reducer.result_types);
                     out.splice(a..a + n, reduced);
                     a += n;
                 }
@@ -439,20 +435,17 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
                     let root_idx = bitcast_index(&idx, &in_shape, &comp.ty(root).dims);
                     let v = el.value(fb, root, &root_idx)?;
                     let ids = fb.indices(&root_idx)?;
-                    let tensor = &out[num_accs + j];
-                    out[num_accs + j] = fb.assign(
-                        "ins",
-                        &format!("tensor.insert {v} into {tensor}[{}] : {}", ids.join(", "), out_types[k]),
-                    );
+                    let tensor = out[num_accs + j];
+                    out[num_accs + j] = fb.insert(v, tensor, &ids);
                 }
             }
             Ok(out)
         })?;
         for (j, &k) in side.iter().enumerate() {
-            outputs[k] = final_values[num_accs + j].clone();
+            outputs[k] = final_values[num_accs + j];
         }
         // accs[hero][copy]: the hero's accumulators for one column.
-        let mut accs: Vec<Vec<Vec<String>>> = Vec::new();
+        let mut accs: Vec<Vec<Vec<Value>>> = Vec::new();
         let mut a = 0;
         for h in &heroes {
             let n = h.types.len();
@@ -514,11 +507,8 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
         // `copies` adjacent outputs from `out_linear` on.
         let red_outputs: Vec<usize> =
             (0..comp.roots.len()).filter(|&k| choice.root_heroes.get(k).copied().flatten().is_some()).collect();
-        let inits_w: Vec<(String, String)> =
-            red_outputs.iter().map(|&k| (outputs[k].clone(), out_types[k].clone())).collect();
-        let current: Vec<String> = inits_w.iter().map(|(v, _)| v.clone()).collect();
-        let types: Vec<String> = inits_w.iter().map(|(_, t)| t.clone()).collect();
-        let written = fb.if_then(writer.as_deref(), &current, &types, &mut |fb| {
+        let current: Vec<Value> = red_outputs.iter().map(|&k| outputs[k]).collect();
+        let written = fb.if_then(writer, &current, &mut |fb| {
             let mut out = current.clone();
             for copy in 0..copies {
                 let hero_idx = delinearize(&fb.simplify(&out_linear.add(&Expr::constant(copy))), &out_shape);
@@ -530,10 +520,7 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
                     let root_idx = bitcast_index(&hero_idx, &out_shape, &comp.ty(root).dims);
                     let v = el.value(fb, root, &root_idx)?;
                     let ids = fb.indices(&root_idx)?;
-                    out[j] = fb.assign(
-                        "ins",
-                        &format!("tensor.insert {v} into {}[{}] : {}", out[j], ids.join(", "), types[j]),
-                    );
+                    out[j] = fb.insert(v, out[j], &ids);
                 }
             }
             Ok(out)
@@ -542,9 +529,8 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
             outputs[k] = v;
         }
     }
-    fb.line(&format!("return {} : {}", outputs.join(", "), out_types.join(", ")));
-    let text = kernel.finish(&args, &out_types, fb.body())?;
-    Ok((text, grid))
+    let module = kernel.finish(fb, &outputs)?;
+    Ok((module, grid))
 }
 
 /// The CPU workgroups of a reduction: as many as the loop emitter would
@@ -574,14 +560,14 @@ fn cpu_input_index(fb: &FuncBuilder, dims: [i64; 3], norm: [Expr; 3], in_shape: 
 
 /// The reducers of `heroes` applied to two sets of one lane's accumulators
 /// (each hero's values in turn, as the lanes carry them).
-fn combine_accumulators(fb: &mut FuncBuilder, heroes: &[Hero], a: &[String], b: &[String]) -> Vec<String> {
+fn combine_accumulators(fb: &mut FuncBuilder, heroes: &[Hero], a: &[Value], b: &[Value]) -> Vec<Value> {
     let mut out = Vec::new();
     let mut at = 0;
     for h in heroes {
         let n = h.types.len();
         let mut call_args = a[at..at + n].to_vec();
         call_args.extend(b[at..at + n].iter().cloned());
-        out.extend(kernel_ops::call(fb, &h.reducer.name, &call_args, &h.reducer.arg_types, &h.reducer.result_types));
+        out.extend(kernel_ops::call(fb, &h.reducer.name, &call_args, &h.reducer.result_types));
         at += n;
     }
     out
@@ -681,8 +667,8 @@ fn blocks_of_rows(n: i64) -> RowTree {
     }
 }
 
-type RowsFn<'f, E> = dyn Fn(&mut FuncBuilder, &mut E, Expr, i64, &[String]) -> Result<Vec<String>, EmitError> + 'f;
-type CombineFn<'f> = dyn Fn(&mut FuncBuilder, &[String], &[String]) -> Vec<String> + 'f;
+type RowsFn<'f, E> = dyn Fn(&mut FuncBuilder, &mut E, Expr, i64, &[Value]) -> Result<Vec<Value>, EmitError> + 'f;
+type CombineFn<'f> = dyn Fn(&mut FuncBuilder, &[Value], &[Value]) -> Vec<Value> + 'f;
 
 /// The emission of a [`RowTree`] in a CPU column reduction: `rows` adds
 /// rows `[lo, lo + count)` to the carried values (accumulators, then side
@@ -690,10 +676,9 @@ type CombineFn<'f> = dyn Fn(&mut FuncBuilder, &[String], &[String]) -> Vec<Strin
 /// total, `fresh` restarts the accumulators from the init values (keeping
 /// the side outputs).
 struct RowWalk<'f, E> {
-    types: &'f [String],
     rows: &'f RowsFn<'f, E>,
     combine: &'f CombineFn<'f>,
-    fresh: &'f dyn Fn(&[String]) -> Vec<String>,
+    fresh: &'f dyn Fn(&[Value]) -> Vec<Value>,
 }
 
 impl<E> RowWalk<'_, E> {
@@ -703,14 +688,13 @@ impl<E> RowWalk<'_, E> {
         el: &mut E,
         tree: &RowTree,
         lo: Expr,
-        carried: &[String],
-    ) -> Result<Vec<String>, EmitError> {
+        carried: &[Value],
+    ) -> Result<Vec<Value>, EmitError> {
         match tree {
             RowTree::Leaf(n) => (self.rows)(fb, el, lo, *n, carried),
             RowTree::Blocks { count, inner, rest } => {
                 let size = inner.rows();
-                let typed: Vec<(String, String)> = carried.iter().cloned().zip(self.types.iter().cloned()).collect();
-                let mut total = fb.for_loop(0, *count, 1, &typed, &mut |fb, k, iters| {
+                let mut total = fb.for_loop(0, *count, 1, carried, &mut |fb, k, iters| {
                     let partial = self.emit(fb, el, inner, lo.add(&k.mul_const(size)), &(self.fresh)(iters))?;
                     Ok((self.combine)(fb, iters, &partial))
                 })?;
@@ -753,7 +737,7 @@ fn emit_cpu(
     in_shape: &[i64],
     out_shape: &[i64],
     cpu: &CpuTarget,
-) -> Result<(String, Grid), EmitError> {
+) -> Result<(KernelModule, Grid), EmitError> {
     let comp = kernel.comp;
     let [a, b, c] = dims;
     let input_elements = a * b * c;
@@ -775,33 +759,29 @@ fn emit_cpu(
     let per_wg = ceil_div(units.max(1), workgroups);
     let grid = Grid::Cpu { workgroups };
     kernel.entry_attrs.extend(grid.attrs());
-    kernel.entry_attrs.push(format!(
-        "xla.reduction = \"{} [{a}, {b}, {c}], lanes {lanes}, {} per workgroup {per_wg}\"",
-        if row { "row" } else { "column" },
-        if row { "outputs" } else { "strips" }
+    kernel.entry_attrs.push((
+        "xla.reduction".into(),
+        Attr::Str(format!(
+            "{} [{a}, {b}, {c}], lanes {lanes}, {} per workgroup {per_wg}",
+            if row { "row" } else { "column" },
+            if row { "outputs" } else { "strips" }
+        )),
     ));
-    let (args, params, outs) = entry_args(comp);
-    let out_types: Vec<String> = comp.roots.iter().map(|r| mlir_tensor(comp.ty(*r))).collect();
-    let mut fb = FuncBuilder::new();
+    let (mut fb, params, outs) = entry(&kernel);
     let ids = crate::r#loop::grid_ids(&mut fb, &grid);
     let wg = ids.first().cloned().unwrap_or_else(Expr::zero);
     let side: Vec<usize> =
         (0..comp.roots.len()).filter(|&k| choice.root_heroes.get(k).copied().flatten().is_none()).collect();
     let red_outputs: Vec<usize> =
         (0..comp.roots.len()).filter(|&k| choice.root_heroes.get(k).copied().flatten().is_some()).collect();
-    let acc_types: Vec<String> = heroes.iter().flat_map(|h| h.types.clone()).collect();
-    let nacc = acc_types.len();
-    let typed = |values: &[String], types: &[String]| -> Vec<(String, String)> {
-        values.iter().cloned().zip(types.iter().cloned()).collect()
-    };
+    let nacc: usize = heroes.iter().map(|h| h.types.len()).sum();
     let result = {
         let mut el = Elemental::new(&mut kernel, comp, Current::Entry, params, HashMap::new());
-        let outer: Vec<(String, String)> = typed(&outs, &out_types);
-        fb.for_loop(0, per_wg, 1, &outer, &mut |fb, i, tensors| {
+        fb.for_loop(0, per_wg, 1, &outs, &mut |fb, i, tensors| {
             let unit = wg.mul_const(per_wg).add(&i);
             let guard = if units % workgroups == 0 { None } else { fb.in_range(&unit, 0, units - 1)? };
             let tensors_v = tensors.to_vec();
-            fb.if_then(guard.as_deref(), &tensors_v, &out_types, &mut |fb| {
+            fb.if_then(guard, &tensors_v, &mut |fb| {
                 // The unit's outputs: one (row) or a strip (column).
                 let (m, col0) = if row {
                     (Expr::zero(), Expr::zero())
@@ -818,25 +798,22 @@ fn emit_cpu(
                         init_values.push(el.value(fb, *v, &[])?);
                     }
                 }
-                let mut inits: Vec<String> = Vec::new();
-                let mut types: Vec<String> = Vec::new();
+                let mut inits: Vec<Value> = Vec::new();
                 let carried_lanes = if row { lanes } else { accumulating };
                 for _ in 0..carried_lanes {
                     inits.extend(init_values.iter().cloned());
-                    types.extend(acc_types.iter().cloned());
                 }
                 for &k in &side {
-                    inits.push(tensors_v[k].clone());
-                    types.push(out_types[k].clone());
+                    inits.push(tensors_v[k]);
                 }
                 // One lane's step at `idx`: the reducers, then the side
                 // outputs' elements.
                 let lane_step = |fb: &mut FuncBuilder,
                                  el: &mut Elemental,
-                                 accs: &[String],
-                                 sides: &mut Vec<String>,
+                                 accs: &[Value],
+                                 sides: &mut Vec<Value>,
                                  idx: &[Expr]|
-                 -> Result<Vec<String>, EmitError> {
+                 -> Result<Vec<Value>, EmitError> {
                     let mut out = Vec::new();
                     let mut at = 0;
                     for h in heroes {
@@ -844,13 +821,7 @@ fn emit_cpu(
                         for v in &h.inputs {
                             call_args.push(el.value(fb, *v, idx)?);
                         }
-                        out.extend(kernel_ops::call(
-                            fb,
-                            &h.reducer.name,
-                            &call_args,
-                            &h.reducer.arg_types,
-                            &h.reducer.result_types,
-                        ));
+                        out.extend(kernel_ops::call(fb, &h.reducer.name, &call_args, &h.reducer.result_types));
                         at += h.types.len();
                     }
                     for (j, &k) in side.iter().enumerate() {
@@ -858,21 +829,16 @@ fn emit_cpu(
                         let root_idx = bitcast_index(idx, in_shape, &comp.ty(root).dims);
                         let v = el.value(fb, root, &root_idx)?;
                         let at = fb.indices(&root_idx)?;
-                        sides[j] = fb.assign(
-                            "ins",
-                            &format!("tensor.insert {v} into {}[{}] : {}", sides[j], at.join(", "), out_types[k]),
-                        );
+                        sides[j] = fb.insert(v, sides[j], &at);
                     }
                     Ok(out)
                 };
-                let finals: Vec<String> = if row {
+                let finals: Vec<Value> = if row {
                     let o = unit.clone();
                     let full = c / lanes;
                     let rem = c % lanes;
-                    let carried = typed(&inits, &types);
-                    fb.for_loop(0, a, 1, &carried, &mut |fb, major, iters| {
-                        let inner = typed(iters, &types);
-                        let mut r = fb.for_loop(0, full, 1, &inner, &mut |fb, chunk, iters| {
+                    fb.for_loop(0, a, 1, &inits, &mut |fb, major, iters| {
+                        let mut r = fb.for_loop(0, full, 1, iters, &mut |fb, chunk, iters| {
                             let mut sides = iters[lanes as usize * nacc..].to_vec();
                             let mut out = Vec::new();
                             for j in 0..lanes {
@@ -885,8 +851,7 @@ fn emit_cpu(
                             Ok(out)
                         })?;
                         if rem > 0 {
-                            let carried = typed(&r, &types);
-                            r = fb.for_loop(full * lanes, c, 1, &carried, &mut |fb, minor, iters| {
+                            r = fb.for_loop(full * lanes, c, 1, &r, &mut |fb, minor, iters| {
                                 let mut sides = iters[lanes as usize * nacc..].to_vec();
                                 let idx = cpu_input_index(fb, dims, [major.clone(), o.clone(), minor], in_shape);
                                 let mut out = lane_step(fb, &mut el, &iters[..nacc], &mut sides, &idx)?;
@@ -904,10 +869,9 @@ fn emit_cpu(
                                 el: &mut Elemental,
                                 lo: Expr,
                                 count: i64,
-                                carried: &[String]|
-                     -> Result<Vec<String>, EmitError> {
-                        let carried = typed(carried, &types);
-                        fb.for_loop(0, count, 1, &carried, &mut |fb, r, iters| {
+                                carried: &[Value]|
+                     -> Result<Vec<Value>, EmitError> {
+                        fb.for_loop(0, count, 1, carried, &mut |fb, r, iters| {
                             let reduced = lo.add(&r);
                             let mut sides = iters[lanes as usize * nacc..].to_vec();
                             let mut out = Vec::new();
@@ -921,7 +885,7 @@ fn emit_cpu(
                             Ok(out)
                         })
                     };
-                    let combine = |fb: &mut FuncBuilder, total: &[String], partial: &[String]| -> Vec<String> {
+                    let combine = |fb: &mut FuncBuilder, total: &[Value], partial: &[Value]| -> Vec<Value> {
                         let mut out = Vec::new();
                         for j in 0..lanes as usize {
                             let lane = j * nacc..(j + 1) * nacc;
@@ -931,23 +895,23 @@ fn emit_cpu(
                         out.extend(partial[lanes as usize * nacc..].iter().cloned());
                         out
                     };
-                    let fresh = |carried: &[String]| -> Vec<String> {
+                    let fresh = |carried: &[Value]| -> Vec<Value> {
                         let mut v = inits[..lanes as usize * nacc].to_vec();
                         v.extend(carried[lanes as usize * nacc..].iter().cloned());
                         v
                     };
-                    let walk = RowWalk { types: &types, rows: &rows, combine: &combine, fresh: &fresh };
+                    let walk = RowWalk { rows: &rows, combine: &combine, fresh: &fresh };
                     walk.emit(fb, &mut el, &row_tree(b), Expr::zero(), &inits)?
                 };
-                let mut next: Vec<String> = tensors_v.clone();
+                let mut next: Vec<Value> = tensors_v.clone();
                 let lane_count = if row { lanes } else { accumulating } as usize;
                 for (j, &k) in side.iter().enumerate() {
-                    next[k] = finals[lane_count * nacc + j].clone();
+                    next[k] = finals[lane_count * nacc + j];
                 }
-                let mut lane_accs: Vec<Vec<String>> =
+                let mut lane_accs: Vec<Vec<Value>> =
                     (0..lane_count).map(|j| finals[j * nacc..(j + 1) * nacc].to_vec()).collect();
                 // (output linear index, lane accumulators) to write.
-                let mut writes: Vec<(Expr, Vec<String>, Option<Expr>)> = Vec::new();
+                let mut writes: Vec<(Expr, Vec<Value>, Option<Expr>)> = Vec::new();
                 if row {
                     // Combine the lanes pairwise.
                     while lane_accs.len() > 1 {
@@ -981,17 +945,14 @@ fn emit_cpu(
                     };
                     let current = next.clone();
                     let hero_idx: Vec<Expr> = delinearize(&o, out_shape).iter().map(|e| fb.simplify(e)).collect();
-                    next = fb.if_then(cond.as_deref(), &current, &out_types, &mut |fb| {
+                    next = fb.if_then(cond, &current, &mut |fb| {
                         let mut updated = current.clone();
                         for &k in &red_outputs {
                             let root = comp.roots[k];
                             let root_idx = bitcast_index(&hero_idx, out_shape, &comp.ty(root).dims);
                             let v = el.value(fb, root, &root_idx)?;
                             let at = fb.indices(&root_idx)?;
-                            updated[k] = fb.assign(
-                                "ins",
-                                &format!("tensor.insert {v} into {}[{}] : {}", updated[k], at.join(", "), out_types[k]),
-                            );
+                            updated[k] = fb.insert(v, updated[k], &at);
                         }
                         Ok(updated)
                     })?;
@@ -1000,9 +961,8 @@ fn emit_cpu(
             })
         })?
     };
-    fb.line(&format!("return {} : {}", result.join(", "), out_types.join(", ")));
-    let text = kernel.finish(&args, &out_types, fb.body())?;
-    Ok((text, grid))
+    let module = kernel.finish(fb, &result)?;
+    Ok((module, grid))
 }
 
 impl Hero {
@@ -1014,15 +974,15 @@ impl Hero {
 
 fn warp_reduce(
     fb: &mut FuncBuilder,
-    accs: &[String],
+    accs: &[Value],
     h: &Hero,
     max_offset: i64,
-    warp: i64,
-) -> Result<Vec<String>, EmitError> {
+    _warp: i64,
+) -> Result<Vec<Value>, EmitError> {
     if max_offset < 1 {
         return Ok(accs.to_vec());
     }
-    kernel_ops::shuffle_reduce(fb, accs, &h.types, max_offset, warp, &h.reducer)
+    Ok(kernel_ops::shuffle_reduce(fb, accs, max_offset, &h.reducer))
 }
 
 /// Row reductions with several warps per row: each warp's lane 0 writes to
@@ -1031,13 +991,13 @@ fn warp_reduce(
 /// shuffle-reduces them again.
 fn across_warps(
     fb: &mut FuncBuilder,
-    accs: &[String],
+    accs: &[Value],
     h: &Hero,
-    inits: &[String],
+    inits: &[Value],
     th: &Expr,
     t: &Tiling,
     warp: i64,
-) -> Result<Vec<String>, EmitError> {
+) -> Result<Vec<Value>, EmitError> {
     let warps = t.lanes / warp;
     let lane = th.modulo_const(warp);
     let warp_id = th.modulo_const(t.lanes).floor_div_const(warp);
@@ -1045,20 +1005,17 @@ fn across_warps(
     let is_first = fb.in_range(&lane, 0, 0)?;
     let at = fb.indices(&[row.clone(), warp_id])?;
     let mut tiles = Vec::new();
-    for (v, ty) in accs.iter().zip(&h.types) {
+    for (&v, ty) in accs.iter().zip(&h.types) {
         let tile_ty = format!("tensor<{}x{}x{ty}>", t.rows, warps);
         let shmem = kernel_ops::allocate_shared(fb, &tile_ty);
-        let written = kernel_ops::predicated_insert(fb, is_first.as_deref(), v, &shmem, &at, &tile_ty)?;
-        tiles.push((written, tile_ty));
+        tiles.push(kernel_ops::predicated_insert(fb, is_first, v, shmem, &at));
     }
-    let names: Vec<String> = tiles.iter().map(|(n, _)| n.clone()).collect();
-    let types: Vec<String> = tiles.iter().map(|(_, t)| t.clone()).collect();
-    let synced = kernel_ops::sync_threads(fb, &names, &types);
+    let synced = kernel_ops::sync_threads(fb, &tiles);
     let has_value = fb.in_range(&lane, 0, warps - 1)?;
     let read_at = fb.indices(&[row, lane])?;
     let mut values = Vec::new();
-    for ((tile, (_, tile_ty)), (ty, init)) in synced.iter().zip(&tiles).zip(h.types.iter().zip(inits)) {
-        values.push(kernel_ops::predicated_extract(fb, has_value.as_deref(), init, tile, &read_at, tile_ty, ty)?);
+    for (&tile, &init) in synced.iter().zip(inits) {
+        values.push(kernel_ops::predicated_extract(fb, has_value, init, tile, &read_at));
     }
     let max_offset = ((warps as u64).next_power_of_two() as i64 / 2).max(1);
     warp_reduce(fb, &values, h, max_offset, warp)
@@ -1071,30 +1028,28 @@ fn across_warps(
 /// in its lanes.
 fn transpose_tile(
     fb: &mut FuncBuilder,
-    copies: &[Vec<String>],
+    copies: &[Vec<Value>],
     h: &Hero,
     lane: &Expr,
     row: &Expr,
-) -> Result<Vec<Vec<String>>, EmitError> {
+) -> Result<Vec<Vec<Value>>, EmitError> {
     let vector = copies.len() as i64;
     let mut tiles = Vec::new();
     for (j, ty) in h.types.iter().enumerate() {
         let tile_ty = format!("tensor<32x{}x{ty}>", 32 * vector + 1);
         let mut tile = kernel_ops::allocate_shared(fb, &tile_ty);
         for (v, copy) in copies.iter().enumerate() {
-            let at = fb.indices(&[row.clone(), lane.mul_const(vector).add(&Expr::constant(v as i64))])?.join(", ");
-            tile = fb.assign("ins", &format!("tensor.insert {} into {tile}[{at}] : {tile_ty}", copy[j]));
+            let at = fb.indices(&[row.clone(), lane.mul_const(vector).add(&Expr::constant(v as i64))])?;
+            tile = fb.insert(copy[j], tile, &at);
         }
-        tiles.push((tile, tile_ty));
+        tiles.push(tile);
     }
-    let names: Vec<String> = tiles.iter().map(|(n, _)| n.clone()).collect();
-    let types: Vec<String> = tiles.iter().map(|(_, t)| t.clone()).collect();
-    let synced = kernel_ops::sync_threads(fb, &names, &types);
+    let synced = kernel_ops::sync_threads(fb, &tiles);
     let mut out = vec![Vec::new(); copies.len()];
     for (v, values) in out.iter_mut().enumerate() {
-        let read_at = fb.indices(&[lane.clone(), row.mul_const(vector).add(&Expr::constant(v as i64))])?.join(", ");
-        for (tile, (_, tile_ty)) in synced.iter().zip(&tiles) {
-            values.push(fb.assign("x", &format!("tensor.extract {tile}[{read_at}] : {tile_ty}")));
+        let read_at = fb.indices(&[lane.clone(), row.mul_const(vector).add(&Expr::constant(v as i64))])?;
+        for &tile in &synced {
+            values.push(fb.extract(tile, &read_at));
         }
     }
     Ok(out)

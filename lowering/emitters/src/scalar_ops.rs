@@ -5,7 +5,12 @@
 //! the kernel IR; the op chosen carries the signedness.
 
 use crate::{builder::FuncBuilder, fusion::mlir_elem};
-use rxla_ir::{attrs::enum_case, op::Op, types::ElementType};
+use mlir_sys::*;
+use rxla_ir::{
+    attrs::enum_case,
+    op::{Op, Value},
+    types::ElementType,
+};
 
 /// Unary elementwise opcodes (dialect spelling).
 pub const UNARY: &[&str] = &[
@@ -74,26 +79,31 @@ pub const NARY: &[&str] = &[
     "stochastic_convert",
 ];
 
-type R = Result<String, String>;
+type R = Result<Value, String>;
 
-fn bin(fb: &mut FuncBuilder, op: &str, a: &str, b: &str, ty: &str) -> String {
-    fb.assign("v", &format!("{op} {a}, {b} : {ty}"))
+// The helpers take the operands' type as the text form did, and check it
+// against the values' (a mismatch is an emitter bug MLIR's verifier would
+// report less clearly).
+
+fn bin(fb: &mut FuncBuilder, op: &str, a: &Value, b: &Value, ty: &str) -> Value {
+    debug_assert!(fb.type_of(*a).ptr == fb.ty(ty).ptr, "{op}: operand type is not {ty}");
+    fb.val(op, &[*a, *b], ty)
 }
 
-fn un(fb: &mut FuncBuilder, op: &str, a: &str, ty: &str) -> String {
-    fb.assign("v", &format!("{op} {a} : {ty}"))
+fn un(fb: &mut FuncBuilder, op: &str, a: &Value, ty: &str) -> Value {
+    fb.val(op, &[*a], ty)
 }
 
-fn select(fb: &mut FuncBuilder, c: &str, a: &str, b: &str, ty: &str) -> String {
-    fb.assign("v", &format!("arith.select {c}, {a}, {b} : {ty}"))
+fn select(fb: &mut FuncBuilder, c: &Value, a: &Value, b: &Value, _ty: &str) -> Value {
+    fb.select(*c, *a, *b)
 }
 
-fn cmpi(fb: &mut FuncBuilder, pred: &str, a: &str, b: &str, ty: &str) -> String {
-    fb.assign("cmp", &format!("arith.cmpi {pred}, {a}, {b} : {ty}"))
+fn cmpi(fb: &mut FuncBuilder, pred: &str, a: &Value, b: &Value, _ty: &str) -> Value {
+    fb.cmpi(pred, *a, *b)
 }
 
-fn cmpf(fb: &mut FuncBuilder, pred: &str, a: &str, b: &str, ty: &str) -> String {
-    fb.assign("cmp", &format!("arith.cmpf {pred}, {a}, {b} : {ty}"))
+fn cmpf(fb: &mut FuncBuilder, pred: &str, a: &Value, b: &Value, _ty: &str) -> Value {
+    fb.cmpf(pred, *a, *b)
 }
 
 /// The component type of a complex type (`complex<f32>` -> `f32`).
@@ -115,21 +125,6 @@ fn int_max(bits: u32) -> i128 {
     (1i128 << (bits - 1)) - 1
 }
 
-/// A float literal MLIR's parser accepts (always with a `.`).
-pub fn float_lit(v: f64) -> String {
-    if v.is_infinite() || v.is_nan() {
-        return format!("0x{:016X}", v.to_bits());
-    }
-    let s = format!("{v:?}");
-    if s.contains('.') {
-        s
-    } else if let Some((m, e)) = s.split_once('e') {
-        format!("{m}.0e{e}")
-    } else {
-        format!("{s}.0")
-    }
-}
-
 /// Exponent and mantissa bits of the IEEE-like float types.
 fn float_format(ty: &str) -> Option<(u32, u32)> {
     match ty {
@@ -142,88 +137,108 @@ fn float_format(ty: &str) -> Option<(u32, u32)> {
 }
 
 /// An `index` value as an element of `elem` (iota).
-pub fn index_to(fb: &mut FuncBuilder, ix: &str, elem: &ElementType) -> R {
+pub fn index_to(fb: &mut FuncBuilder, ix: &Value, elem: &ElementType) -> R {
     let ty = mlir_elem(elem);
     if elem.is_complex() {
         let c = component(&ty).unwrap().to_string();
         let re = index_to(fb, ix, &ElementType::new(&c))?;
-        let zero = fb.constant("0.0", &c);
-        return Ok(fb.assign("v", &format!("complex.create {re}, {zero} : {ty}")));
+        let zero = fb.const_float(0.0, &c);
+        return Ok(fb.val("complex.create", &[re, zero], &ty));
     }
     if elem.is_float() {
-        let i = fb.assign("v", &format!("arith.index_cast {ix} : index to i64"));
-        return Ok(fb.assign("v", &format!("arith.sitofp {i} : i64 to {ty}")));
+        let i = fb.cast("arith.index_cast", *ix, "i64");
+        return Ok(fb.cast("arith.sitofp", i, &ty));
     }
     if elem.is_unsigned_int() || elem.is_pred() {
-        return Ok(fb.assign("v", &format!("arith.index_castui {ix} : index to {ty}")));
+        return Ok(fb.cast("arith.index_castui", *ix, &ty));
     }
-    Ok(fb.assign("v", &format!("arith.index_cast {ix} : index to {ty}")))
+    Ok(fb.cast("arith.index_cast", *ix, &ty))
 }
 
 /// An integer value as an `index` (offsets, gather indices).
-pub fn to_index(fb: &mut FuncBuilder, v: &str, elem: &ElementType) -> R {
-    let ty = mlir_elem(elem);
+pub fn to_index(fb: &mut FuncBuilder, v: &Value, elem: &ElementType) -> R {
     if elem.is_unsigned_int() || elem.is_pred() {
-        Ok(fb.assign("ix", &format!("arith.index_castui {v} : {ty} to index")))
+        Ok(fb.cast("arith.index_castui", *v, "index"))
     } else if elem.is_signed_int() {
-        Ok(fb.assign("ix", &format!("arith.index_cast {v} : {ty} to index")))
+        Ok(fb.cast("arith.index_cast", *v, "index"))
     } else {
         Err(format!("an index of type {elem} is not an integer"))
     }
 }
 
-/// A scalar constant from the literal of a `dense<...>` attribute.
-pub fn scalar_constant(fb: &mut FuncBuilder, lit: &str, elem: &ElementType) -> R {
+/// A scalar constant of `elem` from an element of an HLO constant's
+/// `DenseElementsAttr` (an integer, float or, for complex types, a pair
+/// of floats).
+pub fn scalar_constant(fb: &mut FuncBuilder, element: MlirAttribute, elem: &ElementType) -> R {
     let ty = mlir_elem(elem);
-    if elem.is_complex() {
-        let inner = lit.trim().trim_start_matches('(').trim_end_matches(')');
-        let (re, im) = inner.split_once(',').ok_or_else(|| format!("bad complex literal {lit}"))?;
-        let c = component(&ty).unwrap();
-        let key = format!("cconst:{lit}:{ty}");
-        if let Some(v) = fb.lookup(&key) {
-            return Ok(v[0].clone());
+    unsafe {
+        if elem.is_complex() {
+            if !mlirAttributeIsAArray(element) || mlirArrayAttrGetNumElements(element) != 2 {
+                return Err("a complex constant element is not a pair".into());
+            }
+            let c = fb.ty(component(&ty).unwrap());
+            let parts = [0, 1].map(|i| {
+                let part = mlirArrayAttrGetElement(element, i);
+                mlirFloatAttrDoubleGet(fb.context(), c, mlirFloatAttrGetValueDouble(part))
+            });
+            let pair = mlirArrayAttrGet(fb.context(), 2, parts.as_ptr());
+            let key = format!("cconst:{}:{}:{ty}", parts_bits(parts[0]), parts_bits(parts[1]));
+            if let Some(v) = fb.lookup(&key) {
+                return Ok(v[0]);
+            }
+            let v = fb.val_attrs("complex.constant", &[], &ty, &[("value", pair)]);
+            fb.remember(key, vec![v]);
+            return Ok(v);
         }
-        let v = fb.assign("cst", &format!("complex.constant [{} : {c}, {} : {c}] : {ty}", re.trim(), im.trim()));
-        fb.remember(key, vec![v.clone()]);
-        return Ok(v);
-    }
-    if elem.is_unsigned_int() {
-        // Signless: write values above the signed range as negative.
-        let bits = elem.bit_width();
-        let mut v: i128 = lit.trim().parse().map_err(|_| format!("bad integer literal {lit}"))?;
-        if v > int_max(bits) {
-            v -= 1i128 << bits;
+        if mlirAttributeIsAInteger(element) {
+            // Signless: the value's bits (unsigned values above the signed
+            // range wrap to negative ones).
+            let v = if elem.is_unsigned_int() || elem.is_pred() {
+                mlirIntegerAttrGetValueUInt(element) as i128
+            } else {
+                mlirIntegerAttrGetValueSInt(element) as i128
+            };
+            return Ok(fb.const_int(v, &ty));
         }
-        return Ok(fb.constant(&v.to_string(), &ty));
+        if mlirAttributeIsAFloat(element) && elem.is_float() {
+            // The HLO attribute already has the type and the exact value.
+            let key = format!("constattr:{:x}", element.ptr as usize);
+            return Ok(fb.const_attr(element, Some(key)));
+        }
     }
-    Ok(fb.constant(lit.trim(), &ty))
+    Err(format!("a constant element of {elem} has an unexpected attribute"))
+}
+
+/// The bits of a float attribute's value, for cache keys.
+fn parts_bits(a: MlirAttribute) -> u64 {
+    unsafe { mlirFloatAttrGetValueDouble(a).to_bits() }
 }
 
 /// Converts `x` from `from` to `to` with XLA's semantics.
-pub fn convert(fb: &mut FuncBuilder, x: &str, from: &ElementType, to: &ElementType) -> R {
+pub fn convert(fb: &mut FuncBuilder, x: &Value, from: &ElementType, to: &ElementType) -> R {
     let (ft, tt) = (mlir_elem(from), mlir_elem(to));
     if ft == tt {
         // Same kernel type (signedness lives in the ops).
-        return Ok(x.to_string());
+        return Ok(*x);
     }
     if to.is_complex() {
         let c = ElementType::new(component(&tt).unwrap());
         if from.is_complex() {
             let fc = ElementType::new(component(&ft).unwrap());
-            let re = fb.assign("re", &format!("complex.re {x} : {ft}"));
-            let im = fb.assign("im", &format!("complex.im {x} : {ft}"));
+            let re = fb.val("complex.re", &[*x], &fc.0);
+            let im = fb.val("complex.im", &[*x], &fc.0);
             let re = convert(fb, &re, &fc, &c)?;
             let im = convert(fb, &im, &fc, &c)?;
-            return Ok(fb.assign("v", &format!("complex.create {re}, {im} : {tt}")));
+            return Ok(fb.val("complex.create", &[re, im], &tt));
         }
         let re = convert(fb, x, from, &c)?;
-        let zero = fb.constant("0.0", c.0.as_str());
-        return Ok(fb.assign("v", &format!("complex.create {re}, {zero} : {tt}")));
+        let zero = fb.const_float(0.0, c.0.as_str());
+        return Ok(fb.val("complex.create", &[re, zero], &tt));
     }
     if from.is_complex() {
         // XLA converts the real part.
         let fc = ElementType::new(component(&ft).unwrap());
-        let re = fb.assign("re", &format!("complex.re {x} : {ft}"));
+        let re = fb.val("complex.re", &[*x], &fc.0);
         return convert(fb, &re, &fc, to);
     }
     // Narrow floats (f8, ...) have no arithmetic: through f32 or f16.
@@ -234,10 +249,10 @@ pub fn convert(fb: &mut FuncBuilder, x: &str, from: &ElementType, to: &ElementTy
     }
     if to.is_pred() {
         if from.is_float() {
-            let zero = fb.constant("0.0", &ft);
+            let zero = fb.const_float(0.0, &ft);
             return Ok(cmpf(fb, "une", x, &zero, &ft));
         }
-        let zero = fb.constant("0", &ft);
+        let zero = fb.const_int(0, &ft);
         return Ok(cmpi(fb, "ne", x, &zero, &ft));
     }
     if from.is_pred() {
@@ -273,15 +288,14 @@ pub fn convert(fb: &mut FuncBuilder, x: &str, from: &ElementType, to: &ElementTy
             let bits = to.bit_width();
             let (lo, hi) =
                 if to.is_unsigned_int() { (0i128, (1i128 << bits) - 1) } else { (int_min(bits), int_max(bits)) };
-            let wide = if ft == "f64" { x.to_string() } else { un_to(fb, "arith.extf", x, &ft, "f64") };
+            let wide = if ft == "f64" { *x } else { un_to(fb, "arith.extf", x, &ft, "f64") };
             let op = if to.is_unsigned_int() { "arith.fptoui" } else { "arith.fptosi" };
             let v = un_to(fb, op, &wide, "f64", &tt);
-            let hi_f = fb.constant(&float_lit(hi as f64), "f64");
-            let lo_f = fb.constant(&float_lit(lo as f64), "f64");
-            let (hi_i, lo_i, zero) = (signless(hi, bits), signless(lo, bits), "0".to_string());
-            let hi_c = fb.constant(&hi_i, &tt);
-            let lo_c = fb.constant(&lo_i, &tt);
-            let zero_c = fb.constant(&zero, &tt);
+            let hi_f = fb.const_float(hi as f64, "f64");
+            let lo_f = fb.const_float(lo as f64, "f64");
+            let hi_c = fb.const_int(hi, &tt);
+            let lo_c = fb.const_int(lo, &tt);
+            let zero_c = fb.const_int(0, &tt);
             let ge = cmpf(fb, "oge", &wide, &hi_f, "f64");
             let le = cmpf(fb, "ole", &wide, &lo_f, "f64");
             let nan = cmpf(fb, "uno", &wide, &wide, "f64");
@@ -292,7 +306,7 @@ pub fn convert(fb: &mut FuncBuilder, x: &str, from: &ElementType, to: &ElementTy
         (false, false) => {
             let (fw, tw) = (from.bit_width(), to.bit_width());
             if fw == tw {
-                Ok(x.to_string())
+                Ok(*x)
             } else if fw > tw {
                 Ok(un_to(fb, "arith.trunci", x, &ft, &tt))
             } else if from.is_unsigned_int() {
@@ -304,22 +318,13 @@ pub fn convert(fb: &mut FuncBuilder, x: &str, from: &ElementType, to: &ElementTy
     }
 }
 
-/// Two's complement of `v` in `bits` bits, as a signless literal.
-fn signless(v: i128, bits: u32) -> String {
-    if v > int_max(bits) {
-        (v - (1i128 << bits)).to_string()
-    } else {
-        v.to_string()
-    }
-}
-
-fn un_to(fb: &mut FuncBuilder, op: &str, x: &str, from: &str, to: &str) -> String {
-    fb.assign("v", &format!("{op} {x} : {from} to {to}"))
+fn un_to(fb: &mut FuncBuilder, op: &str, x: &Value, _from: &str, to: &str) -> Value {
+    fb.cast(op, *x, to)
 }
 
 /// Emits elementwise op `opcode` on `args` (of types `tys`), producing an
 /// `out` value.
-pub fn emit(fb: &mut FuncBuilder, op: Op, opcode: &str, tys: &[ElementType], out: &ElementType, a: &[String]) -> R {
+pub fn emit(fb: &mut FuncBuilder, op: Op, opcode: &str, tys: &[ElementType], out: &ElementType, a: &[Value]) -> R {
     let t = &tys[0];
     let ty = mlir_elem(t);
     let (float, cplx, pred, uns) = (t.is_float(), t.is_complex(), t.is_pred(), t.is_unsigned_int());
@@ -389,31 +394,30 @@ pub fn emit(fb: &mut FuncBuilder, op: Op, opcode: &str, tys: &[ElementType], out
         "and" | "or" | "xor" if int => bin(fb, &format!("arith.{}i", opcode), &a[0], &a[1], &ty),
         "shift_left" | "shift_right_logical" | "shift_right_arithmetic" if int && !pred => {
             let bits = int_width(&ty);
-            let width = fb.constant(&bits.to_string(), &ty);
+            let width = fb.const_int(bits as i128, &ty);
             let in_range = cmpi(fb, "ult", &a[1], &width, &ty);
             match opcode {
                 "shift_left" | "shift_right_logical" => {
                     let name = if opcode == "shift_left" { "arith.shli" } else { "arith.shrui" };
                     let s = bin(fb, name, &a[0], &a[1], &ty);
-                    let zero = fb.constant("0", &ty);
+                    let zero = fb.const_int(0, &ty);
                     select(fb, &in_range, &s, &zero, &ty)
                 }
                 _ => {
-                    let top = fb.constant(&(bits - 1).to_string(), &ty);
+                    let top = fb.const_int((bits - 1) as i128, &ty);
                     let amount = select(fb, &in_range, &a[1], &top, &ty);
                     bin(fb, "arith.shrsi", &a[0], &amount, &ty)
                 }
             }
         }
         "mulhi" if int && !pred => {
-            let name = fb.fresh("mul");
             let op = if uns { "arith.mului_extended" } else { "arith.mulsi_extended" };
-            fb.line(&format!("{name}:2 = {op} {}, {} : {ty}", a[0], a[1]));
-            format!("{name}#1")
+            let t = fb.ty(&ty);
+            fb.op(op, &[a[0], a[1]], &[t, t], &[]).result(1)
         }
         "complex" => {
             let ot = mlir_elem(out);
-            fb.assign("v", &format!("complex.create {}, {} : {ot}", a[0], a[1]))
+            fb.val("complex.create", &[a[0], a[1]], &ot)
         }
         "compare" => compare(fb, op, t, &a[0], &a[1])?,
         "select" => {
@@ -436,14 +440,14 @@ pub fn emit(fb: &mut FuncBuilder, op: Op, opcode: &str, tys: &[ElementType], out
             let m = bin(fb, mx, &a[1], &a[0], &xty);
             bin(fb, mn, &m, &a[2], &xty)
         }
-        "copy" => a[0].clone(),
+        "copy" => a[0],
         "convert" => convert(fb, &a[0], t, out)?,
         "bitcast_convert" => {
             let ot = mlir_elem(out);
             if ot == ty {
-                a[0].clone()
+                a[0]
             } else if t.bit_width() == out.bit_width() && !cplx && !out.is_complex() {
-                fb.assign("v", &format!("arith.bitcast {} : {ty} to {ot}", a[0]))
+                fb.cast("arith.bitcast", a[0], &ot)
             } else {
                 return Err(format!("from {t} to {out} (different widths or complex) is not supported"));
             }
@@ -452,24 +456,24 @@ pub fn emit(fb: &mut FuncBuilder, op: Op, opcode: &str, tys: &[ElementType], out
         "negate" if float => un(fb, "arith.negf", &a[0], &ty),
         "negate" if cplx => un(fb, "complex.neg", &a[0], &ty),
         "negate" if int => {
-            let zero = fb.constant("0", &ty);
+            let zero = fb.const_int(0, &ty);
             bin(fb, "arith.subi", &zero, &a[0], &ty)
         }
         "abs" if float => un(fb, "math.absf", &a[0], &ty),
-        "abs" if cplx => un(fb, "complex.abs", &a[0], &ty),
-        "abs" if int && (uns || pred) => a[0].clone(),
+        "abs" if cplx => un(fb, "complex.abs", &a[0], component(&ty).unwrap()),
+        "abs" if int && (uns || pred) => a[0],
         "abs" if int => un(fb, "math.absi", &a[0], &ty),
         "not" if pred => {
-            let t1 = fb.constant("true", "i1");
+            let t1 = fb.const_bool(true);
             bin(fb, "arith.xori", &a[0], &t1, "i1")
         }
         "not" if int => {
-            let ones = fb.constant("-1", &ty);
+            let ones = fb.const_int(-1, &ty);
             bin(fb, "arith.xori", &a[0], &ones, &ty)
         }
         "sign" if float => {
-            let one = fb.constant("1.0", &ty);
-            let zero = fb.constant("0.0", &ty);
+            let one = fb.const_float(1.0, &ty);
+            let zero = fb.const_float(0.0, &ty);
             let cs = bin(fb, "math.copysign", &one, &a[0], &ty);
             let is_zero = cmpf(fb, "oeq", &a[0], &zero, &ty);
             let r = select(fb, &is_zero, &a[0], &cs, &ty);
@@ -477,7 +481,7 @@ pub fn emit(fb: &mut FuncBuilder, op: Op, opcode: &str, tys: &[ElementType], out
             select(fb, &nan, &a[0], &r, &ty)
         }
         "sign" if int && !pred => {
-            let zero = fb.constant("0", &ty);
+            let zero = fb.const_int(0, &ty);
             if uns {
                 let nz = cmpi(fb, "ne", &a[0], &zero, &ty);
                 un_to(fb, "arith.extui", &nz, "i1", &ty)
@@ -489,15 +493,15 @@ pub fn emit(fb: &mut FuncBuilder, op: Op, opcode: &str, tys: &[ElementType], out
                 bin(fb, "arith.subi", &p, &n, &ty)
             }
         }
-        "real" if cplx => un(fb, "complex.re", &a[0], &ty),
-        "imag" if cplx => un(fb, "complex.im", &a[0], &ty),
-        "real" if float => a[0].clone(),
-        "imag" if float => fb.constant("0.0", &ty),
-        "is_finite" if float => un(fb, "math.isfinite", &a[0], &ty),
+        "real" if cplx => un(fb, "complex.re", &a[0], component(&ty).unwrap()),
+        "imag" if cplx => un(fb, "complex.im", &a[0], component(&ty).unwrap()),
+        "real" if float => a[0],
+        "imag" if float => fb.const_float(0.0, &ty),
+        "is_finite" if float => un(fb, "math.isfinite", &a[0], "i1"),
         "popcnt" if int && !pred => un(fb, "math.ctpop", &a[0], &ty),
         "count_leading_zeros" if int && !pred => un(fb, "math.ctlz", &a[0], &ty),
         "logistic" if float => {
-            let one = fb.constant("1.0", &ty);
+            let one = fb.const_float(1.0, &ty);
             let neg = un(fb, "arith.negf", &a[0], &ty);
             let e = un(fb, "math.exp", &neg, &ty);
             let d = bin(fb, "arith.addf", &one, &e, &ty);
@@ -560,39 +564,39 @@ fn complex_unary(opcode: &str) -> Option<&'static str> {
 /// Integer division or remainder with XLA's results for division by zero
 /// (`x / 0 = -1`, `x % 0 = x`) and signed overflow (`MIN / -1 = MIN`,
 /// `MIN % -1 = 0`).
-fn int_div_rem(fb: &mut FuncBuilder, div: bool, x: &str, y: &str, ty: &str, unsigned: bool) -> String {
-    let zero = fb.constant("0", ty);
-    let one = fb.constant("1", ty);
+fn int_div_rem(fb: &mut FuncBuilder, div: bool, x: &Value, y: &Value, ty: &str, unsigned: bool) -> Value {
+    let zero = fb.const_int(0, ty);
+    let one = fb.const_int(1, ty);
     let is_zero = cmpi(fb, "eq", y, &zero, ty);
     if unsigned {
         let safe = select(fb, &is_zero, &one, y, ty);
         let q = bin(fb, if div { "arith.divui" } else { "arith.remui" }, x, &safe, ty);
-        let on_zero = if div { fb.constant("-1", ty) } else { x.to_string() };
+        let on_zero = if div { fb.const_int(-1, ty) } else { *x };
         return select(fb, &is_zero, &on_zero, &q, ty);
     }
     let bits = int_width(ty);
-    let min = fb.constant(&int_min(bits).to_string(), ty);
-    let minus_one = fb.constant("-1", ty);
+    let min = fb.const_int(int_min(bits), ty);
+    let minus_one = fb.const_int(-1, ty);
     let x_min = cmpi(fb, "eq", x, &min, ty);
     let y_m1 = cmpi(fb, "eq", y, &minus_one, ty);
     let overflow = bin(fb, "arith.andi", &x_min, &y_m1, "i1");
     let bad = bin(fb, "arith.ori", &is_zero, &overflow, "i1");
     let safe = select(fb, &bad, &one, y, ty);
     let q = bin(fb, if div { "arith.divsi" } else { "arith.remsi" }, x, &safe, ty);
-    let on_overflow = if div { min.clone() } else { zero.clone() };
+    let on_overflow = if div { min } else { zero };
     let r = select(fb, &overflow, &on_overflow, &q, ty);
-    let on_zero = if div { minus_one } else { x.to_string() };
+    let on_zero = if div { minus_one } else { *x };
     select(fb, &is_zero, &on_zero, &r, ty)
 }
 
-fn compare(fb: &mut FuncBuilder, op: Op, t: &ElementType, a: &str, b: &str) -> R {
+fn compare(fb: &mut FuncBuilder, op: Op, t: &ElementType, a: &Value, b: &Value) -> R {
     let ty = mlir_elem(t);
     let dir = enum_case(op, "comparison_direction").ok_or("compare without a direction")?;
     let total = enum_case(op, "compare_type").as_deref() == Some("TOTALORDER");
     if t.is_complex() {
         return match dir.as_str() {
-            "EQ" => Ok(bin(fb, "complex.eq", a, b, &ty)),
-            "NE" => Ok(bin(fb, "complex.neq", a, b, &ty)),
+            "EQ" => Ok(fb.val("complex.eq", &[*a, *b], "i1")),
+            "NE" => Ok(fb.val("complex.neq", &[*a, *b], "i1")),
             _ => Err(format!("compare {dir} is not defined for {t}")),
         };
     }
@@ -613,18 +617,18 @@ fn compare(fb: &mut FuncBuilder, op: Op, t: &ElementType, a: &str, b: &str) -> R
         // compare as signed integers.
         let bits = t.bit_width();
         let it = format!("i{bits}");
-        let conv = |fb: &mut FuncBuilder, x: &str| {
-            let i = fb.assign("v", &format!("arith.bitcast {x} : {ty} to {it}"));
-            let zero = fb.constant("0", &it);
+        let conv = |fb: &mut FuncBuilder, x: &Value| {
+            let i = fb.cast("arith.bitcast", *x, &it);
+            let zero = fb.const_int(0, &it);
             let neg = cmpi(fb, "slt", &i, &zero, &it);
-            let mask = fb.constant(&int_max(bits).to_string(), &it);
+            let mask = fb.const_int(int_max(bits), &it);
             let flipped = bin(fb, "arith.xori", &i, &mask, &it);
             select(fb, &neg, &flipped, &i, &it)
         };
         let (x, y) = (conv(fb, a), conv(fb, b));
         (x, y, it.clone(), false)
     } else {
-        (a.to_string(), b.to_string(), ty.clone(), t.is_unsigned_int() || t.is_pred())
+        (*a, *b, ty.clone(), t.is_unsigned_int() || t.is_pred())
     };
     let pred = match (dir.as_str(), unsigned) {
         ("EQ", _) => "eq",
@@ -644,14 +648,14 @@ fn compare(fb: &mut FuncBuilder, op: Op, t: &ElementType, a: &str, b: &str) -> R
 
 /// XLA's `EmitReducePrecisionIR`: round the mantissa to nearest even,
 /// then flush exponents out of range to zero or infinity (NaN stays NaN).
-fn reduce_precision(fb: &mut FuncBuilder, op: Op, x: &str, ty: &str) -> R {
+fn reduce_precision(fb: &mut FuncBuilder, op: Op, x: &Value, ty: &str) -> R {
     let (src_e, src_m) = float_format(ty).ok_or_else(|| format!("is not supported for {ty}"))?;
     let dst_e = op.int_attr("exponent_bits").ok_or("no exponent_bits")? as u32;
     let dst_m = op.int_attr("mantissa_bits").ok_or("no mantissa_bits")? as u32;
     let bits = 1 + src_e + src_m;
     let it = format!("i{bits}");
-    let c = |fb: &mut FuncBuilder, v: i128| fb.constant(&signless(v & ((1i128 << bits) - 1), bits), &it);
-    let mut xi = fb.assign("v", &format!("arith.bitcast {x} : {ty} to {it}"));
+    let c = |fb: &mut FuncBuilder, v: i128| fb.const_int(v & ((1i128 << bits) - 1), &it);
+    let mut xi = fb.cast("arith.bitcast", *x, &it);
     if dst_m < src_m {
         let shift = (src_m - dst_m) as i128;
         let last_bit_mask = 1i128 << shift;
@@ -685,7 +689,7 @@ fn reduce_precision(fb: &mut FuncBuilder, op: Op, x: &str, ty: &str) -> R {
         let r = select(fb, &under, &signed_zero, &xi, &it);
         xi = select(fb, &over, &signed_inf, &r, &it);
     }
-    let mut r = fb.assign("v", &format!("arith.bitcast {xi} : {it} to {ty}"));
+    let mut r = fb.cast("arith.bitcast", xi, ty);
     if dst_m < src_m {
         let nan = cmpf(fb, "uno", x, x, ty);
         r = select(fb, &nan, x, &r, ty);

@@ -18,15 +18,15 @@ use crate::{
     builder::FuncBuilder,
     choose::Choice,
     elemental::{Current, Elemental},
-    fusion::{mlir_elem, mlir_tensor, struct_int, struct_list, Computation, Val},
-    kernel::Kernel,
+    fusion::{struct_int, struct_list, Computation, Val},
+    kernel::{Attr, Kernel},
     kernel_ops,
     launch::Grid,
-    r#loop::{entry_args, Work},
-    scalar_ops, EmitError,
+    r#loop::{entry, Work},
+    scalar_ops, EmitError, KernelModule,
 };
 use rxla_indexing::Expr;
-use rxla_ir::computation;
+use rxla_ir::{computation, op::Value};
 use std::collections::HashMap;
 
 /// Update rows (or, where a thread takes elements, updates) below which a
@@ -35,7 +35,7 @@ use std::collections::HashMap;
 const SEQUENTIAL_UPDATES: i64 = 1 << 16;
 
 /// Emits the scatter kernel.
-pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitError> {
+pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(KernelModule, Grid), EmitError> {
     let comp = kernel.comp;
     let s = choice.root_heroes.first().copied().flatten().ok_or_else(|| kernel.err("no scatter"))?;
     let scatter = comp.instrs[s].clone();
@@ -93,32 +93,32 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
         Grid::Gpu(_) => false,
     };
     kernel.entry_attrs.extend(work.grid.attrs());
-    kernel.entry_attrs.push("xla.in_place".to_string());
-    kernel.entry_attrs.push(format!(
-        "xla.scatter = \"{}\"",
-        if overwrite {
-            "store"
-        } else if unique {
-            "unique"
-        } else if sequential {
-            "sequential"
-        } else {
-            "atomic"
-        }
+    kernel.entry_attrs.push(("xla.in_place".into(), Attr::Unit));
+    kernel.entry_attrs.push((
+        "xla.scatter".into(),
+        Attr::Str(
+            if overwrite {
+                "store"
+            } else if unique {
+                "unique"
+            } else if sequential {
+                "sequential"
+            } else {
+                "atomic"
+            }
+            .into(),
+        ),
     ));
-    let (args, params, outs) = entry_args(comp);
-    let out_types: Vec<String> = comp.roots.iter().map(|r| mlir_tensor(comp.ty(*r))).collect();
-    let elem = mlir_elem(&comp.ty(operand).elem);
+    let (mut fb, params, outs) = entry(&kernel);
     let index_elem = comp.ty(indices).elem.clone();
-    let mut fb = FuncBuilder::new();
     let ids = work.ids(&mut fb);
     let map = if by_rows { work.map(&update_dims[..1]) } else { work.map(&update_dims) };
-    let inits = vec![(outs[0].clone(), out_types[0].clone())];
+    let inits = vec![outs[0]];
     let output = {
         let mut el = Elemental::new(&mut kernel, comp, Current::Entry, params, HashMap::new());
         kernel_ops::loop_over_map(&mut fb, &map, &ids, &inits, &mut |fb, idx, _syms, iters| {
             // Start indices, unclamped, and the in-bounds check of the window.
-            let mut starts: Vec<Option<String>> = vec![None; dims.len()];
+            let mut starts: Vec<Option<Value>> = vec![None; dims.len()];
             let mut conds = Vec::new();
             for (k, &d) in sdod.iter().enumerate() {
                 let d = d as usize;
@@ -126,74 +126,59 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
                 let ix = scalar_ops::to_index(fb, &raw, &index_elem).map_err(|m| el.kernel.err(m))?;
                 let zero = fb.index_const(0);
                 let hi = fb.index_const(dims[d] - update_dims[d + 1]);
-                conds.push(fb.assign("cmp", &format!("arith.cmpi sge, {ix}, {zero} : index")));
-                conds.push(fb.assign("cmp", &format!("arith.cmpi sle, {ix}, {hi} : index")));
+                conds.push(fb.cmpi("sge", ix, zero));
+                conds.push(fb.cmpi("sle", ix, hi));
                 starts[d] = Some(ix);
             }
             let cond = if conds.is_empty() { None } else { Some(fb.and_all(&conds)) };
-            let tensor = iters[0].clone();
-            let ty = out_types[0].clone();
-            let r =
-                fb.if_then(cond.as_deref(), std::slice::from_ref(&tensor), std::slice::from_ref(&ty), &mut |fb| {
-                    // The update element's index: the row's and the window's.
-                    let mut row_window = Vec::new();
-                    let mut element = |fb: &mut FuncBuilder, idx: &[Expr], tensor: &str| -> Result<String, EmitError> {
-                        let mut out_idx = Vec::new();
-                        for d in 0..dims.len() {
-                            let w = idx[d + 1].clone();
-                            out_idx.push(match &starts[d] {
-                                Some(ix) => w.add(&fb.var(ix, 0, dims[d] - update_dims[d + 1])),
-                                None => w,
-                            });
-                        }
-                        let u = el.value(fb, updates, idx)?;
-                        let at = fb.indices(&out_idx)?;
-                        if overwrite {
-                            return Ok(
-                                fb.assign("ins", &format!("tensor.insert {u} into {tensor}[{}] : {ty}", at.join(", ")))
-                            );
-                        }
-                        let combine = |fb: &mut FuncBuilder, cur: &str| -> Result<String, EmitError> {
-                            let args = vec![cur.to_string(), u.clone()];
-                            Ok(kernel_ops::call(fb, &combiner.name, &args, &combiner.arg_types, &combiner.result_types)
-                                [0]
-                            .clone())
-                        };
-                        if unique || sequential {
-                            let cur = fb.assign("x", &format!("tensor.extract {tensor}[{}] : {ty}", at.join(", ")));
-                            let new = combine(fb, &cur)?;
-                            Ok(fb
-                                .assign("ins", &format!("tensor.insert {new} into {tensor}[{}] : {ty}", at.join(", "))))
-                        } else {
-                            kernel_ops::atomic_rmw(fb, tensor, &at, &ty, &elem, &mut |fb, cur| combine(fb, cur))
-                        }
-                    };
-                    if by_rows {
-                        row_window.push(idx[0].clone());
-                        Ok(vec![window_nest(
-                            fb,
-                            &update_dims[1..],
-                            &mut row_window,
-                            tensor.clone(),
-                            &ty,
-                            &mut element,
-                        )?])
-                    } else {
-                        Ok(vec![element(fb, idx, &tensor)?])
+            let tensor = iters[0];
+            let r = fb.if_then(cond, std::slice::from_ref(&tensor), &mut |fb| {
+                // The update element's index: the row's and the window's.
+                let mut row_window = Vec::new();
+                let mut element = |fb: &mut FuncBuilder, idx: &[Expr], tensor: Value| -> Result<Value, EmitError> {
+                    let mut out_idx = Vec::new();
+                    for d in 0..dims.len() {
+                        let w = idx[d + 1].clone();
+                        out_idx.push(match &starts[d] {
+                            Some(ix) => w.add(&fb.var(*ix, 0, dims[d] - update_dims[d + 1])),
+                            None => w,
+                        });
                     }
-                })?;
+                    let u = el.value(fb, updates, idx)?;
+                    let at = fb.indices(&out_idx)?;
+                    if overwrite {
+                        return Ok(fb.insert(u, tensor, &at));
+                    }
+                    let combine = |fb: &mut FuncBuilder, cur: Value| -> Result<Value, EmitError> {
+                        Ok(kernel_ops::call(fb, &combiner.name, &[cur, u], &combiner.result_types)[0])
+                    };
+                    if unique || sequential {
+                        let cur = fb.extract(tensor, &at);
+                        let new = combine(fb, cur)?;
+                        Ok(fb.insert(new, tensor, &at))
+                    } else {
+                        kernel_ops::atomic_rmw(fb, tensor, &at, &mut |fb, cur| combine(fb, cur))
+                    }
+                };
+                if by_rows {
+                    row_window.push(idx[0].clone());
+                    Ok(vec![window_nest(fb, &update_dims[1..], &mut row_window, tensor, &mut element)?])
+                } else {
+                    Ok(vec![element(fb, idx, tensor)?])
+                }
+            })?;
             Ok(r)
         })?
     };
-    fb.line(&format!("return {} : {}", output[0], out_types[0]));
+    let returned = vec![output[0]];
     let grid = work.grid;
-    let text = kernel.finish(&args, &out_types, fb.body())?;
-    Ok((text, grid))
+    let module = kernel.finish(fb, &returned)?;
+    Ok((module, grid))
 }
 
 /// Updates one element of the output tensor at an update index; returns
 /// the new tensor.
-type ElementUpdate<'a> = dyn FnMut(&mut FuncBuilder, &[Expr], &str) -> Result<String, EmitError> + 'a;
+type ElementUpdate<'a> = dyn FnMut(&mut FuncBuilder, &[Expr], Value) -> Result<Value, EmitError> + 'a;
 
 /// Loops over the window `window` (sizes) inside an update row: `index`
 /// holds the row and gets the window's induction variables; `element`
@@ -202,27 +187,26 @@ fn window_nest(
     fb: &mut FuncBuilder,
     window: &[i64],
     index: &mut Vec<Expr>,
-    tensor: String,
-    ty: &str,
+    tensor: Value,
     element: &mut ElementUpdate,
-) -> Result<String, EmitError> {
+) -> Result<Value, EmitError> {
     let d = index.len() - 1;
     if d == window.len() {
-        return element(fb, index, &tensor);
+        return element(fb, index, tensor);
     }
     if window[d] == 1 {
         index.push(Expr::constant(0));
-        let r = window_nest(fb, window, index, tensor, ty, element);
+        let r = window_nest(fb, window, index, tensor, element);
         index.pop();
         return r;
     }
-    let r = fb.for_loop(0, window[d], 1, &[(tensor, ty.to_string())], &mut |fb, iv, iters| {
+    let r = fb.for_loop(0, window[d], 1, &[tensor], &mut |fb, iv, iters| {
         index.push(iv);
-        let r = window_nest(fb, window, index, iters[0].clone(), ty, element);
+        let r = window_nest(fb, window, index, iters[0], element);
         index.pop();
         Ok(vec![r?])
     })?;
-    Ok(r[0].clone())
+    Ok(r[0])
 }
 
 /// True if a combiner returns its second argument (the update), possibly

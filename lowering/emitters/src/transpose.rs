@@ -39,19 +39,19 @@
 //! outputs at the input index).
 
 use crate::{
-    builder::FuncBuilder,
     choose::Choice,
     elemental::{Current, Elemental},
-    fusion::{mlir_elem, mlir_tensor},
-    kernel::Kernel,
+    fusion::mlir_elem,
+    kernel::{Attr, Kernel},
     kernel_ops,
     launch::{bitcast_index, ceil_div, cpu_workgroups, Grid, LaunchDims, GPU_DIMS},
-    r#loop::{entry_args, gpu_ids},
+    r#loop::{entry, gpu_ids},
     target::{CpuTarget, GpuTarget, Target},
-    EmitError,
+    EmitError, KernelModule,
 };
 use rxla_indexing::{Expr, IndexingMap, Interval, Variable};
 use rxla_ir::hlo_analysis::{layout_text, tiled_transpose};
+use rxla_ir::op::Value;
 use std::collections::HashMap;
 
 const TILE: i64 = 32;
@@ -177,7 +177,7 @@ fn tile_map(spec: &Spec, launch: &LaunchDims, vector: i64, read: bool) -> Indexi
 }
 
 /// Emits the transpose kernel.
-pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitError> {
+pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(KernelModule, Grid), EmitError> {
     let comp = kernel.comp;
     let mut heroes: Vec<usize> = Vec::new();
     for h in choice.root_heroes.iter().flatten() {
@@ -237,79 +237,75 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
     let launch = LaunchDims::new([ba * bb * bo, 1, 1], [TILE * ROWS_PER_PASS, 1, 1]);
     let grid = Grid::Gpu(launch);
     kernel.entry_attrs.extend(grid.attrs());
-    kernel.entry_attrs.push(format!("xla.shared_memory_bytes = {shmem_bytes} : i64"));
+    kernel.entry_attrs.push(("xla.shared_memory_bytes".into(), Attr::I64(shmem_bytes)));
     let vector_text = if vector > 1 { format!(", vector {vector}") } else { String::new() };
-    kernel.entry_attrs.push(format!(
-        "xla.transpose = \"{} [{}, {}, {}]{vector_text}\"",
-        if spec.outer { "210" } else { "021" },
-        spec.dims[0],
-        spec.dims[1],
-        spec.dims[2]
+    kernel.entry_attrs.push((
+        "xla.transpose".into(),
+        Attr::Str(format!(
+            "{} [{}, {}, {}]{vector_text}",
+            if spec.outer { "210" } else { "021" },
+            spec.dims[0],
+            spec.dims[1],
+            spec.dims[2]
+        )),
     ));
 
-    let (args, params, outs) = entry_args(comp);
-    let out_types: Vec<String> = comp.roots.iter().map(|r| mlir_tensor(comp.ty(*r))).collect();
-    let mut fb = FuncBuilder::new();
+    let (mut fb, params, outs) = entry(&kernel);
     let ids = gpu_ids(&mut fb, &launch);
     let mut outputs = outs.clone();
     {
         let mut el = Elemental::new(&mut kernel, comp, Current::Entry, params, HashMap::new());
         // Pass 1: input tile to shared memory, side outputs.
-        let mut inits: Vec<(String, String)> = Vec::new();
-        let mut tile_types = Vec::new();
+        let mut inits: Vec<Value> = Vec::new();
         for &h in &heroes {
             let ty = format!("tensor<{tile_dims}x{}>", mlir_elem(&comp.instrs[h].results[0].elem));
-            inits.push((kernel_ops::allocate_shared(&mut fb, &ty), ty.clone()));
-            tile_types.push(ty);
+            inits.push(kernel_ops::allocate_shared(&mut fb, &ty));
         }
         let side: Vec<usize> =
             (0..comp.roots.len()).filter(|&k| choice.root_heroes.get(k).copied().flatten().is_none()).collect();
         for &k in &side {
-            inits.push((outputs[k].clone(), out_types[k].clone()));
+            inits.push(outputs[k]);
         }
         let read_map = tile_map(&spec, &launch, vector, true);
         let norm_in = spec.dims;
         let first_operand_dims = comp.ty(first.operands[0]).dims.clone();
         let written = kernel_ops::loop_over_map(&mut fb, &read_map, &ids, &inits, &mut |fb, results, _syms, iters| {
             let (idx, cell) = results.split_at(3);
-            let at = fb.indices(cell)?.join(", ");
+            let at = fb.indices(cell)?;
             let mut out = Vec::new();
             for (j, &h) in heroes.iter().enumerate() {
                 let operand = comp.instrs[h].operands[0];
                 let operand_idx = bitcast_index(idx, &norm_in, &comp.ty(operand).dims);
                 let v = el.value(fb, operand, &operand_idx)?;
-                out.push(fb.assign("ins", &format!("tensor.insert {v} into {}[{at}] : {}", iters[j], tile_types[j])));
+                out.push(fb.insert(v, iters[j], &at));
             }
             for (j, &k) in side.iter().enumerate() {
                 let root = comp.roots[k];
                 let in_idx = bitcast_index(idx, &norm_in, &first_operand_dims);
                 let root_idx = bitcast_index(&in_idx, &first_operand_dims, &comp.ty(root).dims);
                 let v = el.value(fb, root, &root_idx)?;
-                let ids = fb.indices(&root_idx)?.join(", ");
-                out.push(fb.assign(
-                    "ins",
-                    &format!("tensor.insert {v} into {}[{ids}] : {}", iters[heroes.len() + j], out_types[k]),
-                ));
+                let ids = fb.indices(&root_idx)?;
+                out.push(fb.insert(v, iters[heroes.len() + j], &ids));
             }
             Ok(out)
         })?;
         for (j, &k) in side.iter().enumerate() {
-            outputs[k] = written[heroes.len() + j].clone();
+            outputs[k] = written[heroes.len() + j];
         }
-        let tiles = kernel_ops::sync_threads(&mut fb, &written[..heroes.len()], &tile_types);
+        let tiles = kernel_ops::sync_threads(&mut fb, &written[..heroes.len()]);
 
         // Pass 2: transposed reads from shared memory, coalesced writes.
         let tr: Vec<usize> =
             (0..comp.roots.len()).filter(|&k| choice.root_heroes.get(k).copied().flatten().is_some()).collect();
-        let inits2: Vec<(String, String)> = tr.iter().map(|&k| (outputs[k].clone(), out_types[k].clone())).collect();
+        let inits2: Vec<Value> = tr.iter().map(|&k| outputs[k]).collect();
         let write_map = tile_map(&spec, &launch, vector, false);
         let norm_out = spec.out_dims();
         let root_heroes = choice.root_heroes.clone();
         let new = kernel_ops::loop_over_map(&mut fb, &write_map, &ids, &inits2, &mut |fb, results, _syms, iters| {
             let (idx, cell) = results.split_at(3);
-            let at = fb.indices(cell)?.join(", ");
+            let at = fb.indices(cell)?;
             for (j, &h) in heroes.iter().enumerate() {
-                let v = fb.assign("x", &format!("tensor.extract {}[{at}] : {}", tiles[j], tile_types[j]));
+                let v = fb.extract(tiles[j], &at);
                 el.injected.insert(h, vec![v]);
             }
             let mut out = Vec::new();
@@ -319,8 +315,8 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
                 let root = comp.roots[k];
                 let root_idx = bitcast_index(&hero_idx, &comp.instrs[h].results[0].dims, &comp.ty(root).dims);
                 let v = el.value(fb, root, &root_idx)?;
-                let ids = fb.indices(&root_idx)?.join(", ");
-                out.push(fb.assign("ins", &format!("tensor.insert {v} into {}[{ids}] : {}", iters[j], out_types[k])));
+                let ids = fb.indices(&root_idx)?;
+                out.push(fb.insert(v, iters[j], &ids));
             }
             Ok(out)
         })?;
@@ -328,9 +324,8 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(String, Grid), EmitE
             outputs[k] = v;
         }
     }
-    fb.line(&format!("return {} : {}", outputs.join(", "), out_types.join(", ")));
-    let text = kernel.finish(&args, &out_types, fb.body())?;
-    Ok((text, grid))
+    let module = kernel.finish(fb, &outputs)?;
+    Ok((module, grid))
 }
 
 /// True if the epilogue function computing root `root` reads every
@@ -476,32 +471,33 @@ fn emit_cpu(
     heroes: &[usize],
     spec: &Spec,
     cpu: &CpuTarget,
-) -> Result<(String, Grid), EmitError> {
+) -> Result<(KernelModule, Grid), EmitError> {
     let comp = kernel.comp;
     let elements: i64 = spec.dims.iter().product();
     let tile = crate::r#loop::unroll_factor(&kernel.target, comp, elements).max(2);
     let ct = CpuTiling::new(spec, cpu, tile);
     let grid = Grid::Cpu { workgroups: ct.workgroups };
     kernel.entry_attrs.extend(grid.attrs());
-    kernel.entry_attrs.push(format!(
-        "xla.transpose = \"{} [{}, {}, {}], tile {}x{}, tiles per workgroup {}\"",
-        if spec.outer { "210" } else { "021" },
-        spec.dims[0],
-        spec.dims[1],
-        spec.dims[2],
-        ct.tile,
-        ct.tile,
-        ct.per_wg
+    kernel.entry_attrs.push((
+        "xla.transpose".into(),
+        Attr::Str(format!(
+            "{} [{}, {}, {}], tile {}x{}, tiles per workgroup {}",
+            if spec.outer { "210" } else { "021" },
+            spec.dims[0],
+            spec.dims[1],
+            spec.dims[2],
+            ct.tile,
+            ct.tile,
+            ct.per_wg
+        )),
     ));
-    let (args, params, outs) = entry_args(comp);
-    let out_types: Vec<String> = comp.roots.iter().map(|r| mlir_tensor(comp.ty(*r))).collect();
-    let mut fb = FuncBuilder::new();
+    let (mut fb, params, outs) = entry(&kernel);
     let ids = crate::r#loop::grid_ids(&mut fb, &grid);
-    let map = cpu_tile_map(spec, &ct, kernel_ops::XLA_DIALECTS);
+    let map = cpu_tile_map(spec, &ct, true);
     let norm_in = spec.dims;
     let norm_out = spec.out_dims();
     let first_operand_dims = comp.ty(comp.instrs[heroes[0]].operands[0]).dims.clone();
-    let inits: Vec<(String, String)> = outs.iter().cloned().zip(out_types.iter().cloned()).collect();
+    let inits: Vec<Value> = outs.clone();
     let root_heroes = choice.root_heroes.clone();
     let result = {
         let mut el = Elemental::new(&mut kernel, comp, Current::Entry, params, HashMap::new());
@@ -532,15 +528,14 @@ fn emit_cpu(
                     }
                 };
                 let v = el.value(fb, *root, &root_idx)?;
-                let ids = fb.indices(&root_idx)?.join(", ");
-                out.push(fb.assign("ins", &format!("tensor.insert {v} into {}[{ids}] : {}", iters[k], out_types[k])));
+                let ids = fb.indices(&root_idx)?;
+                out.push(fb.insert(v, iters[k], &ids));
             }
             Ok(out)
         })?
     };
-    fb.line(&format!("return {} : {}", result.join(", "), out_types.join(", ")));
-    let text = kernel.finish(&args, &out_types, fb.body())?;
-    Ok((text, grid))
+    let module = kernel.finish(fb, &result)?;
+    Ok((module, grid))
 }
 
 #[cfg(test)]

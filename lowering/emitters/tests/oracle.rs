@@ -7,7 +7,7 @@
 //! prints each case's kernels.
 
 use melior::ir::Module;
-use rxla_emitters::{choose::EmitterKind, parse_kernel, Target};
+use rxla_emitters::{choose::EmitterKind, Target};
 use rxla_ir::op::Op;
 use rxla_passes::pipeline::{hlo_pipeline, Platform};
 use std::{
@@ -67,7 +67,7 @@ fn run_platform(platform: Platform, target: &Target) -> Counts {
             counts.fusions += 1;
             match result {
                 Err(e) => counts.failures.push(format!("{name}: {e}")),
-                Ok(kernel) => match parse_kernel(&context, &kernel) {
+                Ok(kernel) => match kernel.module.verify() {
                     Err(e) => counts.failures.push(format!("{name}: {e}")),
                     Ok(_) => {
                         *counts.by_kind.entry(kernel.kind.name()).or_default() += 1;

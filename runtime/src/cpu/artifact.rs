@@ -158,6 +158,11 @@ pub fn saved_parameter_shapes(bytes: &[u8]) -> Result<Vec<rxla_hlo_text::ast::Sh
 
 /// The module as MLIR bytecode.
 pub(crate) fn module_bytecode(module: &Module) -> Vec<u8> {
+    op_bytecode(module.as_operation().to_raw())
+}
+
+/// An op as MLIR bytecode.
+fn op_bytecode(op: mlir_sys::MlirOperation) -> Vec<u8> {
     unsafe extern "C" fn append(part: mlir_sys::MlirStringRef, user: *mut std::ffi::c_void) {
         // SAFETY: `user` is the Vec below; `part` is valid for the call.
         unsafe {
@@ -168,21 +173,18 @@ pub(crate) fn module_bytecode(module: &Module) -> Vec<u8> {
     let mut out = Vec::new();
     // SAFETY: the module is live; the callback only appends to `out`.
     unsafe {
-        mlir_sys::mlirOperationWriteBytecode(
-            module.as_operation().to_raw(),
-            Some(append),
-            &mut out as *mut Vec<u8> as *mut std::ffi::c_void,
-        )
+        mlir_sys::mlirOperationWriteBytecode(op, Some(append), &mut out as *mut Vec<u8> as *mut std::ffi::c_void)
     };
     out
 }
 
-/// FNV-1a over the kernels' names and emitted text: equal when the
-/// emitters made the same kernels.
+/// FNV-1a over the kernels' names and modules (as bytecode): equal when
+/// the emitters made the same kernels.
 pub(crate) fn fingerprint(emitted: &Emitted) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for (_, kernel) in &emitted.kernels {
-        for byte in kernel.name.bytes().chain([0]).chain(kernel.text.bytes()).chain([0]) {
+        let code = op_bytecode(kernel.module.op().raw());
+        for byte in kernel.name.bytes().chain([0]).chain(code).chain([0]) {
             hash ^= byte as u64;
             hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
         }

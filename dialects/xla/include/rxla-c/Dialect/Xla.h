@@ -28,6 +28,17 @@ MLIR_CAPI_EXPORTED MlirAttribute rxlaIndexingMapAttrGet(MlirContext context,
 /// The text of an `#xla.indexing_map`; it lives as long as the context.
 MLIR_CAPI_EXPORTED MlirStringRef rxlaIndexingMapAttrGetText(MlirAttribute attr);
 
+/// `#xla<workgroup_dim x|y|z>` for `dim` 0, 1 or 2 (the dimension of
+/// `xla.workgroup_id`).
+MLIR_CAPI_EXPORTED MlirAttribute rxlaWorkGroupDimensionAttrGet(MlirContext context,
+                                                               int32_t dim);
+
+/// `#arith.fastmath<...>` of the bits of `mlir::arith::FastMathFlags`
+/// (upstream's C API has no builder for it; the emitters mark reducers'
+/// float additions `reassoc`).
+MLIR_CAPI_EXPORTED MlirAttribute rxlaArithFastMathAttrGet(MlirContext context,
+                                                          uint32_t flags);
+
 #ifdef __cplusplus
 }
 #endif
