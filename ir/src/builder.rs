@@ -9,7 +9,7 @@
 
 use crate::{
     attrs::{dims_text, enum_text, DotDims},
-    op::{parse_attr, parse_type, string_ref, Op, Value},
+    op::{parse_attr, string_ref, Op, Value},
     pass::PassError,
     types::{shape, ElementType, HloType, TensorType},
 };
@@ -132,7 +132,7 @@ impl Builder {
     ) -> Result<Op> {
         let result_types: Vec<MlirType> = results
             .iter()
-            .map(|t| parse_type(self.context, &t.to_string()).ok_or_else(|| bug(format!("bad type {t}"))))
+            .map(|t| t.to_mlir(self.context).ok_or_else(|| bug(format!("bad type {t}"))))
             .collect::<Result<_>>()?;
         let op = create_detached(
             self.context,

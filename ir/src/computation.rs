@@ -3,7 +3,7 @@
 
 use crate::{
     builder::Builder,
-    op::{parse_attr, parse_type, string_ref, Op, Value},
+    op::{parse_attr, string_ref, Op, Value},
     pass::PassError,
     types::{ElementType, HloType, TensorType},
 };
@@ -133,7 +133,7 @@ pub fn create_function_named(
     ];
     let param_types: Vec<MlirType> = params
         .iter()
-        .map(|t| parse_type(context, &t.to_string()).ok_or_else(|| bug(format!("bad type {t}"))))
+        .map(|t| t.to_mlir(context).ok_or_else(|| bug(format!("bad type {t}"))))
         .collect::<Result<_, _>>()?;
     let locations = vec![location; params.len()];
     let func = unsafe {

@@ -487,8 +487,8 @@ fn normalize_transpose(dims: &[i64], perm: &[i64]) -> (Vec<i64>, Vec<i64>) {
 // ---------------------------------------------------------------------------
 // Types as the passes write them.
 
-/// The MLIR type of `v` as the passes write it: `v`'s type printed as an
-/// [`HloType`] and parsed back (what `computation::create_function` and
+/// The MLIR type of `v` as the passes write it: `v`'s type read as an
+/// [`HloType`] and built back (what `computation::create_function` and
 /// `Builder::create` do with the types they are given), memoized per type
 /// while a pass runs.
 pub fn parsed_type(context: MlirContext, v: Value) -> Result<MlirType, PassError> {
@@ -501,8 +501,7 @@ pub fn parsed_type(context: MlirContext, v: Value) -> Result<MlirType, PassError
         return Ok(ty);
     }
     let t = value_type(v);
-    let ty = crate::op::parse_type(context, &t.to_string())
-        .ok_or_else(|| PassError(format!("internal error: bad type {t}")))?;
+    let ty = t.to_mlir(context).ok_or_else(|| PassError(format!("internal error: bad type {t}")))?;
     if cached.is_some() {
         TYPES.with(|c| c.borrow_mut().parsed.insert(key, ty));
     }

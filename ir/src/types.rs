@@ -123,6 +123,51 @@ impl fmt::Display for ElementType {
     }
 }
 
+/// The element type (or `index`) an MLIR spelling names, built with the C
+/// API's constructors: `index`, `iN`, `uiN`, `siN`, the float types,
+/// `complex<...>`. `None` for anything else.
+pub fn element_type_from_spelling(context: MlirContext, spelling: &str) -> Option<MlirType> {
+    let s = spelling.trim();
+    // SAFETY: constructors of uniqued types in a live context.
+    unsafe {
+        if s == "index" {
+            return Some(mlirIndexTypeGet(context));
+        }
+        if let Some(inner) = s.strip_prefix("complex<").and_then(|r| r.strip_suffix('>')) {
+            return Some(mlirComplexTypeGet(element_type_from_spelling(context, inner)?));
+        }
+        let width = |w: &str| w.parse::<u32>().ok().filter(|&w| w > 0);
+        if let Some(w) = s.strip_prefix("ui").and_then(width) {
+            return Some(mlirIntegerTypeUnsignedGet(context, w));
+        }
+        if let Some(w) = s.strip_prefix("si").and_then(width) {
+            return Some(mlirIntegerTypeSignedGet(context, w));
+        }
+        if let Some(w) = s.strip_prefix('i').and_then(width) {
+            return Some(mlirIntegerTypeGet(context, w));
+        }
+        let float: unsafe extern "C" fn(MlirContext) -> MlirType = match s {
+            "f16" => mlirF16TypeGet,
+            "bf16" => mlirBF16TypeGet,
+            "f32" => mlirF32TypeGet,
+            "f64" => mlirF64TypeGet,
+            "f8E4M3FN" => mlirFloat8E4M3FNTypeGet,
+            "f8E5M2" => mlirFloat8E5M2TypeGet,
+            "f8E4M3FNUZ" => mlirFloat8E4M3FNUZTypeGet,
+            "f8E5M2FNUZ" => mlirFloat8E5M2FNUZTypeGet,
+            "f8E4M3B11FNUZ" => mlirFloat8E4M3B11FNUZTypeGet,
+            "f8E4M3" => mlirFloat8E4M3TypeGet,
+            "f8E3M4" => mlirFloat8E3M4TypeGet,
+            "f8E8M0FNU" => mlirFloat8E8M0FNUTypeGet,
+            "f6E2M3FN" => mlirFloat6E2M3FNTypeGet,
+            "f6E3M2FN" => mlirFloat6E3M2FNTypeGet,
+            "f4E2M1FN" => mlirFloat4E2M1FNTypeGet,
+            _ => return None,
+        };
+        Some(float(context))
+    }
+}
+
 /// An array shape: dimensions and element type.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TensorType {
@@ -152,6 +197,15 @@ impl TensorType {
     /// Size in bytes (XLA's ShapeUtil::ByteSizeOf for dense arrays).
     pub fn byte_size(&self) -> u64 {
         self.num_elements() as u64 * self.elem.byte_size()
+    }
+
+    /// The MLIR tensor type (see [`HloType::to_mlir`]).
+    pub fn to_mlir(&self, context: MlirContext) -> Option<MlirType> {
+        let elem = element_type_from_spelling(context, &self.elem.0)?;
+        // SAFETY: a constructor of uniqued types in a live context.
+        Some(unsafe {
+            mlirRankedTensorTypeGet(self.dims.len() as isize, self.dims.as_ptr(), elem, mlirAttributeGetNull())
+        })
     }
 
     /// The same dims with another element type.
@@ -205,6 +259,23 @@ impl HloType {
             }
         }
         Self::parse(&crate::op::type_to_string(ty))
+    }
+
+    /// The MLIR type, built through the C API (tokens and `Other` types,
+    /// which have no constructor there, through their printed form).
+    /// `None` for an element type MLIR does not know.
+    pub fn to_mlir(&self, context: MlirContext) -> Option<MlirType> {
+        // SAFETY: constructors of uniqued types in a live context.
+        unsafe {
+            match self {
+                HloType::Tensor(t) => t.to_mlir(context),
+                HloType::Tuple(items) => {
+                    let types: Vec<MlirType> = items.iter().map(|t| t.to_mlir(context)).collect::<Option<_>>()?;
+                    Some(mlirTupleTypeGet(context, types.len() as isize, types.as_ptr()))
+                }
+                HloType::Token | HloType::Other(_) => crate::op::parse_type(context, &self.to_string()),
+            }
+        }
     }
 
     /// Reads the printed form of a type.

@@ -30,7 +30,7 @@ use mlir_sys::*;
 use rxla_ir::{
     builder::{quote_symbol, Builder},
     computation::{self, clone_function, functions, SideEffects},
-    op::{parse_type, type_to_string, Op, Value},
+    op::{type_to_string, Op, Value},
     pass::{HloPass, PassError, PassOptions},
     types::HloType,
 };
@@ -529,7 +529,7 @@ fn remove_unused_operands(module: Op, name: &str, calling: &[Op]) -> Result<bool
     let new_ty = HloType::Tuple(kept.iter().map(|&i| items[i].clone()).collect());
     let copy = clone_function(module, func, name)?;
     let block = copy.region_block(0).ok_or_else(|| bug("function without a body".into()))?;
-    let raw = parse_type(copy.context(), &new_ty.to_string()).ok_or_else(|| bug(format!("bad type {new_ty}")))?;
+    let raw = new_ty.to_mlir(copy.context()).ok_or_else(|| bug(format!("bad type {new_ty}")))?;
     let new_param = Value(unsafe { mlirBlockAddArgument(block, raw, copy.location()) });
     let old_param = copy.arguments()[0];
     for user in old_param.users() {

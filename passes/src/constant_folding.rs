@@ -16,7 +16,7 @@ use rxla_interpreter::{Data, Interpreter, Literal};
 use rxla_ir::{
     builder::Builder,
     computation,
-    op::{parse_type, Op, Value},
+    op::{Op, Value},
     pass::{HloPass, PassError, PassOptions},
     types::{HloType, TensorType},
 };
@@ -253,7 +253,7 @@ pub fn literal_attr(context: MlirContext, ty: &TensorType, literal: &Literal) ->
         Data::Bits(_, v) if ty.elem.bit_width() == 8 && ty.elem.is_float() => Some(v.clone()),
         _ => None,
     };
-    let mlir_type = parse_type(context, &ty.to_string()).ok_or_else(|| bug("bad constant type"))?;
+    let mlir_type = ty.to_mlir(context).ok_or_else(|| bug("bad constant type"))?;
     if let Some(raw) = raw {
         let attr = unsafe { mlirDenseElementsAttrRawBufferGet(mlir_type, raw.len(), raw.as_ptr() as *const _) };
         return if attr.ptr.is_null() { Err(bug("raw constant data rejected")) } else { Ok(attr) };

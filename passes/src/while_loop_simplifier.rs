@@ -50,7 +50,7 @@ use mlir_sys::*;
 use rxla_ir::{
     builder::{quote_symbol, Builder},
     computation::{self, clone_function, functions, SideEffects},
-    op::{parse_type, type_to_string, Op, Value},
+    op::{type_to_string, Op, Value},
     pass::{HloPass, PassError, PassOptions},
     types::HloType,
 };
@@ -242,7 +242,7 @@ fn update_function_type(func: Op) -> Result<()> {
 /// Adds a new last block argument of type `ty` to `func`.
 fn add_parameter(func: Op, ty: &HloType) -> Result<Value> {
     let block = func.region_block(0).ok_or_else(|| bug("function without a body".into()))?;
-    let raw = parse_type(func.context(), &ty.to_string()).ok_or_else(|| bug(format!("bad type {ty}")))?;
+    let raw = ty.to_mlir(func.context()).ok_or_else(|| bug(format!("bad type {ty}")))?;
     Ok(Value(unsafe { mlirBlockAddArgument(block, raw, func.location()) }))
 }
 

@@ -124,11 +124,8 @@ pub(crate) fn register_passes() {
 pub(crate) fn default_entry_layouts(module: Op) {
     let Some(entry) = rxla_ir::computation::entry(module) else { return };
     entry.remove_attr("arg_attrs_layouts");
-    if let Some(text) = entry.attr_text("arg_attrs") {
-        if text.contains("hlo.layout") {
-            let cleaned = strip_layouts(&text);
-            let _ = entry.set_attr("arg_attrs", &cleaned);
-        }
+    if let Some(attrs) = entry.attr_raw("arg_attrs") {
+        entry.set_attr_raw("arg_attrs", without_layouts(attrs));
     }
     let mut todo = entry.return_values();
     while let Some(v) = todo.pop() {
@@ -142,34 +139,32 @@ pub(crate) fn default_entry_layouts(module: Op) {
     }
 }
 
-/// An argument attribute list without its `hlo.layout` entries.
-fn strip_layouts(text: &str) -> String {
-    let mut out = String::new();
-    let mut rest = text;
-    while let Some(i) = rest.find("hlo.layout = ") {
-        out.push_str(&rest[..i]);
-        let after = &rest[i..];
-        // The attribute runs to its closing '>' at depth 0.
-        let mut depth = 0;
-        let mut end = after.len();
-        for (j, ch) in after.char_indices() {
-            match ch {
-                '<' => depth += 1,
-                '>' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        end = j + 1;
-                        break;
-                    }
-                }
-                _ => {}
-            }
+/// An argument attribute list (an array of dictionaries) without its
+/// `hlo.layout` entries.
+fn without_layouts(arg_attrs: mlir_sys::MlirAttribute) -> mlir_sys::MlirAttribute {
+    use mlir_sys::*;
+    // SAFETY: live attributes of the entry function, only read; the new
+    // ones are uniqued in the same context.
+    unsafe {
+        if !mlirAttributeIsAArray(arg_attrs) {
+            return arg_attrs;
         }
-        rest = &after[end..];
-        rest = rest.strip_prefix(", ").unwrap_or(rest);
+        let context = mlirAttributeGetContext(arg_attrs);
+        let dicts: Vec<MlirAttribute> = (0..mlirArrayAttrGetNumElements(arg_attrs))
+            .map(|i| {
+                let dict = mlirArrayAttrGetElement(arg_attrs, i);
+                if !mlirAttributeIsADictionary(dict) {
+                    return dict;
+                }
+                let kept: Vec<MlirNamedAttribute> = (0..mlirDictionaryAttrGetNumElements(dict))
+                    .map(|j| mlirDictionaryAttrGetElement(dict, j))
+                    .filter(|named| rxla_ir::op::string(mlirIdentifierStr(named.name)) != "hlo.layout")
+                    .collect();
+                mlirDictionaryAttrGet(context, kept.len() as isize, kept.as_ptr())
+            })
+            .collect();
+        mlirArrayAttrGet(context, dicts.len() as isize, dicts.as_ptr())
     }
-    out.push_str(rest);
-    out.replace(", }", "}").replace("{, ", "{")
 }
 
 /// HLO text up to this size is compiled in a context that goes back to

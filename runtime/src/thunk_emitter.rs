@@ -190,10 +190,8 @@ impl ThunkEmitter {
     /// `input_output_alias` of the module as (output leaf, parameter leaf)
     /// pairs of the entry program's flattened result and parameters.
     fn aliases(&self, entry: usize) -> Result<Vec<(usize, usize)>> {
-        let Some(dict) = self.module.attr_text("hlo.module_attributes") else { return Ok(Vec::new()) };
-        let Some(start) = dict.find("input_output_alias = \"") else { return Ok(Vec::new()) };
-        let rest = &dict[start + "input_output_alias = \"".len()..];
-        let text = &rest[..rest.find('"').unwrap_or(rest.len())];
+        let Some(text) = module_attribute_string(self.module, "input_output_alias") else { return Ok(Vec::new()) };
+        let text = text.as_str();
         let p = self.programs[entry].as_ref().expect("the entry program is finished");
         let pairs = parse_aliases(text).map_err(|e| CompileError(format!("input_output_alias `{text}`: {e}")))?;
         let leaf_index = |tree: &Tree, path: &[usize], all: &[Slot]| -> Option<usize> {
@@ -966,6 +964,21 @@ type Alias = (Vec<usize>, usize, Vec<usize>);
 
 /// `{ {0}: (1, {}, may-alias), {1, 2}: (0, {1}) }` as (output index path,
 /// parameter, parameter index path) triples.
+/// The string entry `name` of the module's `hlo.module_attributes`.
+fn module_attribute_string(module: Op, name: &str) -> Option<String> {
+    use mlir_sys::*;
+    let dict = module.attr_raw("hlo.module_attributes")?;
+    // SAFETY: live attributes, only read.
+    unsafe {
+        if !mlirAttributeIsADictionary(dict) {
+            return None;
+        }
+        let entry = mlirDictionaryAttrGetElementByName(dict, rxla_ir::op::string_ref(name));
+        (!entry.ptr.is_null() && mlirAttributeIsAString(entry))
+            .then(|| rxla_ir::op::string(mlirStringAttrGetValue(entry)))
+    }
+}
+
 fn parse_aliases(text: &str) -> std::result::Result<Vec<Alias>, String> {
     let path = |t: &str| -> std::result::Result<Vec<usize>, String> {
         let inner = t.trim().strip_prefix('{').and_then(|t| t.strip_suffix('}')).ok_or("expected {...}")?;

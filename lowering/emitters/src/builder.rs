@@ -746,54 +746,26 @@ pub fn type_of_spelling(context: MlirContext, spelling: &str) -> MlirType {
     kernel_type(context, spelling).unwrap_or_else(|| panic!("internal error: no kernel type is spelled `{spelling}`"))
 }
 
-/// The type `spelling` names, built through the C API.
+/// The type `spelling` names, built through the C API: an element type
+/// or a `tensor<...>` of one.
 fn kernel_type(context: MlirContext, spelling: &str) -> Option<MlirType> {
     let s = spelling.trim();
-    unsafe {
-        if s == "index" {
-            return Some(mlirIndexTypeGet(context));
-        }
-        if let Some(inner) = s.strip_prefix("complex<").and_then(|r| r.strip_suffix('>')) {
-            return Some(mlirComplexTypeGet(kernel_type(context, inner)?));
-        }
-        if let Some(inner) = s.strip_prefix("tensor<").and_then(|r| r.strip_suffix('>')) {
-            let mut dims = Vec::new();
-            let mut rest = inner;
-            while let Some((d, tail)) = rest.split_once('x') {
-                match d.parse::<i64>() {
-                    Ok(n) => {
-                        dims.push(n);
-                        rest = tail;
-                    }
-                    Err(_) => break,
-                }
+    let Some(inner) = s.strip_prefix("tensor<").and_then(|r| r.strip_suffix('>')) else {
+        return rxla_ir::types::element_type_from_spelling(context, s);
+    };
+    let mut dims = Vec::new();
+    let mut rest = inner;
+    while let Some((d, tail)) = rest.split_once('x') {
+        match d.parse::<i64>() {
+            Ok(n) => {
+                dims.push(n);
+                rest = tail;
             }
-            let elem = kernel_type(context, rest)?;
-            return Some(mlirRankedTensorTypeGet(dims.len() as isize, dims.as_ptr(), elem, mlirAttributeGetNull()));
+            Err(_) => break,
         }
-        if let Some(w) = s.strip_prefix('i').and_then(|w| w.parse::<u32>().ok()) {
-            return Some(mlirIntegerTypeGet(context, w));
-        }
-        let float: unsafe extern "C" fn(MlirContext) -> MlirType = match s {
-            "f16" => mlirF16TypeGet,
-            "bf16" => mlirBF16TypeGet,
-            "f32" => mlirF32TypeGet,
-            "f64" => mlirF64TypeGet,
-            "f8E4M3FN" => mlirFloat8E4M3FNTypeGet,
-            "f8E5M2" => mlirFloat8E5M2TypeGet,
-            "f8E4M3FNUZ" => mlirFloat8E4M3FNUZTypeGet,
-            "f8E5M2FNUZ" => mlirFloat8E5M2FNUZTypeGet,
-            "f8E4M3B11FNUZ" => mlirFloat8E4M3B11FNUZTypeGet,
-            "f8E4M3" => mlirFloat8E4M3TypeGet,
-            "f8E3M4" => mlirFloat8E3M4TypeGet,
-            "f8E8M0FNU" => mlirFloat8E8M0FNUTypeGet,
-            "f6E2M3FN" => mlirFloat6E2M3FNTypeGet,
-            "f6E3M2FN" => mlirFloat6E3M2FNTypeGet,
-            "f4E2M1FN" => mlirFloat4E2M1FNTypeGet,
-            _ => return None,
-        };
-        Some(float(context))
     }
+    let elem = rxla_ir::types::element_type_from_spelling(context, rest)?;
+    Some(unsafe { mlirRankedTensorTypeGet(dims.len() as isize, dims.as_ptr(), elem, mlirAttributeGetNull()) })
 }
 
 #[cfg(test)]

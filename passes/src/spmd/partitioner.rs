@@ -79,7 +79,7 @@ use rxla_ir::{
     attrs::Window,
     builder::{quote_symbol, Builder},
     computation,
-    op::{parse_type, Op, Value},
+    op::{Op, Value},
     pass::{HloPass, PassError, PassOptions},
     types::{ElementType, HloType, TensorType},
 };
@@ -300,8 +300,7 @@ fn set_type(v: Value, ty: &HloType) -> Result<()> {
     // SAFETY: a live value; the context owns the parsed type.
     unsafe {
         let context = mlirTypeGetContext(mlirValueGetType(v.0));
-        let raw =
-            parse_type(context, &ty.to_string()).ok_or_else(|| PassError(format!("internal error: bad type {ty}")))?;
+        let raw = ty.to_mlir(context).ok_or_else(|| PassError(format!("internal error: bad type {ty}")))?;
         mlirValueSetType(v.0, raw);
     }
     Ok(())
