@@ -3,12 +3,14 @@
 //!
 //! A [`Builder`] inserts new ops before an op, at the end of a block, or
 //! through a pattern's rewriter (so the greedy driver sees them). Each typed
-//! helper returns the new op's result; [`Builder::create`] makes any op from
-//! its name, operands, result types and attributes in MLIR text, which is
-//! all the dialect's ODS declares.
+//! helper returns the new op's result and builds its types and its array,
+//! integer and symbol attributes through the C API; [`Builder::create_raw`]
+//! makes any op from its name, operands, result types and built attributes,
+//! and [`Builder::create`] from attributes in MLIR text (the `hlo`
+//! dialect's enum and struct attributes, which the C API cannot build).
 
 use crate::{
-    attrs::{dims_text, enum_text, DotDims},
+    attrs::{enum_text, DotDims},
     op::{parse_attr, string_ref, Op, Value},
     pass::PassError,
     types::{shape, ElementType, HloType, TensorType},
@@ -182,6 +184,32 @@ impl Builder {
         self.value(&format!("hlo.{opcode}"), &[x], x.ty(), &[])
     }
 
+    /// A one-result op with attributes already built.
+    fn value_raw(
+        &self,
+        name: &str,
+        operands: &[Value],
+        result: HloType,
+        attrs: &[(&str, MlirAttribute)],
+    ) -> Result<Value> {
+        Ok(self.create_raw(name, operands, &[result], attrs)?.result(0))
+    }
+
+    /// `array<i64: ...>`.
+    pub fn dims_attr(&self, dims: &[i64]) -> MlirAttribute {
+        unsafe { mlirDenseI64ArrayGet(self.context, dims.len() as isize, dims.as_ptr()) }
+    }
+
+    /// An `i64` integer attribute.
+    pub fn i64_attr(&self, v: i64) -> MlirAttribute {
+        unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(self.context, 64), v) }
+    }
+
+    /// `@name`.
+    pub fn symbol_ref(&self, name: &str) -> MlirAttribute {
+        unsafe { mlirFlatSymbolRefAttrGet(self.context, string_ref(name)) }
+    }
+
     /// `hlo.<opcode>` with two operands of one type (add, multiply, ...).
     pub fn binary(&self, opcode: &str, a: Value, b: Value) -> Result<Value> {
         self.value(&format!("hlo.{opcode}"), &[a, b], a.ty(), &[])
@@ -226,7 +254,7 @@ impl Builder {
     /// result dim `dims[i]`.
     pub fn broadcast(&self, x: Value, dims: &[i64], out: &[i64]) -> Result<Value> {
         let t = Self::tensor(x)?;
-        self.value("hlo.broadcast", &[x], t.with_dims(out).into(), &[("dimensions", dims_text(dims))])
+        self.value_raw("hlo.broadcast", &[x], t.with_dims(out).into(), &[("dimensions", self.dims_attr(dims))])
     }
 
     /// A scalar broadcast to `out`.
@@ -249,7 +277,7 @@ impl Builder {
     pub fn transpose(&self, x: Value, perm: &[i64]) -> Result<Value> {
         let t = Self::tensor(x)?;
         let dims = shape::permute(&t.dims, perm);
-        self.value("hlo.transpose", &[x], t.with_dims(&dims).into(), &[("dimensions", dims_text(perm))])
+        self.value_raw("hlo.transpose", &[x], t.with_dims(&dims).into(), &[("dimensions", self.dims_attr(perm))])
     }
 
     /// `hlo.slice`.
@@ -258,14 +286,14 @@ impl Builder {
         let dims: Vec<i64> = (0..start.len())
             .map(|i| if limit[i] <= start[i] { 0 } else { (limit[i] - start[i] + strides[i] - 1) / strides[i] })
             .collect();
-        self.value(
+        self.value_raw(
             "hlo.slice",
             &[x],
             t.with_dims(&dims).into(),
             &[
-                ("start_indices", dims_text(start)),
-                ("limit_indices", dims_text(limit)),
-                ("strides", dims_text(strides)),
+                ("start_indices", self.dims_attr(start)),
+                ("limit_indices", self.dims_attr(limit)),
+                ("strides", self.dims_attr(strides)),
             ],
         )
     }
@@ -275,7 +303,7 @@ impl Builder {
         let mut t = Self::tensor(xs[0])?;
         t.dims[dim as usize] =
             xs.iter().map(|x| Self::tensor(*x).map(|t| t.dims[dim as usize])).sum::<Result<i64>>()?;
-        self.value("hlo.concatenate", xs, t.into(), &[("dimension", format!("{dim} : i64"))])
+        self.value_raw("hlo.concatenate", xs, t.into(), &[("dimension", self.i64_attr(dim))])
     }
 
     /// `hlo.pad`.
@@ -287,21 +315,21 @@ impl Builder {
                 low[i] + high[i] + d + if d > 0 { (d - 1) * interior[i] } else { 0 }
             })
             .collect();
-        self.value(
+        self.value_raw(
             "hlo.pad",
             &[x, value],
             t.with_dims(&dims).into(),
             &[
-                ("edge_padding_low", dims_text(low)),
-                ("edge_padding_high", dims_text(high)),
-                ("interior_padding", dims_text(interior)),
+                ("edge_padding_low", self.dims_attr(low)),
+                ("edge_padding_high", self.dims_attr(high)),
+                ("interior_padding", self.dims_attr(interior)),
             ],
         )
     }
 
     /// `hlo.reverse` along `dims`.
     pub fn reverse(&self, x: Value, dims: &[i64]) -> Result<Value> {
-        self.value("hlo.reverse", &[x], x.ty(), &[("dimensions", dims_text(dims))])
+        self.value_raw("hlo.reverse", &[x], x.ty(), &[("dimensions", self.dims_attr(dims))])
     }
 
     /// `hlo.constant` from a dense attribute's text (`dense<...> : tensor<...>`).
@@ -311,7 +339,7 @@ impl Builder {
 
     /// `hlo.iota` of `ty` along `dim`.
     pub fn iota(&self, ty: &TensorType, dim: i64) -> Result<Value> {
-        self.value("hlo.iota", &[], ty.clone().into(), &[("iota_dimension", format!("{dim} : i64"))])
+        self.value_raw("hlo.iota", &[], ty.clone().into(), &[("iota_dimension", self.i64_attr(dim))])
     }
 
     /// `hlo.dot` with `dims`; the result has element type `elem`. The
@@ -345,7 +373,7 @@ impl Builder {
             return Err(bug(format!("get_tuple_element of non-tuple {}", x.ty())));
         };
         let ty = items.get(i).cloned().ok_or_else(|| bug(format!("tuple index {i} out of range")))?;
-        self.value("hlo.get_tuple_element", &[x], ty, &[("index", format!("{i} : i64"))])
+        self.value_raw("hlo.get_tuple_element", &[x], ty, &[("index", self.i64_attr(i as i64))])
     }
 
     /// `hlo.reduce` of `operands` with `inits` over `dims`, calling
@@ -356,18 +384,18 @@ impl Builder {
             .map(|x| Self::tensor(*x).map(|t| t.with_dims(&shape::remove_dims(&t.dims, dims)).into()))
             .collect::<Result<_>>()?;
         let all: Vec<Value> = operands.iter().chain(inits).copied().collect();
-        let op = self.create(
+        let op = self.create_raw(
             "hlo.reduce",
             &all,
             &results,
-            &[("dimensions", dims_text(dims)), ("to_apply", format!("@{}", quote_symbol(to_apply)))],
+            &[("dimensions", self.dims_attr(dims)), ("to_apply", self.symbol_ref(to_apply))],
         )?;
         Ok(op.results())
     }
 
     /// `hlo.call` of `callee`.
     pub fn call(&self, callee: &str, args: &[Value], results: &[HloType]) -> Result<Vec<Value>> {
-        Ok(self.create("hlo.call", args, results, &[("to_apply", format!("@{}", quote_symbol(callee)))])?.results())
+        Ok(self.create_raw("hlo.call", args, results, &[("to_apply", self.symbol_ref(callee))])?.results())
     }
 
     /// `func.return` of `values` (the builder must be at a block's end).
