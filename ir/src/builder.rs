@@ -60,6 +60,42 @@ pub fn create_detached(context: MlirContext, location: MlirLocation, parts: &OpP
     (!op.ptr.is_null()).then(|| Op::from_raw(op))
 }
 
+/// A new region holding one block with arguments of `types` (at `loc`);
+/// the caller owns the region until an op takes it.
+pub fn region_with_block(types: &[MlirType], loc: MlirLocation) -> (MlirRegion, MlirBlock) {
+    // SAFETY: fresh, detached region and block.
+    unsafe {
+        let region = mlirRegionCreate();
+        let locs = vec![loc; types.len()];
+        let block = mlirBlockCreate(types.len() as isize, types.as_ptr(), locs.as_ptr());
+        mlirRegionAppendOwnedBlock(region, block);
+        (region, block)
+    }
+}
+
+/// The arguments of `block`.
+pub fn block_args(block: MlirBlock) -> Vec<Value> {
+    unsafe { (0..mlirBlockGetNumArguments(block)).map(|i| Value(mlirBlockGetArgument(block, i))).collect() }
+}
+
+/// `arith::CmpIPredicate`'s value of a predicate's spelling (`eq`, `slt`,
+/// `uge`, ...).
+pub fn cmpi_predicate(pred: &str) -> Option<i64> {
+    ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
+        .iter()
+        .position(|&q| q == pred)
+        .map(|i| i as i64)
+}
+
+/// `arith::CmpFPredicate`'s value of a predicate's spelling (`oeq`, `olt`,
+/// `uno`, ...).
+pub fn cmpf_predicate(pred: &str) -> Option<i64> {
+    ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"]
+        .iter()
+        .position(|&q| q == pred)
+        .map(|i| i as i64)
+}
+
 /// Where a builder puts new ops.
 #[derive(Clone, Copy, Debug)]
 pub enum InsertPoint {
@@ -422,5 +458,19 @@ impl Builder {
     pub fn bitcast_convert(&self, x: Value, elem: &ElementType) -> Result<Value> {
         let t = Self::tensor(x)?;
         self.value("hlo.bitcast_convert", &[x], t.with_elem(elem).into(), &[])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn predicates_have_arith_enum_values() {
+        assert_eq!(cmpi_predicate("eq"), Some(0));
+        assert_eq!(cmpi_predicate("uge"), Some(9));
+        assert_eq!(cmpf_predicate("olt"), Some(4));
+        assert_eq!(cmpf_predicate("uno"), Some(14));
+        assert_eq!(cmpf_predicate("lt"), None);
     }
 }

@@ -58,5 +58,5 @@ pub fn emit(module: &Module, target: &Target, headerless: bool) -> (String, Vec<
             Err(e) => errors.push(format!("kernel {e}")),
         }
     }
-    (rxla_emitters::print_kernels(&kernels), errors)
+    (rxla_emitters::print_kernels(&kernels.iter().collect::<Vec<_>>()), errors)
 }

@@ -81,16 +81,7 @@ pub(crate) fn dump_optimized(options: &Options, module: &Module) -> Result<(), C
 
 /// The emitted kernels, as `lower_kernels` gets them.
 pub(crate) fn dump_kernels(options: &Options, kernels: &[&rxla_emitters::EmittedKernel]) -> Result<(), CompileError> {
-    dump(options, "kernels.emitter.mlir", || {
-        let modules: Vec<&rxla_emitters::KernelModule> = kernels.iter().map(|k| &k.module).collect();
-        match modules.first() {
-            Some(first) => {
-                let context = unsafe { mlir_sys::mlirOperationGetContext(first.op().raw()) };
-                rxla_emitters::combine(context, &modules).to_text()
-            }
-            None => "module {\n}\n".to_string(),
-        }
-    })
+    dump(options, "kernels.emitter.mlir", || rxla_emitters::print_kernels(kernels))
 }
 
 /// Time spent in each phase of a compilation.

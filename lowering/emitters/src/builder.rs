@@ -18,8 +18,9 @@
 use crate::{kernel_ops, EmitError};
 use mlir_sys::*;
 use rxla_indexing::{Expr, ExprKind, IndexingMap, Variable};
+pub use rxla_ir::builder::block_args;
 use rxla_ir::{
-    builder::{create_detached, OpParts},
+    builder::{cmpf_predicate, cmpi_predicate, create_detached, region_with_block, OpParts},
     op::{string_ref, Op, Value},
 };
 use std::{cell::RefCell, collections::HashMap};
@@ -336,13 +337,7 @@ impl FuncBuilder {
 
     /// A region of one block with arguments of `arg_types`.
     fn new_region(&self, arg_types: &[MlirType]) -> (MlirRegion, MlirBlock) {
-        let locs = vec![self.location; arg_types.len()];
-        unsafe {
-            let region = mlirRegionCreate();
-            let block = mlirBlockCreate(arg_types.len() as isize, arg_types.as_ptr(), locs.as_ptr());
-            mlirRegionAppendOwnedBlock(region, block);
-            (region, block)
-        }
+        region_with_block(arg_types, self.location)
     }
 
     /// Runs `f` with new ops going to the end of `block`, in a new scope.
@@ -707,11 +702,6 @@ impl Drop for FuncBuilder {
     }
 }
 
-/// The arguments of `block`.
-pub fn block_args(block: MlirBlock) -> Vec<Value> {
-    unsafe { (0..mlirBlockGetNumArguments(block)).map(|i| Value(mlirBlockGetArgument(block, i))).collect() }
-}
-
 /// A cache key of a type (types are uniqued: the pointer names it).
 fn type_key(t: MlirType) -> usize {
     t.ptr as usize
@@ -726,19 +716,6 @@ fn wrap_to_i64(v: i128, width: u32) -> i64 {
         let m = if m >= 1i128 << (width - 1) { m - (1i128 << width) } else { m };
         m as i64
     }
-}
-
-/// `arith::CmpIPredicate`'s value of a predicate's spelling.
-fn cmpi_predicate(p: &str) -> Option<i64> {
-    ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"].iter().position(|&q| q == p).map(|i| i as i64)
-}
-
-/// `arith::CmpFPredicate`'s value of a predicate's spelling.
-fn cmpf_predicate(p: &str) -> Option<i64> {
-    ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"]
-        .iter()
-        .position(|&q| q == p)
-        .map(|i| i as i64)
 }
 
 /// The type `spelling` names (a bug in the emitters if none).
@@ -784,15 +761,6 @@ mod tests {
         }
         assert!(kernel_type(raw, "tensor<4xf99>").is_none());
         assert!(kernel_type(raw, "memref<4xf32>").is_none());
-    }
-
-    #[test]
-    fn predicates_have_arith_enum_values() {
-        assert_eq!(cmpi_predicate("eq"), Some(0));
-        assert_eq!(cmpi_predicate("uge"), Some(9));
-        assert_eq!(cmpf_predicate("olt"), Some(4));
-        assert_eq!(cmpf_predicate("uno"), Some(14));
-        assert_eq!(cmpf_predicate("lt"), None);
     }
 
     #[test]

@@ -266,16 +266,11 @@ pub fn emit_all(module: Op, target: &Target, entry_is_fusion: bool) -> Vec<Resul
 
 /// The kernels as one module (a `builtin.module` holding one module per
 /// kernel), printed.
-pub fn print_kernels(kernels: &[EmittedKernel]) -> String {
-    if kernels.is_empty() {
-        return "module {\n}\n".to_string();
-    }
+pub fn print_kernels(kernels: &[&EmittedKernel]) -> String {
     let modules: Vec<&KernelModule> = kernels.iter().map(|k| &k.module).collect();
-    let context = unsafe { mlirOperationGetContext(modules[0].0) };
-    let all = combine(context, &modules);
-    let text = all.to_text();
-    drop(all);
-    text
+    let Some(first) = modules.first() else { return "module {\n}\n".to_string() };
+    let context = unsafe { mlirOperationGetContext(first.0) };
+    combine(context, &modules).to_text()
 }
 
 /// A new `builtin.module` holding a copy of every kernel module (all in

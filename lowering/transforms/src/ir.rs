@@ -6,6 +6,8 @@
 //! ops at one point with one location.
 
 use mlir_sys::*;
+pub use rxla_ir::builder::{block_args, region_with_block};
+use rxla_ir::builder::{cmpf_predicate, cmpi_predicate, create_detached, OpParts};
 pub use rxla_ir::op::{attr_to_string, type_to_string, Op, Value};
 use rxla_ir::PassError;
 
@@ -129,27 +131,10 @@ impl B {
         attrs: &[(&str, MlirAttribute)],
         regions: Vec<MlirRegion>,
     ) -> Op {
-        let named: Vec<MlirNamedAttribute> = attrs
-            .iter()
-            .map(|(k, a)| MlirNamedAttribute {
-                name: unsafe { mlirIdentifierGet(self.ctx, string_ref(k)) },
-                attribute: *a,
-            })
-            .collect();
-        let raw_operands: Vec<MlirValue> = operands.iter().map(|v| v.0).collect();
-        let op = unsafe {
-            let mut state = mlirOperationStateGet(string_ref(name), self.loc);
-            mlirOperationStateAddOperands(&mut state, raw_operands.len() as isize, raw_operands.as_ptr());
-            mlirOperationStateAddResults(&mut state, results.len() as isize, results.as_ptr());
-            mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
-            if !regions.is_empty() {
-                mlirOperationStateAddOwnedRegions(&mut state, regions.len() as isize, regions.as_ptr());
-            }
-            mlirOperationCreate(&mut state)
-        };
-        assert!(!op.ptr.is_null(), "could not create {name}");
-        self.insert(op);
-        Op::from_raw(op)
+        let parts = OpParts { name, operands, results: Some(results), attrs, regions };
+        let op = create_detached(self.ctx, self.loc, &parts).unwrap_or_else(|| panic!("could not create {name}"));
+        self.insert(op.raw());
+        op
     }
 
     /// A single-result op's result.
@@ -222,47 +207,17 @@ impl B {
     }
 }
 
-/// Parses a type; `None` if the text is not one.
 /// `arith.cmpi` predicate codes.
 pub fn cmpi_code(pred: &str) -> i64 {
-    match pred {
-        "eq" => 0,
-        "ne" => 1,
-        "slt" => 2,
-        "sle" => 3,
-        "sgt" => 4,
-        "sge" => 5,
-        "ult" => 6,
-        "ule" => 7,
-        "ugt" => 8,
-        "uge" => 9,
-        _ => panic!("bad cmpi predicate {pred}"),
-    }
+    cmpi_predicate(pred).unwrap_or_else(|| panic!("bad cmpi predicate {pred}"))
 }
 
 /// `arith.cmpf` predicate codes.
 pub fn cmpf_code(pred: &str) -> i64 {
-    match pred {
-        "false" => 0,
-        "oeq" => 1,
-        "ogt" => 2,
-        "oge" => 3,
-        "olt" => 4,
-        "ole" => 5,
-        "one" => 6,
-        "ord" => 7,
-        "ueq" => 8,
-        "ugt" => 9,
-        "uge" => 10,
-        "ult" => 11,
-        "ule" => 12,
-        "une" => 13,
-        "uno" => 14,
-        "true" => 15,
-        _ => panic!("bad cmpf predicate {pred}"),
-    }
+    cmpf_predicate(pred).unwrap_or_else(|| panic!("bad cmpf predicate {pred}"))
 }
 
+/// Parses a type; `None` if the text is not one.
 pub fn parse_type(ctx: MlirContext, text: &str) -> Option<MlirType> {
     rxla_ir::op::parse_type(ctx, text)
 }
@@ -270,22 +225,6 @@ pub fn parse_type(ctx: MlirContext, text: &str) -> Option<MlirType> {
 /// Parses an attribute; `None` if the text is not one.
 pub fn parse_attr(ctx: MlirContext, text: &str) -> Option<MlirAttribute> {
     rxla_ir::op::parse_attr(ctx, text)
-}
-
-/// A new region holding one block with arguments of `types` (at `loc`).
-pub fn region_with_block(types: &[MlirType], loc: MlirLocation) -> (MlirRegion, MlirBlock) {
-    unsafe {
-        let region = mlirRegionCreate();
-        let locs = vec![loc; types.len()];
-        let block = mlirBlockCreate(types.len() as isize, types.as_ptr(), locs.as_ptr());
-        mlirRegionAppendOwnedBlock(region, block);
-        (region, block)
-    }
-}
-
-/// The arguments of `block`.
-pub fn block_args(block: MlirBlock) -> Vec<Value> {
-    unsafe { (0..mlirBlockGetNumArguments(block)).map(|i| Value(mlirBlockGetArgument(block, i))).collect() }
 }
 
 /// The ops of `block`, in order.
