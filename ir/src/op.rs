@@ -441,15 +441,13 @@ impl Op {
 
     /// Ops using any result of this op (each user once, in use-list order).
     pub fn users(self) -> Vec<Op> {
-        let mut out: Vec<Op> = Vec::new();
-        for r in self.results() {
-            for u in r.users() {
-                if !out.contains(&u) {
-                    out.push(u);
-                }
-            }
-        }
-        out
+        distinct((0..self.num_results()).flat_map(|r| self.result(r).use_owners()))
+    }
+
+    /// Whether exactly one op uses this op's results (walks the use lists
+    /// only until a second user shows).
+    pub fn has_single_user(self) -> bool {
+        single_owner((0..self.num_results()).flat_map(|r| self.result(r).use_owners()))
     }
 
     /// A deep copy of the op (with its regions), not inserted anywhere.
@@ -517,6 +515,51 @@ impl std::hash::Hash for Value {
     }
 }
 
+/// The distinct ops of `owners`, first occurrences in order. Values with
+/// many users (a learning rate read by every parameter's update, a
+/// constant zero) are common in large modules: past a few users, a hash
+/// set keeps this linear.
+fn distinct(owners: impl Iterator<Item = Op>) -> Vec<Op> {
+    const LINEAR_SCAN: usize = 16;
+    let mut owners = owners;
+    let mut out: Vec<Op> = Vec::new();
+    for op in owners.by_ref() {
+        if !out.contains(&op) {
+            out.push(op);
+            if out.len() == LINEAR_SCAN {
+                break;
+            }
+        }
+    }
+    if out.len() == LINEAR_SCAN {
+        thread_local! {
+            /// Kept between calls so that its table is not grown anew for
+            /// each asker (a fusion pass asks for a scalar's thousand users
+            /// once per fusion of one of them).
+            static SEEN: std::cell::RefCell<crate::hlo_analysis::FxHashSet<Op>> = Default::default();
+        }
+        SEEN.with_borrow_mut(|seen| {
+            seen.clear();
+            seen.extend(out.iter().copied());
+            out.extend(owners.filter(|op| seen.insert(*op)));
+        });
+    }
+    out
+}
+
+/// Whether `owners` names exactly one op (perhaps several times).
+fn single_owner(owners: impl Iterator<Item = Op>) -> bool {
+    let mut first = None;
+    for op in owners {
+        match first {
+            None => first = Some(op),
+            Some(f) if f != op => return false,
+            Some(_) => {}
+        }
+    }
+    first.is_some()
+}
+
 /// Iterator of [`Value::use_owners`]. The value's uses must not change
 /// while it is used.
 pub struct UseOwners(MlirOpOperand);
@@ -567,13 +610,13 @@ impl Value {
         unsafe { mlirValueIsABlockArgument(self.0).then(|| mlirBlockArgumentGetArgNumber(self.0) as usize) }
     }
 
-    /// Every (user, operand index) pair, in use-list order.
     /// The op of each use, in use-list order (an op using the value twice
     /// comes twice), without collecting them.
     pub fn use_owners(self) -> UseOwners {
         UseOwners(unsafe { mlirValueGetFirstUse(self.0) })
     }
 
+    /// Every (user, operand index) pair, in use-list order.
     pub fn uses(self) -> Vec<(Op, usize)> {
         let mut out = Vec::new();
         unsafe {
@@ -586,15 +629,15 @@ impl Value {
         out
     }
 
-    /// The distinct ops using this value.
+    /// The distinct ops using this value, in use-list order.
     pub fn users(self) -> Vec<Op> {
-        let mut out: Vec<Op> = Vec::new();
-        for (op, _) in self.uses() {
-            if !out.contains(&op) {
-                out.push(op);
-            }
-        }
-        out
+        distinct(self.use_owners())
+    }
+
+    /// Whether exactly one op uses this value (walks the use list only
+    /// until a second user shows).
+    pub fn has_single_user(self) -> bool {
+        single_owner(self.use_owners())
     }
 
     /// Replaces every use of this value with `other`.

@@ -148,7 +148,7 @@ fn functions(b: &Builder, a: Value, d: Value) -> Result<Option<Value>, PassError
     }
     for (root, inverse) in [("sqrt", "rsqrt"), ("rsqrt", "sqrt")] {
         if let Some(r) = d.defined_by(root) {
-            if d.users().len() == 1 {
+            if d.has_single_user() {
                 return Ok(Some(b.multiply(a, b.unary(inverse, r.operand(0))?)?));
             }
         }
@@ -186,7 +186,7 @@ fn reciprocal_rules(
             !is_constant(a)
         } else {
             // A bf16 divisor gets a convert of its own per use in XLA.
-            (x.users().len() == 1 || compute != t.elem) && xt.num_elements() < t.num_elements()
+            (x.has_single_user() || compute != t.elem) && xt.num_elements() < t.num_elements()
         };
         if !applies {
             return Ok(None);

@@ -129,7 +129,7 @@ fn reduce(op: Op, b: &Builder) -> R {
     }
 
     let monoid = || reducer().as_ref().is_some_and(|(o, _)| exact_monoid(o, &e));
-    let single_user = |v: Value| v.users().len() == 1;
+    let single_user = |v: Value| v.has_single_user();
 
     // reduce(transpose(z)).
     if let Some(tr) = def(x, "transpose") {

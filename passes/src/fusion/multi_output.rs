@@ -707,7 +707,7 @@ fn fuse_producer(
     if producer.view.is_none() || !producer_ok(p, &producer) {
         return Ok(());
     }
-    let users = order.sorted(super::priority::users_of(p));
+    let users = order.sorted(p.users());
     if users.len() == 1 && preference(users[0]) < 2 {
         // Priority fusion already declined this single-user fusion.
         return Ok(());

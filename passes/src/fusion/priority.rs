@@ -126,7 +126,7 @@ pub fn can_fuse(producer: &View, p: Op, consumer: &View, c: Op) -> Result<View, 
     if !is_node(c) {
         return Err("the consumer is not fusible");
     }
-    if producer.reduction_hero().is_some() && users_of(p).len() > 1 {
+    if producer.reduction_hero().is_some() && p.users().len() > 1 {
         return Err("reduction output fusion only works for a single user");
     }
     can_fuse_views(producer, p, consumer, c)
@@ -164,41 +164,6 @@ fn can_fuse_views(producer: &View, p: Op, consumer: &View, c: Op) -> Result<View
         return Err("outputs with several non-default layouts");
     }
     Ok(fused)
-}
-
-/// The distinct users of `op`'s results in use-list order (`Op::users`,
-/// without its quadratic deduplication for values with many users).
-pub(super) fn users_of(op: Op) -> Vec<Op> {
-    thread_local! {
-        /// The users seen so far, for ops with many: kept between calls so
-        /// that its table is not grown anew for each of them (a scalar
-        /// feeding every parameter's update is asked about once per
-        /// fusion of one of its users).
-        static SEEN: RefCell<FxHashSet<Op>> = RefCell::new(FxHashSet::default());
-    }
-    let mut out: Vec<Op> = Vec::new();
-    let mut uses = (0..op.num_results()).flat_map(|r| op.result(r).use_owners());
-    for user in uses.by_ref() {
-        if !out.contains(&user) {
-            out.push(user);
-        }
-        if out.len() == 16 {
-            break;
-        }
-    }
-    if out.len() < 16 {
-        return out;
-    }
-    SEEN.with_borrow_mut(|seen| {
-        seen.clear();
-        seen.extend(out.iter().copied());
-        for user in uses {
-            if seen.insert(user) {
-                out.push(user);
-            }
-        }
-    });
-    out
 }
 
 /// A node as the planner sees it: its view and what the plans ask of it.
@@ -275,7 +240,7 @@ const MEMO_LOOKAHEAD: usize = 16;
 struct Memo {
     /// The producer's node when assessed.
     producer: Rc<Node>,
-    /// Every user, in [`users_of`] order.
+    /// Every user, in [`Op::users`] order.
     consumers: Vec<Consumer>,
     /// Users whose node changed (or that were erased) since: their
     /// entries are stale.
@@ -447,7 +412,7 @@ fn assess(cache: &mut Cache, funcs: &Functions, p: Op, want_plan: bool) -> Optio
     if p.num_results() != 1 || p.is("constant") || p.is("scatter") {
         return None;
     }
-    let users = users_of(p);
+    let users = p.users();
     if users.is_empty() {
         return None;
     }
@@ -512,7 +477,7 @@ fn assess(cache: &mut Cache, funcs: &Functions, p: Op, want_plan: bool) -> Optio
 /// Debug builds: the consumers an assessment took partly from a memo are
 /// those found afresh (the same ops, nodes and verdicts).
 fn check_memoized(cache: &mut Cache, funcs: &Functions, p: Op, producer: &Node, consumers: &[Consumer]) {
-    let users = users_of(p);
+    let users = p.users();
     assert_eq!(users, consumers.iter().map(|c| c.op).collect::<Vec<_>>(), "memoized users of a producer");
     for (c, memo) in users.into_iter().zip(consumers) {
         let node = cache.node(c, funcs);
@@ -549,7 +514,7 @@ fn replace_by_fusion(
             materialize_with_clones(funcs, view, view.kind(), c, &donors)?
         }
     };
-    let users = users_of(c);
+    let users = c.users();
     for r in 0..c.num_results() {
         c.replace_result_uses(r, fusion.result(r));
     }
@@ -653,7 +618,7 @@ fn fuse_constants(cache: &mut Cache, funcs: &mut Functions, func: Op) -> Result<
         };
         let producer = producer.view.as_ref().ok_or_else(|| bug("constant view"))?;
         let results = constant.results();
-        for c in users_of(constant) {
+        for c in constant.users() {
             if !is_node(c) || c.is("bitcast") {
                 continue;
             }
