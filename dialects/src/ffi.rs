@@ -1,5 +1,7 @@
 //! The C entry points of `dialects/*/include/rxla-c/Dialect/*.h`.
 
+use std::ffi::c_void;
+
 use mlir_sys::{MlirAttribute, MlirContext, MlirDialectHandle, MlirLocation, MlirOperation, MlirStringRef};
 
 extern "C" {
@@ -17,4 +19,25 @@ extern "C" {
     pub fn rxlaWorkGroupDimensionAttrGet(context: MlirContext, dim: i32) -> MlirAttribute;
     pub fn rxlaArithFastMathAttrGet(context: MlirContext, flags: u32) -> MlirAttribute;
     pub fn rxlaGpuDimensionAttrGet(context: MlirContext, dim: i32) -> MlirAttribute;
+    pub fn rxlaHloEnumAttrGetCase(attr: MlirAttribute) -> MlirStringRef;
+    pub fn rxlaHloEnumAttrGet(context: MlirContext, kind: MlirStringRef, case: MlirStringRef) -> MlirAttribute;
+    pub fn rxlaHloStructAttrGetFields(
+        attr: MlirAttribute,
+        callback: RxlaHloFieldCallback,
+        user_data: *mut c_void,
+    ) -> MlirStringRef;
+    pub fn rxlaHloStructAttrGet(
+        context: MlirContext,
+        mnemonic: MlirStringRef,
+        num_fields: isize,
+        names: *const MlirStringRef,
+        values: *const *const i64,
+        sizes: *const isize,
+        is_list: *const bool,
+    ) -> MlirAttribute;
 }
+
+/// `RxlaHloFieldCallback`: one field of a struct attribute (name, values,
+/// count, whether a list, user data).
+pub type RxlaHloFieldCallback =
+    unsafe extern "C" fn(name: MlirStringRef, values: *const i64, count: isize, is_list: bool, user_data: *mut c_void);

@@ -1,13 +1,16 @@
 //! Typed views of the `hlo` dialect's attributes.
 //!
-//! The MLIR C API has no accessors for dialect attributes, but their
-//! printed forms are regular: struct attributes print as
-//! `#hlo.dot<lhs_batch_dims = [0], lhs_contracting_dims = [2]>` (empty
-//! lists omitted) and enums as `#hlo<comparison_direction LT>`. A pass reads
-//! an attribute into a Rust value, changes it, and writes it back as text,
-//! which MLIR parses and verifies.
+//! Enum attributes (`#hlo<comparison_direction LT>`) and the integer struct
+//! attributes (`#hlo.dot<lhs_batch_dims = [0], ...>`, gather, scatter,
+//! conv, window, layout) are read and built through the dialect's C API
+//! (`rxlaHloEnumAttr*`, `rxlaHloStructAttr*`), without printing or parsing.
+//! Struct attributes are seen as named fields ([`StructAttr`]), in the
+//! names and order their printed form has; the text form stays for the
+//! rest (layouts with tiles, sharding) and for messages.
 
 use crate::{op::Op, types::split_top_level};
+use mlir_sys::{MlirAttribute, MlirContext, MlirStringRef};
+use rxla_dialects::ffi;
 
 /// One field of a struct attribute.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,7 +60,82 @@ impl StructAttr {
 
     /// Reads attribute `name` of `op`.
     pub fn of(op: Op, name: &str) -> Option<Self> {
-        Self::parse(&op.attr_text(name)?)
+        Self::from_attr(op.attr_raw(name)?)
+    }
+
+    /// Reads a struct attribute: through the C API where the dialect
+    /// reports its fields, else from its text.
+    pub fn from_attr(attr: MlirAttribute) -> Option<Self> {
+        Self::from_api(attr).or_else(|| Self::parse(&crate::op::attr_to_string(attr)))
+    }
+
+    /// Reads a struct attribute through the C API; `None` where the
+    /// dialect does not report its fields (layouts with tiles, attributes
+    /// of other kinds).
+    pub fn from_api(attr: MlirAttribute) -> Option<Self> {
+        unsafe extern "C" fn field(
+            name: MlirStringRef,
+            values: *const i64,
+            count: isize,
+            is_list: bool,
+            data: *mut std::ffi::c_void,
+        ) {
+            // SAFETY: `data` is the `fields` vector below; `values` holds
+            // `count` integers for the duration of the call.
+            let fields = unsafe { &mut *(data as *mut Vec<(String, Field)>) };
+            let values = unsafe { std::slice::from_raw_parts(values, count.max(0) as usize) };
+            let name = crate::op::string(name);
+            let value = if is_list { Field::List(values.to_vec()) } else { Field::Raw(values[0].to_string()) };
+            fields.push((name, value));
+        }
+        let mut fields: Vec<(String, Field)> = Vec::new();
+        // SAFETY: a live attribute; the callback only runs during the call.
+        let mnemonic =
+            unsafe { ffi::rxlaHloStructAttrGetFields(attr, field, &mut fields as *mut _ as *mut std::ffi::c_void) };
+        if mnemonic.data.is_null() {
+            return None;
+        }
+        Some(Self { mnemonic: crate::op::string(mnemonic), fields })
+    }
+
+    /// The attribute, built through the C API where the dialect can (`dot`,
+    /// `gather`, `scatter`, `window`, `layout` with integer fields), else parsed
+    /// from [`StructAttr::to_text`]; `None` if it does not verify.
+    pub fn to_attr(&self, context: MlirContext) -> Option<MlirAttribute> {
+        let ints: Option<Vec<(Vec<i64>, bool)>> = self
+            .fields
+            .iter()
+            .map(|(_, f)| match f {
+                Field::List(v) => Some((v.clone(), true)),
+                Field::Raw(r) => r.trim().parse::<i64>().ok().map(|i| (vec![i], false)),
+            })
+            .collect();
+        if let Some(ints) = ints {
+            let names: Vec<MlirStringRef> = self.fields.iter().map(|(n, _)| crate::op::string_ref(n)).collect();
+            let values: Vec<*const i64> = ints.iter().map(|(v, _)| v.as_ptr()).collect();
+            let sizes: Vec<isize> = ints.iter().map(|(v, _)| v.len() as isize).collect();
+            let is_list: Vec<bool> = ints.iter().map(|(_, l)| *l).collect();
+            // SAFETY: every array has `fields.len()` entries, alive for the call.
+            let attr = unsafe {
+                ffi::rxlaHloStructAttrGet(
+                    context,
+                    crate::op::string_ref(&self.mnemonic),
+                    names.len() as isize,
+                    names.as_ptr(),
+                    values.as_ptr(),
+                    sizes.as_ptr(),
+                    is_list.as_ptr(),
+                )
+            };
+            if !attr.ptr.is_null() {
+                return Some(attr);
+            }
+            if matches!(self.mnemonic.as_str(), "dot" | "gather" | "scatter" | "window" | "layout") {
+                // The dialect knows these: a null is a bad attribute.
+                return None;
+            }
+        }
+        crate::op::parse_attr(context, &self.to_text())
     }
 
     /// A list field; absent fields are empty lists.
@@ -118,16 +196,86 @@ pub fn dims_text(v: &[i64]) -> String {
     }
 }
 
-/// `#hlo<kind CASE>`.
-pub fn enum_text(kind: &str, case: &str) -> String {
-    format!("#hlo<{kind} {case}>")
+/// `array<i64: ...>` (a `DenseI64ArrayAttr`).
+pub fn dims(context: MlirContext, dims: &[i64]) -> MlirAttribute {
+    // SAFETY: `dims` lives for the call.
+    unsafe { mlir_sys::mlirDenseI64ArrayGet(context, dims.len() as isize, dims.as_ptr()) }
+}
+
+/// An `i64` integer attribute.
+pub fn integer(context: MlirContext, value: i64) -> MlirAttribute {
+    unsafe { mlir_sys::mlirIntegerAttrGet(mlir_sys::mlirIntegerTypeGet(context, 64), value) }
+}
+
+/// `true` or `false`.
+pub fn boolean(context: MlirContext, value: bool) -> MlirAttribute {
+    unsafe { mlir_sys::mlirBoolAttrGet(context, value as i32) }
+}
+
+/// A string attribute (`"..."`).
+pub fn string(context: MlirContext, value: &str) -> MlirAttribute {
+    unsafe { mlir_sys::mlirStringAttrGet(context, crate::op::string_ref(value)) }
+}
+
+/// `@name`.
+pub fn symbol_ref(context: MlirContext, name: &str) -> MlirAttribute {
+    unsafe { mlir_sys::mlirFlatSymbolRefAttrGet(context, crate::op::string_ref(name)) }
+}
+
+/// `[a, b, ...]`.
+pub fn array(context: MlirContext, elements: &[MlirAttribute]) -> MlirAttribute {
+    unsafe { mlir_sys::mlirArrayAttrGet(context, elements.len() as isize, elements.as_ptr()) }
+}
+
+/// `{name = value, ...}`.
+pub fn dictionary(context: MlirContext, entries: &[(&str, MlirAttribute)]) -> MlirAttribute {
+    let named: Vec<mlir_sys::MlirNamedAttribute> = entries
+        .iter()
+        .map(|(name, attr)| unsafe {
+            mlir_sys::mlirNamedAttributeGet(
+                mlir_sys::mlirIdentifierGet(context, crate::op::string_ref(name)),
+                *attr,
+            )
+        })
+        .collect();
+    // SAFETY: `named` lives for the call.
+    unsafe { mlir_sys::mlirDictionaryAttrGet(context, named.len() as isize, named.as_ptr()) }
+}
+
+/// The elements of an array attribute; `None` for any other attribute.
+pub fn array_elements(attr: MlirAttribute) -> Option<Vec<MlirAttribute>> {
+    // SAFETY: a live attribute.
+    unsafe {
+        if !mlir_sys::mlirAttributeIsAArray(attr) {
+            return None;
+        }
+        Some((0..mlir_sys::mlirArrayAttrGetNumElements(attr)).map(|i| mlir_sys::mlirArrayAttrGetElement(attr, i)).collect())
+    }
 }
 
 /// The case of an enum attribute (`LT` of `#hlo<comparison_direction LT>`).
 pub fn enum_case(op: Op, name: &str) -> Option<String> {
-    let text = op.attr_text(name)?;
-    let inner = text.strip_prefix("#hlo<")?.strip_suffix('>')?;
-    Some(inner.split_whitespace().nth(1)?.to_string())
+    enum_attr_case(op.attr_raw(name)?).map(str::to_string)
+}
+
+/// The case of an `hlo` enum attribute; `None` for any other attribute.
+pub fn enum_attr_case(attr: MlirAttribute) -> Option<&'static str> {
+    // SAFETY: a live attribute; the case names are static strings.
+    let case = unsafe { ffi::rxlaHloEnumAttrGetCase(attr) };
+    if case.data.is_null() {
+        return None;
+    }
+    // SAFETY: the dialect's stringified case names: static ASCII strings.
+    std::str::from_utf8(unsafe { std::slice::from_raw_parts(case.data as *const u8, case.length) }).ok()
+}
+
+/// The `hlo` enum attribute of `kind` (`comparison_direction`) and `case`
+/// (`LT`); `None` if either is unknown.
+pub fn enum_attr(context: MlirContext, kind: &str, case: &str) -> Option<MlirAttribute> {
+    // SAFETY: the strings live for the call.
+    let attr =
+        unsafe { ffi::rxlaHloEnumAttrGet(context, crate::op::string_ref(kind), crate::op::string_ref(case)) };
+    (!attr.ptr.is_null()).then_some(attr)
 }
 
 /// A dot's dimension numbers.
@@ -151,13 +299,24 @@ impl DotDims {
         })
     }
 
-    pub fn to_text(&self) -> String {
+    /// The attribute's fields.
+    pub fn to_struct(&self) -> StructAttr {
         let mut s = StructAttr::new("dot");
         s.set_list("lhs_batch_dims", self.lhs_batch.clone());
         s.set_list("rhs_batch_dims", self.rhs_batch.clone());
         s.set_list("lhs_contracting_dims", self.lhs_contracting.clone());
         s.set_list("rhs_contracting_dims", self.rhs_contracting.clone());
-        s.to_text()
+        s
+    }
+
+    /// The attribute's MLIR text.
+    pub fn to_text(&self) -> String {
+        self.to_struct().to_text()
+    }
+
+    /// The attribute, built through the C API; `None` if it does not verify.
+    pub fn to_attr(&self, context: MlirContext) -> Option<MlirAttribute> {
+        self.to_struct().to_attr(context)
     }
 
     /// Non-batch, non-contracting dims of an operand of rank `rank`.
@@ -230,9 +389,9 @@ impl Window {
         ))
     }
 
-    /// The attribute text; fields equal to their defaults everywhere are
-    /// omitted.
-    pub fn to_text(&self) -> String {
+    /// The attribute's fields; those equal to their defaults everywhere
+    /// are empty (omitted from the text).
+    pub fn to_struct(&self) -> StructAttr {
         let mut s = StructAttr::new("window");
         let field = |f: fn(&WindowDim) -> i64, default: i64| -> Vec<i64> {
             let v: Vec<i64> = self.0.iter().map(f).collect();
@@ -249,7 +408,17 @@ impl Window {
         s.set_list("lhs_dilation", field(|d| d.lhs_dilation, 1));
         s.set_list("rhs_dilation", field(|d| d.rhs_dilation, 1));
         s.set_list("reversal", field(|d| d.reversal as i64, 0));
-        s.to_text()
+        s
+    }
+
+    /// The attribute's MLIR text.
+    pub fn to_text(&self) -> String {
+        self.to_struct().to_text()
+    }
+
+    /// The attribute, built through the C API; `None` if it does not verify.
+    pub fn to_attr(&self, context: MlirContext) -> Option<MlirAttribute> {
+        self.to_struct().to_attr(context)
     }
 
     /// The output size of each dimension for an input of `dims`.

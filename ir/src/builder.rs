@@ -3,14 +3,14 @@
 //!
 //! A [`Builder`] inserts new ops before an op, at the end of a block, or
 //! through a pattern's rewriter (so the greedy driver sees them). Each typed
-//! helper returns the new op's result and builds its types and its array,
-//! integer and symbol attributes through the C API; [`Builder::create_raw`]
-//! makes any op from its name, operands, result types and built attributes,
-//! and [`Builder::create`] from attributes in MLIR text (the `hlo`
-//! dialect's enum and struct attributes, which the C API cannot build).
+//! helper returns the new op's result and builds its types and attributes
+//! through the C API (the `hlo` dialect's enum and struct attributes
+//! through its own, [`crate::attrs`]); [`Builder::create_raw`] makes any op
+//! from its name, operands, result types and built attributes, and
+//! [`Builder::create`] from attributes in MLIR text.
 
 use crate::{
-    attrs::{enum_text, DotDims},
+    attrs::DotDims,
     op::{parse_attr, string_ref, Op, Value},
     pass::PassError,
     types::{shape, ElementType, HloType, TensorType},
@@ -233,17 +233,23 @@ impl Builder {
 
     /// `array<i64: ...>`.
     pub fn dims_attr(&self, dims: &[i64]) -> MlirAttribute {
-        unsafe { mlirDenseI64ArrayGet(self.context, dims.len() as isize, dims.as_ptr()) }
+        crate::attrs::dims(self.context, dims)
     }
 
     /// An `i64` integer attribute.
     pub fn i64_attr(&self, v: i64) -> MlirAttribute {
-        unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(self.context, 64), v) }
+        crate::attrs::integer(self.context, v)
+    }
+
+    /// An `hlo` struct attribute (dimension numbers, a window); an error if
+    /// it does not verify.
+    pub fn struct_attr(&self, value: &crate::attrs::StructAttr) -> Result<MlirAttribute> {
+        value.to_attr(self.context).ok_or_else(|| bug(format!("bad attribute {}", value.to_text())))
     }
 
     /// `@name`.
     pub fn symbol_ref(&self, name: &str) -> MlirAttribute {
-        unsafe { mlirFlatSymbolRefAttrGet(self.context, string_ref(name)) }
+        crate::attrs::symbol_ref(self.context, name)
     }
 
     /// `hlo.<opcode>` with two operands of one type (add, multiply, ...).
@@ -268,11 +274,14 @@ impl Builder {
     /// optional comparison type (FLOAT, TOTALORDER, SIGNED, UNSIGNED).
     pub fn compare(&self, dir: &str, a: Value, b: Value, compare_type: Option<&str>) -> Result<Value> {
         let t = Self::tensor(a)?;
-        let mut attrs = vec![("comparison_direction", enum_text("comparison_direction", dir))];
+        let enum_attr = |kind: &str, case: &str| {
+            crate::attrs::enum_attr(self.context, kind, case).ok_or_else(|| bug(format!("bad {kind} '{case}'")))
+        };
+        let mut attrs = vec![("comparison_direction", enum_attr("comparison_direction", dir)?)];
         if let Some(ct) = compare_type {
-            attrs.push(("compare_type", enum_text("comparison_type", ct)));
+            attrs.push(("compare_type", enum_attr("comparison_type", ct)?));
         }
-        self.value("hlo.compare", &[a, b], t.with_elem(&ElementType::new("i1")).into(), &attrs)
+        self.value_raw("hlo.compare", &[a, b], t.with_elem(&ElementType::new("i1")).into(), &attrs)
     }
 
     /// `hlo.select`.
@@ -379,22 +388,24 @@ impl Builder {
     }
 
     /// `hlo.dot` with `dims`; the result has element type `elem`. The
-    /// precision config (MLIR text) is kept if given.
+    /// precision config is kept if given.
     pub fn dot(
         &self,
         lhs: Value,
         rhs: Value,
         dims: &DotDims,
         elem: &ElementType,
-        precision: Option<String>,
+        precision: Option<MlirAttribute>,
     ) -> Result<Value> {
         let (l, r) = (Self::tensor(lhs)?, Self::tensor(rhs)?);
         let out = TensorType::new(&dims.result_dims(&l.dims, &r.dims), elem);
-        let mut attrs = vec![("dot_dimension_numbers", dims.to_text())];
+        let dot_dims =
+            dims.to_attr(self.context).ok_or_else(|| bug(format!("bad dot dimension numbers {dims:?}")))?;
+        let mut attrs = vec![("dot_dimension_numbers", dot_dims)];
         if let Some(p) = precision {
             attrs.push(("precision_config", p));
         }
-        self.value("hlo.dot", &[lhs, rhs], out.into(), &attrs)
+        self.value_raw("hlo.dot", &[lhs, rhs], out.into(), &attrs)
     }
 
     /// `hlo.tuple`.

@@ -180,8 +180,8 @@ pub fn scalar_reducer(module: Op, opcode: &str, elem: &ElementType) -> Result<St
 pub fn clone_function(module: Op, func: Op, hint: &str) -> Result<Op, PassError> {
     let new_name = unique_name(module, hint);
     let copy = func.clone_detached();
-    copy.set_attr("sym_name", &format!("\"{}\"", new_name.replace('\\', "\\\\").replace('"', "\\\"")))?;
-    copy.set_attr("sym_visibility", "\"private\"")?;
+    copy.set_string_attr("sym_name", &new_name);
+    copy.set_string_attr("sym_visibility", "private");
     copy.remove_attr("hlo.entry");
     unsafe { mlirBlockInsertOwnedOperationAfter(func.block(), func.raw(), copy.raw()) };
     Ok(copy)
@@ -192,14 +192,13 @@ pub fn clone_function(module: Op, func: Op, hint: &str) -> Result<Op, PassError>
 /// for which `f` returns a new name is replaced by it, one call per
 /// occurrence, in attribute order. Returns true if anything changed.
 pub fn replace_callees(op: Op, mut f: impl FnMut(&str) -> Option<String>) -> Result<bool, PassError> {
-    use crate::builder::quote_symbol;
     let mut changed = false;
     for (key, attr) in op.attrs_raw() {
         unsafe {
             if mlirAttributeIsAFlatSymbolRef(attr) {
                 let old = crate::op::string(mlirFlatSymbolRefAttrGetValue(attr));
                 if let Some(new) = f(&old) {
-                    op.set_attr(&key, &format!("@{}", quote_symbol(&new)))?;
+                    op.set_symbol_attr(&key, &new);
                     changed = true;
                 }
             } else if mlirAttributeIsAArray(attr) {
@@ -223,8 +222,8 @@ pub fn replace_callees(op: Op, mut f: impl FnMut(&str) -> Option<String>) -> Res
                     })
                     .collect();
                 if any {
-                    let list: Vec<String> = names.iter().map(|n| format!("@{}", quote_symbol(n))).collect();
-                    op.set_attr(&key, &format!("[{}]", list.join(", ")))?;
+                    let list: Vec<MlirAttribute> = names.iter().map(|n| crate::attrs::symbol_ref(op.context(), n)).collect();
+                    op.set_attr_raw(&key, crate::attrs::array(op.context(), &list));
                     changed = true;
                 }
             }

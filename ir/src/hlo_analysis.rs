@@ -10,7 +10,7 @@
 use crate::{
     op::{Op, Value},
     pass::PassError,
-    types::{split_top_level, HloType, TensorType},
+    types::{HloType, TensorType},
 };
 use mlir_sys::*;
 use std::{
@@ -286,37 +286,27 @@ pub fn elements(v: Value) -> i64 {
 
 /// The printed `hlo.layout` of `v` when it is not the default one.
 pub fn layout_text(v: Value) -> Option<String> {
-    let text = v.layout_text()?;
-    let rank = array_type(v).map(|t| t.rank()).unwrap_or(0);
-    (!is_default_layout(&text, rank)).then_some(text)
+    layout_attr(v).map(crate::op::attr_to_string)
 }
 
-/// True if a layout's text is the default (descending, nothing else).
-fn is_default_layout(text: &str, rank: usize) -> bool {
-    let Some(inner) = text.trim().strip_prefix("#hlo.layout<").and_then(|t| t.strip_suffix('>')) else {
+/// The `hlo.layout` attribute of `v` when it is not the default one.
+pub fn layout_attr(v: Value) -> Option<MlirAttribute> {
+    let attr = v.layout_attr()?;
+    let rank = array_type(v).map(|t| t.rank()).unwrap_or(0);
+    (!is_default_layout(attr, rank)).then_some(attr)
+}
+
+/// True if a layout is the default (descending, nothing else).
+fn is_default_layout(attr: MlirAttribute, rank: usize) -> bool {
+    let Some(layout) = crate::attrs::StructAttr::from_attr(attr).filter(|s| s.mnemonic == "layout") else {
         return false;
     };
-    let mut ok = true;
-    for item in split_top_level(inner) {
-        let Some((key, value)) = item.split_once('=') else {
-            return false;
-        };
-        let (key, value) = (key.trim(), value.trim());
-        if key == "minor_to_major" {
-            let list: Option<Vec<i64>> = value
-                .trim_start_matches('[')
-                .trim_end_matches(']')
-                .split(',')
-                .filter(|s| !s.trim().is_empty())
-                .map(|s| s.trim().parse().ok())
-                .collect();
-            let descending: Vec<i64> = (0..rank as i64).rev().collect();
-            ok &= list.is_some_and(|l| l.is_empty() || l == descending);
-        } else {
-            ok &= (key == "element_size_in_bits" || key == "memory_space") && value == "0";
-        }
-    }
-    ok
+    let descending: Vec<i64> = (0..rank as i64).rev().collect();
+    layout.fields.iter().all(|(key, value)| match (key.as_str(), value) {
+        ("minor_to_major", crate::attrs::Field::List(l)) => l.is_empty() || *l == descending,
+        ("element_size_in_bits" | "memory_space", crate::attrs::Field::Raw(v)) => v == "0",
+        _ => false,
+    })
 }
 
 /// The minor-to-major order of `v` (descending unless a plain permuted

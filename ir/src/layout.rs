@@ -17,7 +17,6 @@
 //! whose row-major order is the value's order in memory.
 
 use crate::{
-    attrs::list_text,
     builder::Builder,
     op::{Op, Value},
     pass::PassError,
@@ -100,7 +99,12 @@ pub fn parse_layout(text: &str, rank: usize) -> LayoutKind {
             extras = true;
         }
     }
-    let m2m = m2m.unwrap_or_default();
+    kind_of(m2m.unwrap_or_default(), extras, rank)
+}
+
+/// The kind of a layout of rank `rank` with `m2m` and, if `extras`, fields
+/// other than a zero element size or memory space.
+fn kind_of(m2m: Vec<i64>, extras: bool, rank: usize) -> LayoutKind {
     if is_default_minor_to_major(&m2m) && (m2m.is_empty() || m2m.len() == rank) {
         return LayoutKind::Default;
     }
@@ -120,15 +124,24 @@ pub fn layout_text(value: Value) -> Option<String> {
 pub fn layout_of(value: Value) -> LayoutKind {
     let ty = value.ty();
     let Some(t) = ty.tensor() else { return LayoutKind::Opaque };
-    match layout_text(value) {
-        None => LayoutKind::Default,
-        Some(text) => parse_layout(&text, t.rank()),
+    let Some(attr) = value.layout_attr() else { return LayoutKind::Default };
+    // Plain layouts through the C API; tiled ones from their text.
+    match crate::attrs::StructAttr::from_api(attr) {
+        Some(layout) if layout.mnemonic == "layout" => {
+            // Integer fields are reported only when not zero.
+            let extras = layout.fields.iter().any(|(key, _)| key != "minor_to_major");
+            kind_of(layout.list("minor_to_major"), extras, t.rank())
+        }
+        _ => parse_layout(&crate::op::attr_to_string(attr), t.rank()),
     }
 }
 
-/// `#hlo.layout<minor_to_major = [...]>`.
-pub fn layout_attr_text(minor_to_major: &[i64]) -> String {
-    format!("#hlo.layout<minor_to_major = {}>", list_text(minor_to_major))
+/// Sets `op`'s `hlo.layout` to the plain layout `minor_to_major` (built
+/// through the dialect's C API).
+pub fn set_layout(op: Op, minor_to_major: &[i64]) -> Result<(), crate::PassError> {
+    let mut layout = crate::attrs::StructAttr::new("layout");
+    layout.set_list("minor_to_major", minor_to_major.to_vec());
+    op.set_struct_attr("hlo.layout", &layout)
 }
 
 /// Copies `from`'s `hlo.layout` attribute (whatever it is) onto `to`.

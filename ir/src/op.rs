@@ -364,6 +364,41 @@ impl Op {
         unsafe { mlirOperationSetAttributeByName(self.0, string_ref(name), attr) }
     }
 
+    /// Sets `name` to `array<i64: dims>`.
+    pub fn set_dims_attr(self, name: &str, dims: &[i64]) {
+        self.set_attr_raw(name, crate::attrs::dims(self.context(), dims));
+    }
+
+    /// Sets `name` to an `i64` integer attribute.
+    pub fn set_i64_attr(self, name: &str, value: i64) {
+        self.set_attr_raw(name, crate::attrs::integer(self.context(), value));
+    }
+
+    /// Sets `name` to a bool attribute.
+    pub fn set_bool_attr(self, name: &str, value: bool) {
+        self.set_attr_raw(name, crate::attrs::boolean(self.context(), value));
+    }
+
+    /// Sets `name` to a string attribute.
+    pub fn set_string_attr(self, name: &str, value: &str) {
+        self.set_attr_raw(name, crate::attrs::string(self.context(), value));
+    }
+
+    /// Sets `name` to `@symbol`.
+    pub fn set_symbol_attr(self, name: &str, symbol: &str) {
+        self.set_attr_raw(name, crate::attrs::symbol_ref(self.context(), symbol));
+    }
+
+    /// Sets `name` to an `hlo` struct attribute (dimension numbers, a
+    /// window); fails if it does not verify (a bug in the calling pass).
+    pub fn set_struct_attr(self, name: &str, value: &crate::attrs::StructAttr) -> Result<(), crate::PassError> {
+        let attr = value.to_attr(self.context()).ok_or_else(|| {
+            crate::PassError(format!("internal error: bad attribute '{}' for '{name}'", value.to_text()))
+        })?;
+        self.set_attr_raw(name, attr);
+        Ok(())
+    }
+
     /// Sets attribute `name` from its MLIR text; fails if the text does not
     /// parse (a bug in the calling pass, reported as such).
     pub fn set_attr(self, name: &str, text: &str) -> Result<(), crate::PassError> {
@@ -706,13 +741,18 @@ impl Value {
     /// result when the op has several results), or the argument attribute
     /// for arguments of a `func.func`.
     pub fn layout_text(self) -> Option<String> {
-        let text = self.attr_text("hlo.layout")?;
+        self.layout_attr().map(attr_to_string)
+    }
+
+    /// The `hlo.layout` attribute of the value, as [`Value::layout_text`]
+    /// finds it.
+    pub fn layout_attr(self) -> Option<MlirAttribute> {
+        let attr = self.attr("hlo.layout")?;
         match self.op() {
             Some(op) if op.num_results() > 1 => {
-                let inner = text.strip_prefix('[')?.strip_suffix(']')?;
-                crate::types::split_top_level(inner).get(self.result_number()?).map(|s| s.to_string())
+                crate::attrs::array_elements(attr)?.get(self.result_number()?).copied()
             }
-            _ => Some(text),
+            _ => Some(attr),
         }
     }
 }

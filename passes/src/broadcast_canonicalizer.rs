@@ -11,9 +11,8 @@
 //! keeps the old one's attributes, layout included.
 
 use melior::ir::OperationRef;
-use rxla_ir::layout::{layout_text, rebuild};
+use rxla_ir::layout::rebuild;
 use rxla_ir::{
-    attrs::dims_text,
     builder::Builder,
     computation,
     op::Op,
@@ -58,11 +57,11 @@ pub fn canonicalize(op: Op) -> Result<bool, PassError> {
         .ok_or_else(|| PassError("internal error: broadcast dimensions are not a set".into()))?;
     let b = Builder::before(op);
     let transposed = b.transpose(operand, &perm)?;
-    if let (Some(layout), Some(t)) = (layout_text(operand), transposed.op()) {
-        t.set_attr("hlo.layout", &layout)?;
+    if let (Some(layout), Some(t)) = (operand.layout_attr(), transposed.op()) {
+        t.set_attr_raw("hlo.layout", layout);
     }
     let new = rebuild(&b, op, &[transposed], &[op.result_type(0)], &["dimensions"])?;
-    new.set_attr("dimensions", &dims_text(&sorted))?;
+    new.set_dims_attr("dimensions", &sorted);
     op.replace_result_uses(0, new.result(0));
     op.erase();
     Ok(true)

@@ -349,6 +349,6 @@ fn prefix_op_name(op: Op, prefix: &str) -> Result<(), PassError> {
             }
         }
     };
-    let escaped = new_text.replace('\\', "\\\\").replace('"', "\\\"");
-    op.set_attr("hlo.metadata", &format!("\"{escaped}\""))
+    op.set_string_attr("hlo.metadata", &new_text);
+    Ok(())
 }

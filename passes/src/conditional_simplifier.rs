@@ -200,7 +200,7 @@ fn merge_duplicate_elements(c: Op) -> Result<bool> {
             Some(&k) => {
                 for user in c.result(0).users() {
                     if user.int_attr("index") == Some(i as i64) {
-                        user.set_attr("index", &format!("{k} : i64"))?;
+                        user.set_i64_attr("index", k as i64);
                         changed = true;
                     }
                 }
@@ -296,7 +296,7 @@ fn remove_unused_elements(module: Op, c: Op, released: &mut Vec<String>) -> Resu
     for user in c.result(0).users() {
         let i = user.int_attr("index").unwrap_or(0) as usize;
         user.set_operand(0, n.result(0));
-        user.set_attr("index", &format!("{} : i64", old_to_new[&i]))?;
+        user.set_i64_attr("index", old_to_new[&i] as i64);
     }
     released.extend(c.symbol_uses());
     c.erase();
@@ -535,7 +535,7 @@ fn remove_unused_operands(module: Op, name: &str, calling: &[Op]) -> Result<bool
     for user in old_param.users() {
         let i = user.int_attr("index").unwrap_or(0) as usize;
         user.set_operand(0, new_param);
-        user.set_attr("index", &format!("{} : i64", old_to_new[&i]))?;
+        user.set_i64_attr("index", old_to_new[&i] as i64);
     }
     unsafe { mlirBlockEraseArgument(block, 0) };
     update_function_type(copy)?;
@@ -554,8 +554,8 @@ fn remove_unused_operands(module: Op, name: &str, calling: &[Op]) -> Result<bool
             c.set_operand(1 + k, t);
             new_names[k] = copy_name.clone();
         }
-        let list: Vec<String> = new_names.iter().map(|n| format!("@{}", quote_symbol(n))).collect();
-        c.set_attr("branch_computations", &format!("[{}]", list.join(", ")))?;
+        let list: Vec<_> = new_names.iter().map(|n| rxla_ir::attrs::symbol_ref(c.context(), n)).collect();
+        c.set_attr_raw("branch_computations", rxla_ir::attrs::array(c.context(), &list));
     }
     Ok(true)
 }

@@ -106,7 +106,7 @@ pub fn decompose(dot: Op) -> Result<bool, PassError> {
         &[HloType::Tensor(result)],
         &["dot_dimension_numbers", "hlo.layout", "hlo.sharding"],
     )?;
-    new_dot.set_attr("dot_dimension_numbers", &canonical.to_text())?;
+    new_dot.set_struct_attr("dot_dimension_numbers", &canonical.to_struct())?;
     // Always a reshape, as XLA's, even to the same shape (algsimp removes
     // it later): until then the dot's user is the reshape, which decides
     // where `excess-precision` keeps a bf16 dot's rounding as XLA does.

@@ -85,7 +85,7 @@ impl GatherDims {
         })
     }
 
-    pub fn to_text(&self) -> String {
+    pub fn to_struct(&self) -> StructAttr {
         let mut s = StructAttr::new("gather");
         s.set_list("offset_dims", self.offset_dims.clone());
         s.set_list("collapsed_slice_dims", self.collapsed_slice_dims.clone());
@@ -93,7 +93,7 @@ impl GatherDims {
         s.set_list("start_indices_batching_dims", self.start_indices_batching_dims.clone());
         s.set_list("start_index_map", self.start_index_map.clone());
         s.set("index_vector_dim", rxla_ir::attrs::Field::Raw(self.index_vector_dim.to_string()));
-        s.to_text()
+        s
     }
 }
 
@@ -316,9 +316,9 @@ pub fn simplify(gather: Op) -> Result<bool, PassError> {
         &[result_ty],
         &["dimension_numbers", "indices_are_sorted", "hlo.layout", "hlo.sharding"],
     )?;
-    new.set_attr("dimension_numbers", &simple.to_text())?;
+    new.set_struct_attr("dimension_numbers", &simple.to_struct())?;
     if indices_sorted {
-        new.set_attr("indices_are_sorted", "true")?;
+        new.set_bool_attr("indices_are_sorted", true);
     }
     let mut result = new.result(0);
 

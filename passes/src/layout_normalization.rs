@@ -60,7 +60,7 @@ use crate::{
     reshape_mover::is_elementwise,
 };
 use melior::ir::OperationRef;
-use rxla_ir::layout::{layout_attr_text, layout_of, may_reduce_in_order, non_fusion_functions, physical_dims, rebuild};
+use rxla_ir::layout::{layout_of, may_reduce_in_order, non_fusion_functions, physical_dims, rebuild};
 use rxla_ir::{
     attrs::dims_text,
     builder::Builder,
@@ -291,7 +291,7 @@ impl Normalizer {
         } else {
             let cast = b.bitcast(physical, &rt)?;
             let cast_op = cast.op().ok_or_else(|| bug("bitcast without an op"))?;
-            cast_op.set_attr("hlo.layout", &layout_attr_text(&rxla_ir::layout::minor_to_major_of(&order)))?;
+            rxla_ir::layout::set_layout(cast_op, &rxla_ir::layout::minor_to_major_of(&order))?;
             self.note(cast);
             self.normalized.insert(cast, physical);
             cast
@@ -335,7 +335,7 @@ impl Normalizer {
         let physical = self.transpose(&after, r, &order)?;
         let cast = after.bitcast(physical, &rt)?;
         let cast_op = cast.op().ok_or_else(|| bug("bitcast without an op"))?;
-        cast_op.set_attr("hlo.layout", &layout_attr_text(&rxla_ir::layout::minor_to_major_of(&order)))?;
+        rxla_ir::layout::set_layout(cast_op, &rxla_ir::layout::minor_to_major_of(&order))?;
         self.note(cast);
         self.normalized.insert(cast, physical);
         for (user, k) in uses {
@@ -450,7 +450,7 @@ impl Normalizer {
                 let mut operands = vec![x];
                 operands.extend(starts);
                 let new = rebuild(b, op, &operands, &[phys_ty.into()], &["slice_sizes", "hlo.layout", "hlo.sharding"])?;
-                new.set_attr("slice_sizes", &dims_text(&permute(&sizes, order)))?;
+                new.set_dims_attr("slice_sizes", &permute(&sizes, order));
                 Ok(Some(self.note(new.result(0))))
             }
             "dynamic_update_slice" => {
@@ -518,7 +518,7 @@ impl Normalizer {
         }
         let r0_ty = rt.with_dims(&shape::permute(&rt.dims, &kept));
         let new = rebuild(b, op, &[x, op.operand(1)], &[r0_ty.into()], &["dimensions", "hlo.layout", "hlo.sharding"])?;
-        new.set_attr("dimensions", &dims_text(&new_reduced))?;
+        new.set_dims_attr("dimensions", &new_reduced);
         self.note_op(new);
         // r0 = transpose(r, kept); the physical result is transpose(r, order).
         let perm = shape::compose_permutations(&shape::inverse_permutation(&kept), order);

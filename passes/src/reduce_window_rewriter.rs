@@ -34,8 +34,8 @@
 use crate::constant::{max_value, min_value, splat, Scalar};
 use melior::ir::OperationRef;
 use rxla_ir::{
-    attrs::{dims_text, Window, WindowDim},
-    builder::{quote_symbol, Builder},
+    attrs::{Window, WindowDim},
+    builder::Builder,
     computation,
     op::{Op, Value},
     pass::{HloPass, PassError, PassOptions},
@@ -146,9 +146,9 @@ fn rank1_to_rank2(op: Op, window: &Window, outputs: &[TensorType]) -> Result<()>
     let mut window2 = window.clone();
     window2.0.push(WindowDim::trivial());
     let results: Vec<HloType> = outputs.iter().map(|t| t.with_dims(&[t.dims[0], 1]).into()).collect();
-    let Some(to_apply) = op.attr_text("to_apply") else { return Ok(()) };
-    let rw =
-        b.create("hlo.reduce_window", &operands, &results, &[("window", window2.to_text()), ("to_apply", to_apply)])?;
+    let Some(to_apply) = op.attr_raw("to_apply") else { return Ok(()) };
+    let window2 = b.struct_attr(&window2.to_struct())?;
+    let rw = b.create_raw("hlo.reduce_window", &operands, &results, &[("window", window2), ("to_apply", to_apply)])?;
     let values: Vec<Value> =
         outputs.iter().enumerate().map(|(i, t)| b.reshape(rw.result(i), &t.dims)).collect::<Result<_>>()?;
     replace(op, &values);
@@ -233,14 +233,16 @@ impl ReduceWindowRewriter {
 
         let base = self.base_length;
         let b = Builder::before(op);
-        let reducer_ref = format!("@{}", quote_symbol(&to_apply));
+        let reducer_ref = b.symbol_ref(&to_apply);
         let reduce_window = |x: Value, window: &Window, out: &TensorType| -> Result<Value> {
-            b.value(
+            let window = b.struct_attr(&window.to_struct())?;
+            let op = b.create_raw(
                 "hlo.reduce_window",
                 &[x, init],
-                out.clone().into(),
-                &[("window", window.to_text()), ("to_apply", reducer_ref.clone())],
-            )
+                &[out.clone().into()],
+                &[("window", window), ("to_apply", reducer_ref)],
+            )?;
+            Ok(op.result(0))
         };
 
         // Scan dimension last.
@@ -315,12 +317,14 @@ impl ReduceWindowRewriter {
 
         // Combine, then undo the reshape, transpose and padding.
         let all_dims: Vec<i64> = (0..=rank as i64).collect();
-        let mut scan = b.value(
-            "hlo.map",
-            &[outer, inner],
-            tiled_type.into(),
-            &[("dimensions", dims_text(&all_dims)), ("to_apply", reducer_ref.clone())],
-        )?;
+        let mut scan = b
+            .create_raw(
+                "hlo.map",
+                &[outer, inner],
+                &[tiled_type.into()],
+                &[("dimensions", b.dims_attr(&all_dims)), ("to_apply", reducer_ref)],
+            )?
+            .result(0);
         scan = b.reshape(scan, &padded_dims)?;
         if scan_dim != rank - 1 {
             scan = b.transpose(scan, &permutation)?;

@@ -18,7 +18,6 @@
 use melior::ir::OperationRef;
 use rxla_ir::layout::{layout_of, rebuild};
 use rxla_ir::{
-    attrs::dims_text,
     builder::Builder,
     computation,
     op::{Op, Value},
@@ -94,7 +93,7 @@ pub fn group(reduce: Op) -> Result<bool, PassError> {
     operands.extend((n..2 * n).map(|i| reduce.operand(i)));
     let results: Vec<_> = reduce.results().iter().map(|r| r.ty()).collect();
     let new = rebuild(&b, reduce, &operands, &results, &["dimensions"])?;
-    new.set_attr("dimensions", &dims_text(&new_dims))?;
+    new.set_dims_attr("dimensions", &new_dims);
     for i in 0..reduce.num_results() {
         reduce.replace_result_uses(i, new.result(i));
     }

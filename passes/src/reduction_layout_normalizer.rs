@@ -30,10 +30,9 @@
 
 use melior::ir::OperationRef;
 use rxla_ir::layout::{
-    layout_attr_text, layout_of, layout_text, major_to_minor, may_reduce_in_order, rebuild, LayoutKind,
+    layout_of, major_to_minor, may_reduce_in_order, rebuild, LayoutKind,
 };
 use rxla_ir::{
-    attrs::dims_text,
     builder::Builder,
     computation,
     op::{Op, Value},
@@ -141,9 +140,9 @@ pub fn normalize(module: Op, reduce: Op, keep_order: bool) -> Result<bool, PassE
     }
     operands.extend((n..2 * n).map(|i| reduce.operand(i)));
     let new = rebuild(&b, reduce, &operands, &new_types, &["dimensions", "hlo.layout"])?;
-    new.set_attr("dimensions", &dims_text(&new_reduced))?;
+    new.set_dims_attr("dimensions", &new_reduced);
     if !is_default(&new_layouts[0]) {
-        new.set_attr("hlo.layout", &layout_attr_text(&new_layouts[0]))?;
+        rxla_ir::layout::set_layout(new, &new_layouts[0])?;
     }
     for i in 0..n {
         let (t, _) = &result_orders[i];
@@ -154,8 +153,8 @@ pub fn normalize(module: Op, reduce: Op, keep_order: bool) -> Result<bool, PassE
             new.result(i)
         } else {
             let cast = b.bitcast(new.result(i), t)?;
-            if let (Some(text), Some(op)) = (layout_text(reduce.result(i)), cast.op()) {
-                op.set_attr("hlo.layout", &text)?;
+            if let (Some(layout), Some(op)) = (reduce.result(i).layout_attr(), cast.op()) {
+                op.set_attr_raw("hlo.layout", layout);
             }
             cast
         };

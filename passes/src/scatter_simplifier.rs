@@ -89,7 +89,7 @@ impl ScatterDims {
         })
     }
 
-    pub fn to_text(&self) -> String {
+    pub fn to_struct(&self) -> StructAttr {
         let mut s = StructAttr::new("scatter");
         s.set_list("update_window_dims", self.update_window_dims.clone());
         s.set_list("inserted_window_dims", self.inserted_window_dims.clone());
@@ -97,7 +97,7 @@ impl ScatterDims {
         s.set_list("scatter_indices_batching_dims", self.scatter_indices_batching_dims.clone());
         s.set_list("scatter_dims_to_operand_dims", self.scatter_dims_to_operand_dims.clone());
         s.set("index_vector_dim", Field::Raw(self.index_vector_dim.to_string()));
-        s.to_text()
+        s
     }
 }
 
@@ -216,9 +216,9 @@ pub fn simplify(module: Op, scatter: Op) -> Result<bool, PassError> {
     new_operands.extend(&new_updates);
     let result_types: Vec<HloType> = scatter.results().iter().map(|r| r.ty()).collect();
     let new = rebuild(&b, scatter, &new_operands, &result_types, &["dimension_numbers", "indices_are_sorted"])?;
-    new.set_attr("dimension_numbers", &simple.to_text())?;
+    new.set_struct_attr("dimension_numbers", &simple.to_struct())?;
     if indices_sorted {
-        new.set_attr("indices_are_sorted", "true")?;
+        new.set_bool_attr("indices_are_sorted", true);
     }
     for i in 0..scatter.num_results() {
         scatter.replace_result_uses(i, new.result(i));

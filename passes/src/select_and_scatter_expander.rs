@@ -29,8 +29,8 @@ use crate::constant::ConstantBuilder;
 use crate::constant::Scalar;
 use melior::ir::OperationRef;
 use rxla_ir::{
-    attrs::{list_text, StructAttr},
-    builder::{quote_symbol, Builder},
+    attrs::StructAttr,
+    builder::Builder,
     computation,
     op::Op,
     pass::{HloPass, PassError, PassOptions},
@@ -70,7 +70,7 @@ fn expand(module: Op, sas: Op) -> Result<()> {
         return Ok(());
     };
     let (Some(select_name), Some(scatter_name), Some(window)) =
-        (sas.symbol_attr("select"), sas.symbol_attr("scatter"), sas.attr_text("window"))
+        (sas.symbol_attr("select"), sas.symbol_attr("scatter"), sas.attr_raw("window"))
     else {
         return Ok(());
     };
@@ -127,11 +127,11 @@ fn expand(module: Op, sas: Op) -> Result<()> {
     operands.extend(std::iter::repeat_n(neg_one, rank));
     let mut results: Vec<HloType> = vec![source_shape.clone().into()];
     results.extend((0..rank).map(|_| source_shape.with_elem(&s32).into()));
-    let reduce_window = b.create(
+    let reduce_window = b.create_raw(
         "hlo.reduce_window",
         &operands,
         &results,
-        &[("window", window), ("to_apply", format!("@{}", quote_symbol(&computation::name(reducer))))],
+        &[("window", window), ("to_apply", b.symbol_ref(&computation::name(reducer)))],
     )?;
 
     let mut column = source_shape.dims.clone();
@@ -141,15 +141,18 @@ fn expand(module: Op, sas: Op) -> Result<()> {
     let initial = b.broadcast_scalar(init, &shape.dims)?;
     let all: Vec<i64> = (0..rank as i64).collect();
     let mut dims = StructAttr::new("scatter");
-    dims.set("inserted_window_dims", rxla_ir::attrs::Field::Raw(list_text(&all)));
-    dims.set("scatter_dims_to_operand_dims", rxla_ir::attrs::Field::Raw(list_text(&all)));
+    dims.set_list("inserted_window_dims", all.clone());
+    dims.set_list("scatter_dims_to_operand_dims", all);
     dims.set("index_vector_dim", rxla_ir::attrs::Field::Raw(rank.to_string()));
-    let scatter = b.value(
-        "hlo.scatter",
-        &[initial, indices, source],
-        shape.clone().into(),
-        &[("dimension_numbers", dims.to_text()), ("to_apply", format!("@{}", quote_symbol(&scatter_name)))],
-    )?;
+    let dims = b.struct_attr(&dims)?;
+    let scatter = b
+        .create_raw(
+            "hlo.scatter",
+            &[initial, indices, source],
+            &[shape.clone().into()],
+            &[("dimension_numbers", dims), ("to_apply", b.symbol_ref(&scatter_name))],
+        )?
+        .result(0);
     if let Some(new_op) = scatter.op() {
         for key in ["hlo.layout", "hlo.metadata"] {
             if let Some(attr) = sas.attr_raw(key) {

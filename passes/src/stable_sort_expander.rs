@@ -22,7 +22,8 @@
 
 use melior::ir::OperationRef;
 use rxla_ir::{
-    builder::{quote_symbol, Builder},
+    attrs::StructAttr,
+    builder::Builder,
     computation,
     op::Op,
     pass::{HloPass, PassError, PassOptions},
@@ -102,10 +103,10 @@ fn expand(module: Op, sort: Op) -> Result<(), PassError> {
     let tie_breaker = b.compare("LT", args[2 * iota_index], args[2 * iota_index + 1], None)?;
     let root = b.select(same, tie_breaker, original)?;
     b.ret(&[root])?;
-    let new_name = format!("@{}", quote_symbol(&computation::name(new_comparator)));
+    let new_name = computation::name(new_comparator);
 
     if existing_iota.is_some() {
-        sort.set_attr("to_apply", &new_name)?;
+        sort.set_symbol_attr("to_apply", &new_name);
         sort.remove_attr("is_stable");
         return Ok(());
     }
@@ -117,21 +118,19 @@ fn expand(module: Op, sort: Op) -> Result<(), PassError> {
     operands.push(iota);
     let mut results: Vec<HloType> = sort.results().iter().map(|r| r.ty()).collect();
     results.push(iota_type.into());
-    let mut attrs = vec![("dimension", format!("{dimension} : i64")), ("to_apply", new_name)];
-    if let Some(layout) = sort.attr_text("hlo.layout") {
+    let mut attrs = vec![("dimension", sb.i64_attr(dimension)), ("to_apply", sb.symbol_ref(&new_name))];
+    if let Some(layout) = sort.attr_raw("hlo.layout") {
         // One layout per result: the iota result takes the default.
-        let items = match layout.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
-            Some(list) => list.to_string(),
-            None => layout,
-        };
-        attrs.push(("hlo.layout", format!("[{items}, #hlo.layout<>]")));
+        let mut items = rxla_ir::attrs::array_elements(layout).unwrap_or_else(|| vec![layout]);
+        items.push(sb.struct_attr(&StructAttr::new("layout"))?);
+        attrs.push(("hlo.layout", rxla_ir::attrs::array(sb.context(), &items)));
     }
     for key in ["hlo.metadata", "hlo.frontend_attributes"] {
-        if let Some(text) = sort.attr_text(key) {
-            attrs.push((key, text));
+        if let Some(attr) = sort.attr_raw(key) {
+            attrs.push((key, attr));
         }
     }
-    let new_sort = sb.create("hlo.sort", &operands, &results, &attrs)?;
+    let new_sort = sb.create_raw("hlo.sort", &operands, &results, &attrs)?;
     for i in 0..sort.num_results() {
         sort.replace_result_uses(i, new_sort.result(i));
     }

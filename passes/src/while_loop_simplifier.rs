@@ -222,7 +222,7 @@ fn own_function(ctx: &mut Ctx, w: Op, attr: &str) -> Result<Op> {
         return Ok(func);
     }
     let copy = clone_function(ctx.module, func, &name)?;
-    w.set_attr(attr, &format!("@{}", quote_symbol(&computation::name(copy))))?;
+    w.set_symbol_attr(attr, &computation::name(copy));
     Ok(copy)
 }
 
@@ -387,7 +387,7 @@ fn shrink(func: Op, new_ty: &HloType, old_to_new: &HashMap<usize, usize>, is_bod
         match old_to_new.get(&(i as usize)) {
             Some(&j) => {
                 user.set_operand(0, new);
-                user.set_attr("index", &format!("{j} : i64"))?;
+                user.set_i64_attr("index", j as i64);
             }
             None => dropped.push(user),
         }

@@ -77,25 +77,8 @@ fn annotate(module: Op, while_op: Op) -> Result<bool, PassError> {
     if text == existing {
         return Ok(false);
     }
-    while_op.set_attr("hlo.backend_config", &mlir_string(&text))?;
+    while_op.set_string_attr("hlo.backend_config", &text);
     Ok(true)
-}
-
-/// `text` as an MLIR string literal.
-pub fn mlir_string(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\{:02X}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// The top-level members of a JSON object, as (key, raw value text);

@@ -84,7 +84,7 @@ fn rewrite(reduce: Op) -> Result<bool, PassError> {
             return Ok(false);
         }
     }
-    let (Some(dims), Some(to_apply)) = (reduce.dims_attr("dimensions"), reduce.attr_text("to_apply")) else {
+    let (Some(dims), Some(to_apply)) = (reduce.dims_attr("dimensions"), reduce.attr_raw("to_apply")) else {
         return Ok(false);
     };
     let mut x = reduce.operand(0);
@@ -96,11 +96,11 @@ fn rewrite(reduce: Op) -> Result<bool, PassError> {
     let init = reduce.operand(1);
     let b = Builder::before(reduce);
     let reduce_window = |x, window: &Window, result: &TensorType| -> Result<_, PassError> {
-        let op = b.create(
+        let op = b.create_raw(
             "hlo.reduce_window",
             &[x, init],
             &[result.clone().into()],
-            &[("window", window.to_text()), ("to_apply", to_apply.clone())],
+            &[("window", b.struct_attr(&window.to_struct())?), ("to_apply", to_apply)],
         )?;
         Ok(op.result(0))
     };

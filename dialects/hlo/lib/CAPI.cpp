@@ -30,3 +30,236 @@ void rxlaEmitWarning(MlirLocation location, MlirStringRef message) {
 void rxlaContextSetPrintOpOnDiagnostic(MlirContext context, bool enable) {
   unwrap(context)->printOpOnDiagnostic(enable);
 }
+
+//===----------------------------------------------------------------------===//
+// Typed access to the dialect's enum and integer struct attributes, so that
+// passes read and build them without printing and parsing.
+//===----------------------------------------------------------------------===//
+
+using namespace rxla::hlo;
+
+// Every enum attribute of the dialect: its mnemonic, attribute class and
+// enum. Kept next to HloEnums.td's Hlo_EnumAttr definitions.
+#define RXLA_HLO_ENUM_ATTRS(X)                                                 \
+  X("comparison_direction", ComparisonDirectionAttr, ComparisonDirection)     \
+  X("comparison_type", ComparisonTypeAttr, ComparisonType)                     \
+  X("precision", PrecisionAttr, Precision)                                     \
+  X("fft_type", FftTypeAttr, FftType)                                          \
+  X("rng_algorithm", RngAlgorithmAttr, RngAlgorithm)                           \
+  X("rng_distribution", RngDistributionAttr, RngDistribution)                  \
+  X("fusion_kind", FusionKindAttr, FusionKind)                                 \
+  X("transpose", TriangularSolveTransposeAttr, TriangularSolveTranspose)       \
+  X("api_version", CustomCallApiVersionAttr, CustomCallApiVersion)             \
+  X("result_accuracy_mode", ResultAccuracyModeAttr, ResultAccuracyMode)        \
+  X("shuffle_mode", ShuffleModeAttr, ShuffleMode)
+
+MlirStringRef rxlaHloEnumAttrGetCase(MlirAttribute attr) {
+  mlir::Attribute a = unwrap(attr);
+#define X(kind, Attr, Enum)                                                    \
+  if (auto e = mlir::dyn_cast_if_present<Attr>(a))                             \
+    return wrap(stringifyEnum(e.getValue()));
+  RXLA_HLO_ENUM_ATTRS(X)
+#undef X
+  return mlirStringRefCreate(nullptr, 0);
+}
+
+MlirAttribute rxlaHloEnumAttrGet(MlirContext context, MlirStringRef kind,
+                                 MlirStringRef caseName) {
+  llvm::StringRef k = unwrap(kind);
+  mlir::MLIRContext *ctx = unwrap(context);
+#define X(name, Attr, Enum)                                                    \
+  if (k == name) {                                                             \
+    if (auto value = symbolizeEnum<Enum>(unwrap(caseName)))                    \
+      return wrap(mlir::Attribute(Attr::get(ctx, *value)));                    \
+    return MlirAttribute{nullptr};                                             \
+  }
+  RXLA_HLO_ENUM_ATTRS(X)
+#undef X
+  return MlirAttribute{nullptr};
+}
+
+namespace {
+/// Reports one field to the C callback.
+struct FieldSink {
+  RxlaHloFieldCallback callback;
+  void *userData;
+  void list(llvm::StringRef name, llvm::ArrayRef<int64_t> values) const {
+    callback(wrap(name), values.data(), values.size(), true, userData);
+  }
+  void integer(llvm::StringRef name, int64_t value) const {
+    callback(wrap(name), &value, 1, false, userData);
+  }
+};
+} // namespace
+
+MlirStringRef rxlaHloStructAttrGetFields(MlirAttribute attr,
+                                         RxlaHloFieldCallback callback,
+                                         void *userData) {
+  mlir::Attribute a = unwrap(attr);
+  FieldSink f{callback, userData};
+  if (auto d = mlir::dyn_cast_if_present<DotDimensionNumbersAttr>(a)) {
+    f.list("lhs_batch_dims", d.getLhsBatchDims());
+    f.list("rhs_batch_dims", d.getRhsBatchDims());
+    f.list("lhs_contracting_dims", d.getLhsContractingDims());
+    f.list("rhs_contracting_dims", d.getRhsContractingDims());
+    return wrap(llvm::StringRef("dot"));
+  }
+  if (auto g = mlir::dyn_cast_if_present<GatherDimensionNumbersAttr>(a)) {
+    f.list("offset_dims", g.getOffsetDims());
+    f.list("collapsed_slice_dims", g.getCollapsedSliceDims());
+    f.list("operand_batching_dims", g.getOperandBatchingDims());
+    f.list("start_indices_batching_dims", g.getStartIndicesBatchingDims());
+    f.list("start_index_map", g.getStartIndexMap());
+    f.integer("index_vector_dim", g.getIndexVectorDim());
+    return wrap(llvm::StringRef("gather"));
+  }
+  if (auto s = mlir::dyn_cast_if_present<ScatterDimensionNumbersAttr>(a)) {
+    f.list("update_window_dims", s.getUpdateWindowDims());
+    f.list("inserted_window_dims", s.getInsertedWindowDims());
+    f.list("input_batching_dims", s.getInputBatchingDims());
+    f.list("scatter_indices_batching_dims", s.getScatterIndicesBatchingDims());
+    f.list("scatter_dims_to_operand_dims", s.getScatterDimsToOperandDims());
+    f.integer("index_vector_dim", s.getIndexVectorDim());
+    return wrap(llvm::StringRef("scatter"));
+  }
+  if (auto c = mlir::dyn_cast_if_present<ConvDimensionNumbersAttr>(a)) {
+    f.integer("input_batch_dim", c.getInputBatchDim());
+    f.integer("input_feature_dim", c.getInputFeatureDim());
+    f.list("input_spatial_dims", c.getInputSpatialDims());
+    f.integer("kernel_input_feature_dim", c.getKernelInputFeatureDim());
+    f.integer("kernel_output_feature_dim", c.getKernelOutputFeatureDim());
+    f.list("kernel_spatial_dims", c.getKernelSpatialDims());
+    f.integer("output_batch_dim", c.getOutputBatchDim());
+    f.integer("output_feature_dim", c.getOutputFeatureDim());
+    f.list("output_spatial_dims", c.getOutputSpatialDims());
+    return wrap(llvm::StringRef("conv"));
+  }
+  if (auto w = mlir::dyn_cast_if_present<WindowAttr>(a)) {
+    f.list("size", w.getSize());
+    f.list("stride", w.getStride());
+    f.list("pad_low", w.getPadLow());
+    f.list("pad_high", w.getPadHigh());
+    f.list("lhs_dilation", w.getLhsDilation());
+    f.list("rhs_dilation", w.getRhsDilation());
+    f.list("reversal", w.getReversal());
+    return wrap(llvm::StringRef("window"));
+  }
+  // Layouts with tiles or uninterpreted text have fields that are not
+  // integers: not reported.
+  if (auto l = mlir::dyn_cast_if_present<LayoutAttr>(a)) {
+    if (l.getTiles() || l.getExtra())
+      return mlirStringRefCreate(nullptr, 0);
+    f.list("minor_to_major", l.getMinorToMajor());
+    // Default-valued fields are reported where the printer prints them.
+    if (l.getElementSizeInBits() != 0)
+      f.integer("element_size_in_bits", l.getElementSizeInBits());
+    if (l.getMemorySpace() != 0)
+      f.integer("memory_space", l.getMemorySpace());
+    return wrap(llvm::StringRef("layout"));
+  }
+  return mlirStringRefCreate(nullptr, 0);
+}
+
+namespace {
+/// The fields given to rxlaHloStructAttrGet, looked up by name.
+struct FieldSource {
+  intptr_t count;
+  const MlirStringRef *names;
+  const int64_t *const *values;
+  const intptr_t *sizes;
+  const bool *isList;
+  /// Fields taken so far; every given field must be taken.
+  intptr_t taken = 0;
+  bool ok = true;
+
+  /// A list field; absent ones are empty.
+  llvm::ArrayRef<int64_t> list(llvm::StringRef name) {
+    for (intptr_t i = 0; i < count; ++i) {
+      if (unwrap(names[i]) != name)
+        continue;
+      ++taken;
+      if (!isList[i])
+        ok = false;
+      return llvm::ArrayRef<int64_t>(values[i], sizes[i]);
+    }
+    return {};
+  }
+  /// An integer field; absent ones fail unless a default is given.
+  int64_t integer(llvm::StringRef name, std::optional<int64_t> dflt = {}) {
+    for (intptr_t i = 0; i < count; ++i) {
+      if (unwrap(names[i]) != name)
+        continue;
+      ++taken;
+      if (isList[i] || sizes[i] != 1) {
+        ok = false;
+        return 0;
+      }
+      return values[i][0];
+    }
+    if (!dflt)
+      ok = false;
+    return dflt.value_or(0);
+  }
+  bool complete() const { return ok && taken == count; }
+};
+} // namespace
+
+MlirAttribute rxlaHloStructAttrGet(MlirContext context, MlirStringRef mnemonic,
+                                   intptr_t numFields,
+                                   const MlirStringRef *names,
+                                   const int64_t *const *values,
+                                   const intptr_t *sizes, const bool *isList) {
+  mlir::MLIRContext *ctx = unwrap(context);
+  llvm::StringRef m = unwrap(mnemonic);
+  FieldSource f{numFields, names, values, sizes, isList};
+  mlir::Attribute made;
+  if (m == "dot") {
+    auto lb = f.list("lhs_batch_dims"), rb = f.list("rhs_batch_dims");
+    auto lc = f.list("lhs_contracting_dims"), rc = f.list("rhs_contracting_dims");
+    made = DotDimensionNumbersAttr::get(ctx, lb, rb, lc, rc);
+  } else if (m == "gather") {
+    auto offset = f.list("offset_dims");
+    auto collapsed = f.list("collapsed_slice_dims");
+    auto operandBatching = f.list("operand_batching_dims");
+    auto indicesBatching = f.list("start_indices_batching_dims");
+    auto map = f.list("start_index_map");
+    int64_t ivd = f.integer("index_vector_dim");
+    made = GatherDimensionNumbersAttr::get(ctx, offset, collapsed,
+                                           operandBatching, indicesBatching,
+                                           map, ivd);
+  } else if (m == "scatter") {
+    auto window = f.list("update_window_dims");
+    auto inserted = f.list("inserted_window_dims");
+    auto inputBatching = f.list("input_batching_dims");
+    auto indicesBatching = f.list("scatter_indices_batching_dims");
+    auto toOperand = f.list("scatter_dims_to_operand_dims");
+    int64_t ivd = f.integer("index_vector_dim");
+    made = ScatterDimensionNumbersAttr::get(ctx, window, inserted,
+                                            inputBatching, indicesBatching,
+                                            toOperand, ivd);
+  } else if (m == "layout") {
+    // Layouts without tiles (a layout with tiles is read as text).
+    auto minorToMajor = f.list("minor_to_major");
+    int64_t elementSize = f.integer("element_size_in_bits", 0);
+    int64_t memorySpace = f.integer("memory_space", 0);
+    made = LayoutAttr::get(ctx, minorToMajor, mlir::ArrayAttr(), elementSize,
+                           memorySpace, mlir::StringAttr());
+  } else if (m == "window") {
+    auto size = f.list("size"), stride = f.list("stride");
+    auto low = f.list("pad_low"), high = f.list("pad_high");
+    auto lhs = f.list("lhs_dilation"), rhs = f.list("rhs_dilation");
+    auto reversal = f.list("reversal");
+    if (!f.complete())
+      return MlirAttribute{nullptr};
+    // The verifier's rules (equal lengths, positive sizes) as a null
+    // result rather than an abort.
+    made = WindowAttr::getChecked(
+        [] { return mlir::InFlightDiagnostic(); }, ctx, size, stride, low,
+        high, lhs, rhs, reversal);
+  } else {
+    return MlirAttribute{nullptr};
+  }
+  if (!f.complete())
+    return MlirAttribute{nullptr};
+  return wrap(made);
+}

@@ -30,13 +30,16 @@ fn new_dot(op: Op, b: &Builder, lhs: Value, rhs: Value, dims: &DotDims) -> Resul
         return Err(PassError("internal error: dot of non-arrays".into()));
     };
     let out = TensorType::new(&dims.result_dims(&l.dims, &r.dims), &rt.elem);
-    let mut attrs = vec![("dot_dimension_numbers", dims.to_text())];
+    let dot_dims = dims
+        .to_attr(b.context())
+        .ok_or_else(|| PassError(format!("internal error: bad dot dimension numbers {dims:?}")))?;
+    let mut attrs = vec![("dot_dimension_numbers", dot_dims)];
     for name in ["precision_config", "algorithm"] {
-        if let Some(text) = op.attr_text(name) {
-            attrs.push((name, text));
+        if let Some(attr) = op.attr_raw(name) {
+            attrs.push((name, attr));
         }
     }
-    b.value("hlo.dot", &[lhs, rhs], out.into(), &attrs)
+    Ok(b.create_raw("hlo.dot", &[lhs, rhs], &[out.into()], &attrs)?.result(0))
 }
 
 fn dot(op: Op, b: &Builder) -> R {

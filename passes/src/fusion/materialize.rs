@@ -7,7 +7,7 @@ use mlir_sys::*;
 use rxla_ir::{
     builder::Builder,
     computation,
-    hlo_analysis::{layout_text, parsed_type, FusionKind, FxHashMap, FxHashSet},
+    hlo_analysis::{layout_attr, parsed_type, FusionKind, FxHashMap, FxHashSet},
     op::{Op, Value},
     pass::PassError,
 };
@@ -254,16 +254,17 @@ fn take_or_clone(op: Op, donors: &[Op]) -> Op {
 
 /// Parameters keep their operands' layouts.
 fn set_param_layouts(func: Op, view: &View) -> Result<(), PassError> {
-    let layouts: Vec<Option<String>> = view.params.iter().map(|v| layout_text(*v)).collect();
+    let layouts: Vec<Option<MlirAttribute>> = view.params.iter().map(|v| layout_attr(*v)).collect();
     if layouts.iter().any(Option::is_some) {
-        let dicts: Vec<String> = layouts
+        let context = func.context();
+        let dicts: Vec<MlirAttribute> = layouts
             .iter()
-            .map(|l| match l {
-                Some(t) => format!("{{hlo.layout = {t}}}"),
-                None => "{}".to_string(),
+            .map(|l| {
+                let entries: Vec<(&str, MlirAttribute)> = l.iter().map(|a| ("hlo.layout", *a)).collect();
+                rxla_ir::attrs::dictionary(context, &entries)
             })
             .collect();
-        func.set_attr("arg_attrs", &format!("[{}]", dicts.join(", ")))?;
+        func.set_attr_raw("arg_attrs", rxla_ir::attrs::array(context, &dicts));
     }
     Ok(())
 }
@@ -304,7 +305,7 @@ fn create_fusion(
         Op::from_raw(op)
     };
     match view.output_layout() {
-        Some(Some(text)) => fusion.set_attr("hlo.layout", &text)?,
+        Some(Some(layout)) => fusion.set_attr_raw("hlo.layout", layout),
         Some(None) => {}
         None => return Err(bug("fusion outputs with mixed layouts")),
     }

@@ -287,7 +287,7 @@ fn merge_siblings(a: &Node, b: &Node) -> Result<View, &'static str> {
     let (va, vb) = (a.view.as_ref().ok_or("no view")?, b.view.as_ref().ok_or("no view")?);
     let merged = View::siblings(va, vb);
     fits_in_budget(&merged, None)?;
-    if merged.output_layout() != Some(None) {
+    if !matches!(merged.output_layout(), Some(None)) {
         return Err("outputs with non-default layouts");
     }
     Ok(merged)
@@ -792,7 +792,7 @@ fn can_fuse_producer(
     let extra: Vec<usize> = (0..results.len()).filter(|&j| results[j].uses().iter().any(|(u, _)| *u != c)).collect();
     let merged = View::fuse(pv, results, cv, &extra);
     fits_in_budget(&merged, None)?;
-    if merged.output_layout() != Some(None) {
+    if !matches!(merged.output_layout(), Some(None)) {
         return Err("outputs with non-default layouts");
     }
     let fused = kernel_time(&nodes.device, &merged);

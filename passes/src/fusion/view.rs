@@ -10,7 +10,7 @@ use mlir_sys::*;
 use rxla_ir::{
     computation,
     hlo_analysis::{
-        array_type, elements, layout_text, opcode_str, reduction_dimensions, tiled_transpose, value_bytes, value_type,
+        array_type, elements, layout_attr, opcode_str, reduction_dimensions, tiled_transpose, value_bytes, value_type,
         FusionKind, FxHashMap, ReductionDims,
     },
     op::{Op, Value},
@@ -802,20 +802,20 @@ impl View {
     /// The layouts of the outputs, if all default, `Some(None)`; if the
     /// view is one op's results in order, that op's attribute; otherwise
     /// `None` (the passes do not fuse then).
-    pub fn output_layout(&self) -> Option<Option<String>> {
-        let texts: Vec<Option<String>> = self.roots.iter().map(|s| layout_text(self.src_value(*s))).collect();
-        if texts.iter().all(Option::is_none) {
+    pub fn output_layout(&self) -> Option<Option<MlirAttribute>> {
+        let layouts: Vec<Option<MlirAttribute>> = self.roots.iter().map(|s| layout_attr(self.src_value(*s))).collect();
+        if layouts.iter().all(Option::is_none) {
             return Some(None);
         }
         if self.roots.len() == 1 {
-            return Some(texts[0].clone());
+            return Some(layouts[0]);
         }
         // All results of one op, in order: its attribute applies as is.
         if let Src::Node(k, 0) = self.roots[0] {
             let op = self.nodes[k].op;
             if op.num_results() == self.roots.len() && self.roots.iter().enumerate().all(|(r, s)| *s == Src::Node(k, r))
             {
-                return Some(op.attr_text("hlo.layout"));
+                return Some(op.attr_raw("hlo.layout"));
             }
         }
         None

@@ -212,7 +212,7 @@ pub fn partition(module: Op, entry: Op, n: usize) -> Result<()> {
         unused.into_iter().for_each(Op::erase);
     }
     let name = format!("{}{SPMD_SUFFIX}", computation::name(entry));
-    entry.set_attr("sym_name", &format!("\"{}\"", name.replace('\\', "\\\\").replace('"', "\\\"")))?;
+    entry.set_string_attr("sym_name", &name);
     Ok(())
 }
 
@@ -506,7 +506,7 @@ impl Partitioner<'_> {
                         sizes[d] = local[d];
                     }
                 }
-                op.set_attr(name, &dims_text(&sizes))?;
+                op.set_dims_attr(name, &sizes);
             }
             Ok(())
         };

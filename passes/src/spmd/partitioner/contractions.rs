@@ -73,7 +73,7 @@ impl Partitioner<'_> {
                     let rv = self.reshard(&b, &operands[1], op.operand(1), &Placement::Array(rw))?;
                     op.set_operand(0, lv);
                     op.set_operand(1, rv);
-                    op.set_attr("window", &window.to_text())?;
+                    op.set_struct_attr("window", &window.to_struct())?;
                     return self.finish(op, &[Placement::Array(got)]);
                 }
             }

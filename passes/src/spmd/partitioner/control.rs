@@ -39,8 +39,8 @@ impl Partitioner<'_> {
         let pred = self.cond_result(&cond)?;
         let (cond, _) = self.partitioned_copy(&cond, std::slice::from_ref(&carry), Want::Given(vec![pred]))?;
         op.set_operand(0, init);
-        op.set_attr("body", &format!("@{}", quote_symbol(&body)))?;
-        op.set_attr("condition", &format!("@{}", quote_symbol(&cond)))?;
+        op.set_symbol_attr("body", &body);
+        op.set_symbol_attr("condition", &cond);
         self.finish(op, &[carry])
     }
 
@@ -65,7 +65,7 @@ impl Partitioner<'_> {
         for (i, l) in operands.iter().enumerate() {
             op.set_operand(i, l.value);
         }
-        op.set_attr("to_apply", &format!("@{}", quote_symbol(&copy)))?;
+        op.set_symbol_attr("to_apply", &copy);
         self.finish(op, &places)
     }
 

@@ -199,7 +199,7 @@ impl Partitioner<'_> {
                 for d in (0..out.rank()).filter(|&d| t.counts[d] > 1) {
                     attr[d] = value(d);
                 }
-                op.set_attr(name, &dims_text(&attr))?;
+                op.set_dims_attr(name, &attr);
             }
             Ok(())
         };

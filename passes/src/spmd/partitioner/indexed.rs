@@ -102,7 +102,7 @@ impl Partitioner<'_> {
             .map(|d| if plan.operand.counts[d] > 1 && sizes[d] == ot.dims[d] { block[d] } else { sizes[d] })
             .collect();
         if local_sizes != sizes {
-            op.set_attr("slice_sizes", &dims_text(&local_sizes))?;
+            op.set_dims_attr("slice_sizes", &local_sizes);
         }
         let rank = out.rank();
         let result = Tiles {

@@ -42,6 +42,42 @@ MLIR_CAPI_EXPORTED void rxlaContextSetPrintOpOnDiagnostic(MlirContext context,
 MLIR_CAPI_EXPORTED void rxlaEmitWarning(MlirLocation location,
                                         MlirStringRef message);
 
+/// The case name of one of the dialect's enum attributes (`LT` of
+/// `#hlo<comparison_direction LT>`); a null string ref for any other
+/// attribute. The string is static.
+MLIR_CAPI_EXPORTED MlirStringRef rxlaHloEnumAttrGetCase(MlirAttribute attr);
+
+/// The enum attribute of kind `kind` (its mnemonic, `comparison_direction`)
+/// and case `caseName`; a null attribute if either is unknown.
+MLIR_CAPI_EXPORTED MlirAttribute rxlaHloEnumAttrGet(MlirContext context,
+                                                    MlirStringRef kind,
+                                                    MlirStringRef caseName);
+
+/// Receives one field of a struct attribute: its name as printed, and
+/// either a list (`isList`) or one integer (`count` is 1).
+typedef void (*RxlaHloFieldCallback)(MlirStringRef name, const int64_t *values,
+                                     intptr_t count, bool isList,
+                                     void *userData);
+
+/// Calls `callback` for each field of an integer-valued struct attribute
+/// (`#hlo.dot`, `gather`, `scatter`, `conv`, `window`, and `layout`
+/// without tiles), in parameter order, and returns its mnemonic. Lists are
+/// reported even when empty; a layout's default-valued integers only where
+/// they are printed. For any other attribute: a null string ref, and no
+/// calls.
+MLIR_CAPI_EXPORTED MlirStringRef rxlaHloStructAttrGetFields(
+    MlirAttribute attr, RxlaHloFieldCallback callback, void *userData);
+
+/// Builds the struct attribute `mnemonic` (`dot`, `gather`, `scatter`,
+/// `window`, or `layout` without tiles) from `numFields` named fields, each a list (`isList`) or one
+/// integer (`sizes[i]` is 1); absent lists are empty. A null attribute when
+/// a required field is missing, a field is unknown or of the wrong kind, or
+/// the attribute would not verify.
+MLIR_CAPI_EXPORTED MlirAttribute rxlaHloStructAttrGet(
+    MlirContext context, MlirStringRef mnemonic, intptr_t numFields,
+    const MlirStringRef *names, const int64_t *const *values,
+    const intptr_t *sizes, const bool *isList);
+
 #ifdef __cplusplus
 }
 #endif
