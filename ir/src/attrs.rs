@@ -227,15 +227,30 @@ pub fn array(context: MlirContext, elements: &[MlirAttribute]) -> MlirAttribute 
     unsafe { mlir_sys::mlirArrayAttrGet(context, elements.len() as isize, elements.as_ptr()) }
 }
 
+/// A `function_type` attribute: `(params) -> (results)`.
+pub fn function_type(
+    context: MlirContext,
+    params: &[mlir_sys::MlirType],
+    results: &[mlir_sys::MlirType],
+) -> MlirAttribute {
+    // SAFETY: live context; MLIR copies the type lists.
+    unsafe {
+        mlir_sys::mlirTypeAttrGet(mlir_sys::mlirFunctionTypeGet(
+            context,
+            params.len() as isize,
+            params.as_ptr(),
+            results.len() as isize,
+            results.as_ptr(),
+        ))
+    }
+}
+
 /// `{name = value, ...}`.
 pub fn dictionary(context: MlirContext, entries: &[(&str, MlirAttribute)]) -> MlirAttribute {
     let named: Vec<mlir_sys::MlirNamedAttribute> = entries
         .iter()
         .map(|(name, attr)| unsafe {
-            mlir_sys::mlirNamedAttributeGet(
-                mlir_sys::mlirIdentifierGet(context, crate::op::string_ref(name)),
-                *attr,
-            )
+            mlir_sys::mlirNamedAttributeGet(mlir_sys::mlirIdentifierGet(context, crate::op::string_ref(name)), *attr)
         })
         .collect();
     // SAFETY: `named` lives for the call.
@@ -249,7 +264,11 @@ pub fn array_elements(attr: MlirAttribute) -> Option<Vec<MlirAttribute>> {
         if !mlir_sys::mlirAttributeIsAArray(attr) {
             return None;
         }
-        Some((0..mlir_sys::mlirArrayAttrGetNumElements(attr)).map(|i| mlir_sys::mlirArrayAttrGetElement(attr, i)).collect())
+        Some(
+            (0..mlir_sys::mlirArrayAttrGetNumElements(attr))
+                .map(|i| mlir_sys::mlirArrayAttrGetElement(attr, i))
+                .collect(),
+        )
     }
 }
 
@@ -273,8 +292,7 @@ pub fn enum_attr_case(attr: MlirAttribute) -> Option<&'static str> {
 /// (`LT`); `None` if either is unknown.
 pub fn enum_attr(context: MlirContext, kind: &str, case: &str) -> Option<MlirAttribute> {
     // SAFETY: the strings live for the call.
-    let attr =
-        unsafe { ffi::rxlaHloEnumAttrGet(context, crate::op::string_ref(kind), crate::op::string_ref(case)) };
+    let attr = unsafe { ffi::rxlaHloEnumAttrGet(context, crate::op::string_ref(kind), crate::op::string_ref(case)) };
     (!attr.ptr.is_null()).then_some(attr)
 }
 

@@ -399,8 +399,7 @@ impl Builder {
     ) -> Result<Value> {
         let (l, r) = (Self::tensor(lhs)?, Self::tensor(rhs)?);
         let out = TensorType::new(&dims.result_dims(&l.dims, &r.dims), elem);
-        let dot_dims =
-            dims.to_attr(self.context).ok_or_else(|| bug(format!("bad dot dimension numbers {dims:?}")))?;
+        let dot_dims = dims.to_attr(self.context).ok_or_else(|| bug(format!("bad dot dimension numbers {dims:?}")))?;
         let mut attrs = vec![("dot_dimension_numbers", dot_dims)];
         if let Some(p) = precision {
             attrs.push(("precision_config", p));

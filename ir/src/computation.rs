@@ -175,6 +175,14 @@ pub fn scalar_reducer(module: Op, opcode: &str, elem: &ElementType) -> Result<St
     Ok(self::name(func))
 }
 
+/// Resets `func`'s `function_type` from its block arguments and return
+/// (after a pass changed either).
+pub fn update_function_type(func: Op) {
+    let params: Vec<MlirType> = func.arguments().iter().map(|a| a.raw_type()).collect();
+    let results: Vec<MlirType> = func.return_values().iter().map(|v| v.raw_type()).collect();
+    func.set_attr_raw("function_type", crate::attrs::function_type(func.context(), &params, &results));
+}
+
 /// A copy of `func` (body included) named uniquely after `hint`, private
 /// and not the entry, inserted right after `func`.
 pub fn clone_function(module: Op, func: Op, hint: &str) -> Result<Op, PassError> {
@@ -222,7 +230,8 @@ pub fn replace_callees(op: Op, mut f: impl FnMut(&str) -> Option<String>) -> Res
                     })
                     .collect();
                 if any {
-                    let list: Vec<MlirAttribute> = names.iter().map(|n| crate::attrs::symbol_ref(op.context(), n)).collect();
+                    let list: Vec<MlirAttribute> =
+                        names.iter().map(|n| crate::attrs::symbol_ref(op.context(), n)).collect();
                     op.set_attr_raw(&key, crate::attrs::array(op.context(), &list));
                     changed = true;
                 }
@@ -268,10 +277,7 @@ impl SideEffects {
             "func.return" => false,
             // Ops that only call computations: as effectful as their callees.
             "hlo.call" | "hlo.while" | "hlo.conditional" | "hlo.fusion" | "hlo.scatter" => false,
-            "hlo.custom_call" => {
-                let text = op.attr_text("has_side_effect");
-                text.as_deref() == Some("true")
-            }
+            "hlo.custom_call" => op.bool_attr("has_side_effect") == Some(true),
             _ => !rxla_dialects::is_memory_effect_free(unsafe { &op.as_ref() }),
         };
         own || op.symbol_uses().iter().any(|callee| self.computation(callee))

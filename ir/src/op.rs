@@ -171,6 +171,12 @@ impl Op {
         unsafe { mlirAttributeIsAString(attr).then(|| string(mlirStringAttrGetValue(attr))) }
     }
 
+    /// A bool attribute by name (`None` if absent or not a bool).
+    pub fn bool_attr(self, name: &str) -> Option<bool> {
+        let attr = self.attr(name)?;
+        unsafe { mlirAttributeIsABool(attr).then(|| mlirBoolAttrGetValue(attr)) }
+    }
+
     /// True if the op has an attribute `name`.
     pub fn has_attr(self, name: &str) -> bool {
         self.attr(name).is_some()
@@ -749,9 +755,7 @@ impl Value {
     pub fn layout_attr(self) -> Option<MlirAttribute> {
         let attr = self.attr("hlo.layout")?;
         match self.op() {
-            Some(op) if op.num_results() > 1 => {
-                crate::attrs::array_elements(attr)?.get(self.result_number()?).copied()
-            }
+            Some(op) if op.num_results() > 1 => crate::attrs::array_elements(attr)?.get(self.result_number()?).copied(),
             _ => Some(attr),
         }
     }

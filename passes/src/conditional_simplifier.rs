@@ -30,7 +30,7 @@ use mlir_sys::*;
 use rxla_ir::{
     builder::{quote_symbol, Builder},
     computation::{self, clone_function, functions, SideEffects},
-    op::{type_to_string, Op, Value},
+    op::{Op, Value},
     pass::{HloPass, PassError, PassOptions},
     types::HloType,
 };
@@ -224,13 +224,6 @@ fn element(b: &Builder, v: Value, i: usize) -> Result<Value> {
     b.get_tuple_element(v, i)
 }
 
-/// Resets `func`'s function_type from its block arguments and return.
-fn update_function_type(func: Op) -> Result<()> {
-    let args: Vec<String> = func.arguments().iter().map(|a| type_to_string(a.raw_type())).collect();
-    let results: Vec<String> = func.return_values().iter().map(|v| type_to_string(v.raw_type())).collect();
-    func.set_attr("function_type", &format!("({}) -> ({})", args.join(", "), results.join(", ")))
-}
-
 /// A copy of `c` (same operands and attributes) with result types `types`
 /// and branch computations `names`, inserted before it.
 fn recreate(c: Op, types: &[HloType], names: &[String], operands: &[Value]) -> Result<Op> {
@@ -258,7 +251,7 @@ fn rewrite_branch_roots(
         let ret = copy.terminator().ok_or_else(|| bug("branch without return".into()))?;
         let r = new_root(&Builder::before(ret), ret.operand(0))?;
         ret.set_operand(0, r);
-        update_function_type(copy)?;
+        computation::update_function_type(copy);
         crate::dce::remove_dead_instructions(copy);
         names.push(computation::name(copy));
     }
@@ -538,7 +531,7 @@ fn remove_unused_operands(module: Op, name: &str, calling: &[Op]) -> Result<bool
         user.set_i64_attr("index", old_to_new[&i] as i64);
     }
     unsafe { mlirBlockEraseArgument(block, 0) };
-    update_function_type(copy)?;
+    computation::update_function_type(copy);
     let copy_name = computation::name(copy);
     for &c in calling {
         let Some(names) = c.symbol_list_attr("branch_computations") else { continue };

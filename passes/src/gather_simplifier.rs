@@ -258,7 +258,7 @@ pub fn simplify(gather: Op) -> Result<bool, PassError> {
         return Ok(false);
     }
     let b = Builder::before(gather);
-    let sorted = gather.attr_text("indices_are_sorted").is_some_and(|t| t == "true");
+    let sorted = gather.bool_attr("indices_are_sorted") == Some(true);
     let operand = gather.operand(0);
     let mut indices = gather.operand(1);
 

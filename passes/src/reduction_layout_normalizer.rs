@@ -29,9 +29,7 @@
 //! order (its new results need no layout).
 
 use melior::ir::OperationRef;
-use rxla_ir::layout::{
-    layout_of, major_to_minor, may_reduce_in_order, rebuild, LayoutKind,
-};
+use rxla_ir::layout::{layout_of, major_to_minor, may_reduce_in_order, rebuild, LayoutKind};
 use rxla_ir::{
     builder::Builder,
     computation,

@@ -151,7 +151,7 @@ pub fn simplify(module: Op, scatter: Op) -> Result<bool, PassError> {
         scatter.erase();
         return Ok(true);
     }
-    let sorted = scatter.attr_text("indices_are_sorted").is_some_and(|t| t == "true");
+    let sorted = scatter.bool_attr("indices_are_sorted") == Some(true);
     let mut indices_sorted = sorted;
     let mut indices = indices;
 

@@ -47,7 +47,7 @@ impl HloPass for StableSortExpander {
         let module = Op::of(&module);
         for func in computation::functions(module) {
             for op in func.walk_preorder() {
-                if op.is("sort") && op.attr_text("is_stable").as_deref() == Some("true") {
+                if op.is("sort") && op.bool_attr("is_stable") == Some(true) {
                     expand(module, op)?;
                 }
             }

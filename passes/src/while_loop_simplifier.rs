@@ -50,7 +50,7 @@ use mlir_sys::*;
 use rxla_ir::{
     builder::{quote_symbol, Builder},
     computation::{self, clone_function, functions, SideEffects},
-    op::{type_to_string, Op, Value},
+    op::{Op, Value},
     pass::{HloPass, PassError, PassOptions},
     types::HloType,
 };
@@ -232,13 +232,6 @@ fn builder_at_start(func: Op) -> Result<Builder> {
     Ok(Builder::before(first))
 }
 
-/// Resets `func`'s function_type from its block arguments and return.
-fn update_function_type(func: Op) -> Result<()> {
-    let args: Vec<String> = func.arguments().iter().map(|a| type_to_string(a.raw_type())).collect();
-    let results: Vec<String> = func.return_values().iter().map(|v| type_to_string(v.raw_type())).collect();
-    func.set_attr("function_type", &format!("({}) -> ({})", args.join(", "), results.join(", ")))
-}
-
 /// Adds a new last block argument of type `ty` to `func`.
 fn add_parameter(func: Op, ty: &HloType) -> Result<Value> {
     let block = func.region_block(0).ok_or_else(|| bug("function without a body".into()))?;
@@ -299,7 +292,8 @@ fn rebuild(
         let r = f(&Builder::before(ret), ret.operand(0))?;
         ret.set_operand(0, r);
     }
-    update_function_type(func)
+    computation::update_function_type(func);
+    Ok(())
 }
 
 /// Creates a while like `old` with another init, computations and type,
@@ -427,7 +421,7 @@ fn shrink(func: Op, new_ty: &HloType, old_to_new: &HashMap<usize, usize>, is_bod
         }
     }
     erase_first_parameter(func)?;
-    update_function_type(func)?;
+    computation::update_function_type(func);
     Ok(true)
 }
 

@@ -732,7 +732,7 @@ impl ThunkEmitter {
         if !supported || op.num_results() != 2 || op.num_operands() != 1 {
             return self.interpret(p, op, values);
         }
-        let largest = op.attr_text("largest").is_none_or(|t| t.contains("true"));
+        let largest = op.bool_attr("largest").unwrap_or(true);
         let operands = self.library_operands(p, op, values)?;
         let (results, outputs, relayouts) = self.row_major_results(p, op)?;
         let [top, positions] = outputs[..] else { return Err(err(op, "topk results must be two arrays")) };

@@ -63,7 +63,7 @@ pub fn emit(mut kernel: Kernel, choice: &Choice) -> Result<(KernelModule, Grid),
     if !canonical {
         return Err(kernel.err("only scatters in scatter_simplifier's canonical form are supported"));
     }
-    let unique = scatter.op.attr_text("unique_indices").is_some_and(|t| t.contains("true"));
+    let unique = scatter.op.bool_attr("unique_indices") == Some(true);
     let combiner_name = comp.to_apply(s).ok_or_else(|| kernel.err("scatter without a combiner"))?;
     let overwrite = kernel
         .module

@@ -224,7 +224,7 @@ fn grow(
     let old_name = computation::name(func);
     let name = funcs.fresh_name("fused_computation");
     unsafe {
-        func.set_attr_raw("function_type", function_type(context, &param_types, &result_types));
+        func.set_attr_raw("function_type", rxla_ir::attrs::function_type(context, &param_types, &result_types));
         func.set_attr_raw("sym_name", mlirStringAttrGet(context, rxla_ir::op::string_ref(&name)));
         let body = funcs.module.region_block(0).ok_or_else(|| bug("module without a body"))?;
         mlirOperationRemoveFromParent(func.raw());
@@ -320,20 +320,6 @@ fn signature(context: MlirContext, view: &View) -> Result<(Vec<MlirType>, Vec<Ml
     Ok((params, results))
 }
 
-/// A `function_type` attribute.
-fn function_type(context: MlirContext, params: &[MlirType], results: &[MlirType]) -> MlirAttribute {
-    // SAFETY: live context; MLIR copies the type lists.
-    unsafe {
-        mlirTypeAttrGet(mlirFunctionTypeGet(
-            context,
-            params.len() as isize,
-            params.as_ptr(),
-            results.len() as isize,
-            results.as_ptr(),
-        ))
-    }
-}
-
 /// A private function `name` with these parameter and result types at the
 /// end of the module, with its builder and arguments: what
 /// `computation::create_function_named` makes, from MLIR types.
@@ -354,7 +340,7 @@ fn create_fused_function(
         };
         let named = [
             attr("sym_name", mlirStringAttrGet(context, rxla_ir::op::string_ref(name))),
-            attr("function_type", function_type(context, params, results)),
+            attr("function_type", rxla_ir::attrs::function_type(context, params, results)),
             attr("sym_visibility", mlirStringAttrGet(context, rxla_ir::op::string_ref("private"))),
         ];
         let locations = vec![location; params.len()];

@@ -267,9 +267,7 @@ fn partition_computation(
     for op in dead.into_iter().rev() {
         op.erase();
     }
-    let args: Vec<String> = func.arguments().iter().map(|a| a.ty().to_string()).collect();
-    let types: Vec<String> = func.return_values().iter().map(|v| v.ty().to_string()).collect();
-    func.set_attr("function_type", &format!("({}) -> ({})", args.join(", "), types.join(", ")))?;
+    rxla_ir::computation::update_function_type(func);
     Ok(results)
 }
 
