@@ -772,6 +772,41 @@ mod tests {
     use super::*;
     use melior::ir::Module;
 
+    /// `users` lists each user once, in use-list order, past the size
+    /// where it switches to a hash set; `has_single_user` counts users, not
+    /// uses.
+    #[test]
+    fn users_are_distinct_and_in_order() {
+        let context = rxla_dialects::create_context();
+        let adds: String = (0..40).map(|i| format!("%a{i} = hlo.add %x, %x : tensor<f32>\n")).collect();
+        let source = format!(
+            "func.func @main(%x: tensor<f32>, %y: tensor<f32>) -> tensor<f32> {{
+               {adds}
+               %n = hlo.negate %y : tensor<f32>
+               %m = hlo.multiply %n, %n : tensor<f32>
+               return %m : tensor<f32>
+             }}"
+        );
+        let module = Module::parse(&context, &source).expect("parses");
+        let root = Op::from_raw(module.as_operation().to_raw());
+        let func = root.walk_preorder().into_iter().find(|op| op.is_named("func.func")).expect("a function");
+        let args = func.arguments();
+        let users = args[0].users();
+        assert_eq!(users.len(), 40);
+        let expected: Vec<Op> = args[0].uses().into_iter().map(|(op, _)| op).fold(Vec::new(), |mut out, op| {
+            if !out.contains(&op) {
+                out.push(op);
+            }
+            out
+        });
+        assert_eq!(users, expected);
+        assert!(!args[0].has_single_user());
+        let negate = root.walk_preorder().into_iter().find(|op| op.is_named("hlo.negate")).expect("a negate");
+        assert!(negate.has_single_user(), "one user reading it twice");
+        assert_eq!(negate.users().len(), 1);
+        assert!(args[1].has_single_user());
+    }
+
     /// `named_attrs` reads the same attributes, in the same order, as
     /// MLIR's one-at-a-time C API (which rebuilds the dictionary from the
     /// op's properties on every call): inherent ones (`dimensions`,

@@ -252,10 +252,13 @@ MlirAttribute rxlaHloStructAttrGet(MlirContext context, MlirStringRef mnemonic,
     if (!f.complete())
       return MlirAttribute{nullptr};
     // The verifier's rules (equal lengths, positive sizes) as a null
-    // result rather than an abort.
+    // result rather than an abort. An empty InFlightDiagnostic would read
+    // as success: the diagnostic is real and a scoped handler drops it.
+    mlir::ScopedDiagnosticHandler quiet(
+        ctx, [](mlir::Diagnostic &) { return mlir::success(); });
     made = WindowAttr::getChecked(
-        [] { return mlir::InFlightDiagnostic(); }, ctx, size, stride, low,
-        high, lhs, rhs, reversal);
+        [ctx] { return mlir::emitError(mlir::UnknownLoc::get(ctx)); }, ctx,
+        size, stride, low, high, lhs, rhs, reversal);
   } else {
     return MlirAttribute{nullptr};
   }
