@@ -229,17 +229,36 @@ pub fn inline_call(module: Op, call: Op) -> Result<Vec<Value>, PassError> {
 
 /// Erases the functions in `candidates` (and, transitively, what they call)
 /// that nothing references any more, except the entry and public ones.
+///
+/// The references are counted once (an op naming a function n times counts
+/// n), and erasing a function releases its own: asking the module for each
+/// candidate's callers was quadratic when a pass inlined thousands of calls.
 pub fn remove_unreferenced(module: Op, mut candidates: Vec<String>) {
+    if candidates.is_empty() {
+        return;
+    }
+    let mut references: HashMap<String, usize> = HashMap::new();
+    for (_, names) in computation::call_sites(module) {
+        for name in names {
+            *references.entry(name).or_default() += 1;
+        }
+    }
+    let mut by_name: HashMap<String, Op> = functions(module).into_iter().map(|f| (computation::name(f), f)).collect();
     while let Some(name) = candidates.pop() {
-        let Some(func) = computation::lookup(module, &name) else { continue };
+        let Some(&func) = by_name.get(&name) else { continue };
         if func.has_attr("hlo.entry") || func.string_attr("sym_visibility").as_deref() != Some("private") {
             continue;
         }
-        let referenced = computation::call_sites(module).iter().any(|(_, names)| names.contains(&name));
-        if referenced {
+        if references.get(&name).is_some_and(|&n| n > 0) {
             continue;
         }
-        let called: Vec<String> = func.walk_preorder().into_iter().flat_map(|op| op.symbol_uses()).collect();
+        let called: Vec<String> = func.walk_preorder().into_iter().skip(1).flat_map(|op| op.symbol_uses()).collect();
+        for callee in &called {
+            if let Some(n) = references.get_mut(callee) {
+                *n = n.saturating_sub(1);
+            }
+        }
+        by_name.remove(&name);
         func.erase();
         candidates.extend(called);
     }

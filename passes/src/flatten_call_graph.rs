@@ -86,6 +86,7 @@ pub fn call_contexts(module: Op) -> HashMap<String, CallContext> {
     }
     let mut contexts: HashMap<String, CallContext> = HashMap::new();
     let mut work: Vec<String> = Vec::new();
+    let by_name: HashMap<String, Op> = functions(module).into_iter().map(|f| (computation::name(f), f)).collect();
     for f in functions(module) {
         let name = computation::name(f);
         if !called.contains(&name) {
@@ -94,7 +95,7 @@ pub fn call_contexts(module: Op) -> HashMap<String, CallContext> {
         }
     }
     while let Some(name) = work.pop() {
-        let Some(func) = computation::lookup(module, &name) else { continue };
+        let Some(&func) = by_name.get(&name) else { continue };
         let caller_context = contexts[&name];
         for op in func.walk_preorder().into_iter().skip(1) {
             let site = call_site_context(op);
