@@ -301,19 +301,6 @@ fn sibling_candidate(op: Op, nodes: &mut Nodes, funcs: &Functions) -> bool {
     node.mof_root && node.view.is_some() && !node.nestable_variadic
 }
 
-/// The distinct users of `v` in use-list order (`Value::users` without its
-/// quadratic deduplication).
-fn value_users(v: Value) -> Vec<Op> {
-    let mut out: Vec<Op> = Vec::new();
-    let mut seen: FxHashSet<Op> = FxHashSet::default();
-    for (user, _) in v.uses() {
-        if seen.insert(user) {
-            out.push(user);
-        }
-    }
-    out
-}
-
 /// Positions of a computation's ops in block (topological) order, kept
 /// up to date as fusions replace ops. Positions are spaced [`GAP`] apart
 /// so that a fusion takes the position of the op it replaces and the ops
@@ -562,7 +549,7 @@ fn fuse_siblings(
     if array_type(parent).is_none() || elements(parent) <= 1 {
         return Ok(());
     }
-    let users: Vec<Op> = value_users(parent).into_iter().filter(|u| sibling_candidate(*u, nodes, funcs)).collect();
+    let users: Vec<Op> = parent.users().into_iter().filter(|u| sibling_candidate(*u, nodes, funcs)).collect();
     if users.len() < 2 {
         return Ok(());
     }
