@@ -81,11 +81,21 @@ impl StructAttr {
             data: *mut std::ffi::c_void,
         ) {
             // SAFETY: `data` is the `fields` vector below; `values` holds
-            // `count` integers for the duration of the call.
+            // `count` integers for the duration of the call (an empty
+            // list's pointer may be null, which a slice may not be). This
+            // runs inside a C call: it must not panic.
             let fields = unsafe { &mut *(data as *mut Vec<(String, Field)>) };
-            let values = unsafe { std::slice::from_raw_parts(values, count.max(0) as usize) };
+            let values: &[i64] = if count <= 0 || values.is_null() {
+                &[]
+            } else {
+                unsafe { std::slice::from_raw_parts(values, count as usize) }
+            };
             let name = crate::op::string(name);
-            let value = if is_list { Field::List(values.to_vec()) } else { Field::Raw(values[0].to_string()) };
+            let value = match (is_list, values.first()) {
+                (true, _) => Field::List(values.to_vec()),
+                (false, Some(v)) => Field::Raw(v.to_string()),
+                (false, None) => return,
+            };
             fields.push((name, value));
         }
         let mut fields: Vec<(String, Field)> = Vec::new();
