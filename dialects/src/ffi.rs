@@ -21,6 +21,12 @@ extern "C" {
     pub fn rxlaGpuDimensionAttrGet(context: MlirContext, dim: i32) -> MlirAttribute;
     pub fn rxlaHloEnumAttrGetCase(attr: MlirAttribute) -> MlirStringRef;
     pub fn rxlaHloEnumAttrGet(context: MlirContext, kind: MlirStringRef, case: MlirStringRef) -> MlirAttribute;
+    pub fn rxlaHloIndexGroupsAttrGet(
+        context: MlirContext,
+        num_groups: isize,
+        groups: *const *const i64,
+        sizes: *const isize,
+    ) -> MlirAttribute;
     pub fn rxlaHloStructAttrGetFields(
         attr: MlirAttribute,
         callback: RxlaHloFieldCallback,

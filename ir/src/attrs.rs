@@ -255,6 +255,36 @@ pub fn function_type(
     }
 }
 
+/// A dense elements attribute of the shaped type `ty` from its elements'
+/// little-endian bytes, each element as wide as MLIR stores it (a byte for
+/// sub-byte types other than `i1`, which [`dense_bools`] makes); one
+/// element makes a splat. `None` if the size does not fit the type.
+pub fn dense_raw(ty: mlir_sys::MlirType, bytes: &[u8]) -> Option<MlirAttribute> {
+    // SAFETY: MLIR copies the buffer, which lives for the call.
+    let attr = unsafe { mlir_sys::mlirDenseElementsAttrRawBufferGet(ty, bytes.len(), bytes.as_ptr().cast()) };
+    (!attr.ptr.is_null()).then_some(attr)
+}
+
+/// A dense `i1` elements attribute of the shaped type `ty`; one value
+/// makes a splat.
+pub fn dense_bools(ty: mlir_sys::MlirType, values: &[bool]) -> MlirAttribute {
+    // SAFETY: `values` lives for the call; MLIR copies them.
+    unsafe {
+        if let [value] = values {
+            return mlir_sys::mlirDenseElementsAttrBoolSplatGet(ty, *value);
+        }
+        let ints: Vec<std::os::raw::c_int> = values.iter().map(|&b| b as std::os::raw::c_int).collect();
+        mlir_sys::mlirDenseElementsAttrBoolGet(ty, ints.len() as isize, ints.as_ptr())
+    }
+}
+
+/// A dense elements attribute of the shaped type `ty` with every element
+/// `element` (an attribute of its element type).
+pub fn dense_splat(ty: mlir_sys::MlirType, element: MlirAttribute) -> MlirAttribute {
+    // SAFETY: uniqued attributes of one live context.
+    unsafe { mlir_sys::mlirDenseElementsAttrSplatGet(ty, element) }
+}
+
 /// `{name = value, ...}`.
 pub fn dictionary(context: MlirContext, entries: &[(&str, MlirAttribute)]) -> MlirAttribute {
     let named: Vec<mlir_sys::MlirNamedAttribute> = entries
@@ -304,6 +334,34 @@ pub fn enum_attr(context: MlirContext, kind: &str, case: &str) -> Option<MlirAtt
     // SAFETY: the strings live for the call.
     let attr = unsafe { ffi::rxlaHloEnumAttrGet(context, crate::op::string_ref(kind), crate::op::string_ref(case)) };
     (!attr.ptr.is_null()).then_some(attr)
+}
+
+/// `#hlo.groups<[[0, 1], [2, 3]]>`: replica groups or source-target pairs.
+pub fn index_groups(context: MlirContext, groups: &[Vec<i64>]) -> MlirAttribute {
+    let pointers: Vec<*const i64> = groups.iter().map(|g| g.as_ptr()).collect();
+    let sizes: Vec<isize> = groups.iter().map(|g| g.len() as isize).collect();
+    // SAFETY: the groups and both lists live for the call; MLIR copies them.
+    unsafe { ffi::rxlaHloIndexGroupsAttrGet(context, groups.len() as isize, pointers.as_ptr(), sizes.as_ptr()) }
+}
+
+/// `#xla.indexing_map<"...">` of a map in XLA's text form (the
+/// attribute's own parameter); `None` if the map is not well-formed.
+pub fn indexing_map(context: MlirContext, map: &str) -> Option<MlirAttribute> {
+    // SAFETY: the string lives for the call.
+    let attr = unsafe { ffi::rxlaIndexingMapAttrGet(context, crate::op::string_ref(map)) };
+    (!attr.ptr.is_null()).then_some(attr)
+}
+
+/// An `index`-typed integer attribute.
+pub fn index(context: MlirContext, value: i64) -> MlirAttribute {
+    // SAFETY: uniqued type and attribute of a live context.
+    unsafe { mlir_sys::mlirIntegerAttrGet(mlir_sys::mlirIndexTypeGet(context), value) }
+}
+
+/// `array<i32: ...>` (a `DenseI32ArrayAttr`, e.g. `operandSegmentSizes`).
+pub fn i32_array(context: MlirContext, values: &[i32]) -> MlirAttribute {
+    // SAFETY: `values` lives for the call.
+    unsafe { mlir_sys::mlirDenseI32ArrayGet(context, values.len() as isize, values.as_ptr()) }
 }
 
 /// A dot's dimension numbers.
@@ -546,5 +604,31 @@ mod tests {
         assert!(enum_attr(context.to_raw(), "comparison_direction", "SIDEWAYS").is_none());
         assert!(enum_attr(context.to_raw(), "no_such_kind", "LT").is_none());
         assert_eq!(enum_attr_case(dims(context.to_raw(), &[1])), None);
+    }
+
+    /// The builders give the attributes their text parses to (uniqued: the
+    /// same pointer).
+    #[test]
+    fn built_attributes_equal_parsed_ones() {
+        let context = rxla_dialects::create_context();
+        let ctx = context.to_raw();
+        let groups = index_groups(ctx, &[vec![0, 1], vec![2, 3]]);
+        assert_eq!(groups.ptr, attr(&context, "#hlo.groups<[[0, 1], [2, 3]]>").ptr);
+        assert_eq!(index_groups(ctx, &[]).ptr, attr(&context, "#hlo.groups<[]>").ptr);
+        let ty = |text: &str| crate::op::parse_type(ctx, text).expect("type parses");
+        let raw: Vec<u8> = [3i32, -1].iter().flat_map(|x| x.to_le_bytes()).collect();
+        let ints = dense_raw(ty("tensor<2xi32>"), &raw).expect("two i32");
+        assert_eq!(ints.ptr, attr(&context, "dense<[3, -1]> : tensor<2xi32>").ptr);
+        let splat = dense_raw(ty("tensor<2x3xf32>"), &1.5f32.to_le_bytes()).expect("a splat");
+        assert_eq!(splat.ptr, attr(&context, "dense<1.5> : tensor<2x3xf32>").ptr);
+        assert!(dense_raw(ty("tensor<3xi32>"), &raw).is_none(), "8 bytes for 3 x i32");
+        // Sub-byte integers take a byte each.
+        let s4 = dense_raw(ty("tensor<2xi4>"), &[0x0D, 0x07]).expect("two i4");
+        assert_eq!(s4.ptr, attr(&context, "dense<[-3, 7]> : tensor<2xi4>").ptr);
+        let empty = dense_raw(ty("tensor<0x4xf32>"), &[]).expect("empty");
+        assert_eq!(empty.ptr, attr(&context, "dense<> : tensor<0x4xf32>").ptr);
+        let bools = dense_bools(ty("tensor<3xi1>"), &[true, false, true]);
+        assert_eq!(bools.ptr, attr(&context, "dense<[true, false, true]> : tensor<3xi1>").ptr);
+        assert_eq!(dense_bools(ty("tensor<2xi1>"), &[true]).ptr, attr(&context, "dense<true> : tensor<2xi1>").ptr);
     }
 }

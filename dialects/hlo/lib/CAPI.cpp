@@ -266,3 +266,17 @@ MlirAttribute rxlaHloStructAttrGet(MlirContext context, MlirStringRef mnemonic,
     return MlirAttribute{nullptr};
   return wrap(made);
 }
+
+MlirAttribute rxlaHloIndexGroupsAttrGet(MlirContext context,
+                                        intptr_t numGroups,
+                                        const int64_t *const *groups,
+                                        const intptr_t *sizes) {
+  mlir::MLIRContext *ctx = unwrap(context);
+  mlir::Builder b(ctx);
+  llvm::SmallVector<mlir::Attribute> list;
+  for (intptr_t i = 0; i < numGroups; ++i)
+    list.push_back(b.getDenseI64ArrayAttr(
+        llvm::ArrayRef<int64_t>(groups[i], static_cast<size_t>(sizes[i]))));
+  return wrap(mlir::Attribute(
+      IndexGroupsAttr::get(ctx, b.getArrayAttr(list))));
+}

@@ -78,6 +78,12 @@ MLIR_CAPI_EXPORTED MlirAttribute rxlaHloStructAttrGet(
     const MlirStringRef *names, const int64_t *const *values,
     const intptr_t *sizes, const bool *isList);
 
+/// `#hlo.groups<[[...], ...]>` of `numGroups` groups, group `i` being the
+/// `sizes[i]` ids at `groups[i]`.
+MLIR_CAPI_EXPORTED MlirAttribute rxlaHloIndexGroupsAttrGet(
+    MlirContext context, intptr_t numGroups, const int64_t *const *groups,
+    const intptr_t *sizes);
+
 #ifdef __cplusplus
 }
 #endif
