@@ -5,13 +5,12 @@
 //! through a pattern's rewriter (so the greedy driver sees them). Each typed
 //! helper returns the new op's result and builds its types and attributes
 //! through the C API (the `hlo` dialect's enum and struct attributes
-//! through its own, [`crate::attrs`]); [`Builder::create_raw`] makes any op
-//! from its name, operands, result types and built attributes, and
-//! [`Builder::create`] from attributes in MLIR text.
+//! through its own, [`crate::attrs`]); [`Builder::create`] makes any op
+//! from its name, operands, result types and built attributes.
 
 use crate::{
     attrs::DotDims,
-    op::{parse_attr, string_ref, Op, Value},
+    op::{string_ref, Op, Value},
     pass::PassError,
     types::{shape, ElementType, HloType, TensorType},
 };
@@ -148,20 +147,9 @@ impl Builder {
         self.context
     }
 
-    /// Creates `name` with operands, result types and attributes (name, MLIR
-    /// text), inserted at the builder's point.
-    pub fn create(&self, name: &str, operands: &[Value], results: &[HloType], attrs: &[(&str, String)]) -> Result<Op> {
-        let mut raw = Vec::with_capacity(attrs.len());
-        for (key, text) in attrs {
-            let attr = parse_attr(self.context, text)
-                .ok_or_else(|| bug(format!("bad attribute {key} = {text} for {name}")))?;
-            raw.push((*key, attr));
-        }
-        self.create_raw(name, operands, results, &raw)
-    }
-
-    /// [`Builder::create`] with attributes already built.
-    pub fn create_raw(
+    /// Creates `name` with operands, result types and attributes, inserted
+    /// at the builder's point.
+    pub fn create(
         &self,
         name: &str,
         operands: &[Value],
@@ -205,11 +193,6 @@ impl Builder {
         }
     }
 
-    /// Creates a single-result op and returns the result.
-    pub fn value(&self, name: &str, operands: &[Value], result: HloType, attrs: &[(&str, String)]) -> Result<Value> {
-        Ok(self.create(name, operands, &[result], attrs)?.result(0))
-    }
-
     /// The array type of `v` (an error for tuples and tokens).
     pub fn tensor(v: Value) -> Result<TensorType> {
         v.ty().tensor().cloned().ok_or_else(|| bug(format!("expected an array operand, got {}", v.ty())))
@@ -220,15 +203,15 @@ impl Builder {
         self.value(&format!("hlo.{opcode}"), &[x], x.ty(), &[])
     }
 
-    /// A one-result op with attributes already built.
-    fn value_raw(
+    /// Creates a single-result op and returns the result.
+    pub fn value(
         &self,
         name: &str,
         operands: &[Value],
         result: HloType,
         attrs: &[(&str, MlirAttribute)],
     ) -> Result<Value> {
-        Ok(self.create_raw(name, operands, &[result], attrs)?.result(0))
+        Ok(self.create(name, operands, &[result], attrs)?.result(0))
     }
 
     /// `array<i64: ...>`.
@@ -281,7 +264,7 @@ impl Builder {
         if let Some(ct) = compare_type {
             attrs.push(("compare_type", enum_attr("comparison_type", ct)?));
         }
-        self.value_raw("hlo.compare", &[a, b], t.with_elem(&ElementType::new("i1")).into(), &attrs)
+        self.value("hlo.compare", &[a, b], t.with_elem(&ElementType::new("i1")).into(), &attrs)
     }
 
     /// `hlo.select`.
@@ -299,7 +282,7 @@ impl Builder {
     /// result dim `dims[i]`.
     pub fn broadcast(&self, x: Value, dims: &[i64], out: &[i64]) -> Result<Value> {
         let t = Self::tensor(x)?;
-        self.value_raw("hlo.broadcast", &[x], t.with_dims(out).into(), &[("dimensions", self.dims_attr(dims))])
+        self.value("hlo.broadcast", &[x], t.with_dims(out).into(), &[("dimensions", self.dims_attr(dims))])
     }
 
     /// A scalar broadcast to `out`.
@@ -322,7 +305,7 @@ impl Builder {
     pub fn transpose(&self, x: Value, perm: &[i64]) -> Result<Value> {
         let t = Self::tensor(x)?;
         let dims = shape::permute(&t.dims, perm);
-        self.value_raw("hlo.transpose", &[x], t.with_dims(&dims).into(), &[("dimensions", self.dims_attr(perm))])
+        self.value("hlo.transpose", &[x], t.with_dims(&dims).into(), &[("dimensions", self.dims_attr(perm))])
     }
 
     /// `hlo.slice`.
@@ -331,7 +314,7 @@ impl Builder {
         let dims: Vec<i64> = (0..start.len())
             .map(|i| if limit[i] <= start[i] { 0 } else { (limit[i] - start[i] + strides[i] - 1) / strides[i] })
             .collect();
-        self.value_raw(
+        self.value(
             "hlo.slice",
             &[x],
             t.with_dims(&dims).into(),
@@ -348,7 +331,7 @@ impl Builder {
         let mut t = Self::tensor(xs[0])?;
         t.dims[dim as usize] =
             xs.iter().map(|x| Self::tensor(*x).map(|t| t.dims[dim as usize])).sum::<Result<i64>>()?;
-        self.value_raw("hlo.concatenate", xs, t.into(), &[("dimension", self.i64_attr(dim))])
+        self.value("hlo.concatenate", xs, t.into(), &[("dimension", self.i64_attr(dim))])
     }
 
     /// `hlo.pad`.
@@ -360,7 +343,7 @@ impl Builder {
                 low[i] + high[i] + d + if d > 0 { (d - 1) * interior[i] } else { 0 }
             })
             .collect();
-        self.value_raw(
+        self.value(
             "hlo.pad",
             &[x, value],
             t.with_dims(&dims).into(),
@@ -374,17 +357,17 @@ impl Builder {
 
     /// `hlo.reverse` along `dims`.
     pub fn reverse(&self, x: Value, dims: &[i64]) -> Result<Value> {
-        self.value_raw("hlo.reverse", &[x], x.ty(), &[("dimensions", self.dims_attr(dims))])
+        self.value("hlo.reverse", &[x], x.ty(), &[("dimensions", self.dims_attr(dims))])
     }
 
     /// `hlo.constant` from a dense attribute's text (`dense<...> : tensor<...>`).
-    pub fn constant_attr(&self, attr: &str, ty: &TensorType) -> Result<Value> {
-        self.value("hlo.constant", &[], ty.clone().into(), &[("value", attr.to_string())])
+    pub fn constant_attr(&self, attr: MlirAttribute, ty: &TensorType) -> Result<Value> {
+        self.value("hlo.constant", &[], ty.clone().into(), &[("value", attr)])
     }
 
     /// `hlo.iota` of `ty` along `dim`.
     pub fn iota(&self, ty: &TensorType, dim: i64) -> Result<Value> {
-        self.value_raw("hlo.iota", &[], ty.clone().into(), &[("iota_dimension", self.i64_attr(dim))])
+        self.value("hlo.iota", &[], ty.clone().into(), &[("iota_dimension", self.i64_attr(dim))])
     }
 
     /// `hlo.dot` with `dims`; the result has element type `elem`. The
@@ -404,7 +387,7 @@ impl Builder {
         if let Some(p) = precision {
             attrs.push(("precision_config", p));
         }
-        self.value_raw("hlo.dot", &[lhs, rhs], out.into(), &attrs)
+        self.value("hlo.dot", &[lhs, rhs], out.into(), &attrs)
     }
 
     /// `hlo.tuple`.
@@ -419,7 +402,7 @@ impl Builder {
             return Err(bug(format!("get_tuple_element of non-tuple {}", x.ty())));
         };
         let ty = items.get(i).cloned().ok_or_else(|| bug(format!("tuple index {i} out of range")))?;
-        self.value_raw("hlo.get_tuple_element", &[x], ty, &[("index", self.i64_attr(i as i64))])
+        self.value("hlo.get_tuple_element", &[x], ty, &[("index", self.i64_attr(i as i64))])
     }
 
     /// `hlo.reduce` of `operands` with `inits` over `dims`, calling
@@ -430,7 +413,7 @@ impl Builder {
             .map(|x| Self::tensor(*x).map(|t| t.with_dims(&shape::remove_dims(&t.dims, dims)).into()))
             .collect::<Result<_>>()?;
         let all: Vec<Value> = operands.iter().chain(inits).copied().collect();
-        let op = self.create_raw(
+        let op = self.create(
             "hlo.reduce",
             &all,
             &results,
@@ -441,7 +424,7 @@ impl Builder {
 
     /// `hlo.call` of `callee`.
     pub fn call(&self, callee: &str, args: &[Value], results: &[HloType]) -> Result<Vec<Value>> {
-        Ok(self.create_raw("hlo.call", args, results, &[("to_apply", self.symbol_ref(callee))])?.results())
+        Ok(self.create("hlo.call", args, results, &[("to_apply", self.symbol_ref(callee))])?.results())
     }
 
     /// `func.return` of `values` (the builder must be at a block's end).

@@ -22,6 +22,7 @@ use crate::{
     pass::PassError,
     types::{split_top_level, HloType},
 };
+use mlir_sys::MlirAttribute;
 
 /// What a value's layout means to a pass.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -167,8 +168,9 @@ pub use crate::computation::non_fusion_functions;
 /// attribute except those in `drop` (e.g. `hlo.layout`, `hlo.sharding` when
 /// the shapes change).
 pub fn rebuild(b: &Builder, op: Op, operands: &[Value], results: &[HloType], drop: &[&str]) -> Result<Op, PassError> {
-    let attrs: Vec<(String, String)> = op.attrs().into_iter().filter(|(k, _)| !drop.contains(&k.as_str())).collect();
-    let borrowed: Vec<(&str, String)> = attrs.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+    let attrs: Vec<(String, MlirAttribute)> =
+        op.attrs_raw().into_iter().filter(|(k, _)| !drop.contains(&k.as_str())).collect();
+    let borrowed: Vec<(&str, MlirAttribute)> = attrs.iter().map(|(k, v)| (k.as_str(), *v)).collect();
     b.create(&op.name(), operands, results, &borrowed)
 }
 

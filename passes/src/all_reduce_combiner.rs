@@ -192,7 +192,7 @@ fn combine(members: &[Op], moved: &[Op]) -> Result<(), PassError> {
     // operands' layouts are the results' own.
     let attrs = members[0].attrs_raw();
     let attrs: Vec<(&str, _)> = attrs.iter().map(|(k, a)| (k.as_str(), *a)).collect();
-    let combined = b.create_raw("hlo.all_reduce", &operands, &results, &attrs)?;
+    let combined = b.create("hlo.all_reduce", &operands, &results, &attrs)?;
     for &op in moved {
         op.move_before(last);
     }

@@ -28,7 +28,8 @@ use crate::call_inliner::{inline_call, remove_unreferenced};
 use melior::ir::OperationRef;
 use mlir_sys::*;
 use rxla_ir::{
-    builder::{quote_symbol, Builder},
+    attrs,
+    builder::Builder,
     computation::{self, clone_function, functions, SideEffects},
     op::{Op, Value},
     pass::{HloPass, PassError, PassOptions},
@@ -227,11 +228,13 @@ fn element(b: &Builder, v: Value, i: usize) -> Result<Value> {
 /// A copy of `c` (same operands and attributes) with result types `types`
 /// and branch computations `names`, inserted before it.
 fn recreate(c: Op, types: &[HloType], names: &[String], operands: &[Value]) -> Result<Op> {
-    let list: Vec<String> = names.iter().map(|n| format!("@{}", quote_symbol(n))).collect();
-    let mut attrs: Vec<(String, String)> = c.attrs().into_iter().filter(|(k, _)| k != "branch_computations").collect();
-    attrs.push(("branch_computations".to_string(), format!("[{}]", list.join(", "))));
-    let refs: Vec<(&str, String)> = attrs.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
-    Builder::before(c).create("hlo.conditional", operands, types, &refs)
+    let b = Builder::before(c);
+    let branches: Vec<MlirAttribute> = names.iter().map(|n| b.symbol_ref(n)).collect();
+    let mut attrs: Vec<(String, MlirAttribute)> =
+        c.attrs_raw().into_iter().filter(|(k, _)| k != "branch_computations").collect();
+    attrs.push(("branch_computations".to_string(), attrs::array(b.context(), &branches)));
+    let refs: Vec<(&str, MlirAttribute)> = attrs.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    b.create("hlo.conditional", operands, types, &refs)
 }
 
 /// Clones each branch of `c` and makes it return `new_root(builder, old
@@ -404,7 +407,8 @@ fn is_empty_with_array_root(func: Op) -> bool {
 /// `hlo.call` of `branch` with `operand`, in place of `c`'s results.
 fn call_branch(c: Op, branch: &str, operand: Value) -> Result<Op> {
     let types: Vec<HloType> = c.results().iter().map(|r| r.ty()).collect();
-    Builder::before(c).create("hlo.call", &[operand], &types, &[("to_apply", format!("@{}", quote_symbol(branch)))])
+    let b = Builder::before(c);
+    b.create("hlo.call", &[operand], &types, &[("to_apply", b.symbol_ref(branch))])
 }
 
 /// XLA's TryRemoveConditional.

@@ -8,10 +8,11 @@
 use mlir_sys::*;
 use rxla_hlo_text::ast::PrimitiveType;
 use rxla_ir::{
+    attrs,
     builder::Builder,
     op::{Op, Value},
     pass::PassError,
-    types::{ElementType, TensorType},
+    types::{element_type_from_spelling, ElementType, TensorType},
 };
 
 /// One element value, as wide as any HLO element type needs.
@@ -139,9 +140,60 @@ pub fn element_text(elem: &ElementType, value: Scalar) -> Option<String> {
     rxla_translate::literal::element_to_mlir(prim, token).ok()
 }
 
-/// `dense<v> : tensor<...>` for a splat of `value`.
-pub fn splat_attr_text(ty: &TensorType, value: Scalar) -> Option<String> {
-    Some(format!("dense<{}> : {ty}", element_text(&ty.elem, value)?))
+/// The dense attribute of `ty` with every element `value`, or `None` if
+/// the value cannot be written in that type (e.g. inf in f8E4M3FN). Floats
+/// convert from f64 as MLIR's parser converts a literal; integers wrap to
+/// their width.
+pub fn splat_attr(context: MlirContext, ty: &TensorType, value: Scalar) -> Option<MlirAttribute> {
+    let elem = &ty.elem;
+    if !value.as_f64().is_finite() {
+        // Only for the check: which types have infinities and NaNs.
+        element_text(elem, value)?;
+    }
+    let shaped = ty.to_mlir(context)?;
+    if elem.is_pred() {
+        return Some(attrs::dense_bools(shaped, &[!value.is_zero()]));
+    }
+    if elem.is_complex() {
+        // (value, 0), the two parts' bytes.
+        let f = value.as_f64();
+        let bytes = if elem.0 == "complex<f32>" {
+            [(f as f32).to_le_bytes(), 0f32.to_le_bytes()].concat()
+        } else {
+            [f.to_le_bytes(), 0f64.to_le_bytes()].concat()
+        };
+        return attrs::dense_raw(shaped, &bytes);
+    }
+    let elem_ty = element_type_from_spelling(context, &elem.0)?;
+    // SAFETY: attribute constructors in a live context.
+    let element = unsafe {
+        if elem.is_integer() {
+            let v = match value {
+                Scalar::Int(i) => i,
+                Scalar::Bool(b) => b as i128,
+                Scalar::Float(f) => f as i128,
+            };
+            mlirIntegerAttrGet(elem_ty, wrap_to_width(v, elem.bit_width(), elem.is_unsigned_int()))
+        } else {
+            mlirFloatAttrDoubleGet(context, elem_ty, value.as_f64())
+        }
+    };
+    Some(attrs::dense_splat(shaped, element))
+}
+
+/// `v` as the int64 MLIR builds an integer of `bits` bits from: the low
+/// bits, zero-extended for unsigned types and sign-extended otherwise.
+fn wrap_to_width(v: i128, bits: u32, unsigned: bool) -> i64 {
+    let low = v as i64;
+    if bits >= 64 || bits == 0 {
+        return low;
+    }
+    let shift = 64 - bits;
+    if unsigned {
+        ((low as u64) << shift >> shift) as i64
+    } else {
+        (low << shift) >> shift
+    }
 }
 
 /// Constants made through a [`Builder`]. They live here rather than in
@@ -165,9 +217,9 @@ pub trait ConstantBuilder {
 
 impl ConstantBuilder for Builder {
     fn splat(&self, ty: &TensorType, value: Scalar) -> Result<Value, PassError> {
-        let attr = splat_attr_text(ty, value)
+        let attr = splat_attr(self.context(), ty, value)
             .ok_or_else(|| PassError(format!("internal error: {value:?} is not representable in {}", ty.elem)))?;
-        self.constant_attr(&attr, ty)
+        self.constant_attr(attr, ty)
     }
 
     fn scalar(&self, elem: &ElementType, value: Scalar) -> Result<Value, PassError> {
@@ -223,4 +275,38 @@ pub fn max_value(elem: &ElementType) -> Option<Scalar> {
     } else {
         return None;
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Splats built through the C API are the attributes their text parses
+    /// to, and values a type cannot hold are refused.
+    #[test]
+    fn splats_equal_their_text() {
+        let context = rxla_dialects::create_context();
+        let ctx = context.to_raw();
+        let cases: &[(&str, Scalar, &str)] = &[
+            ("f32", Scalar::Float(1.5), "dense<1.5> : tensor<2x3xf32>"),
+            ("f32", Scalar::Float(f64::NAN), "dense<0x7FC00000> : tensor<2x3xf32>"),
+            ("bf16", Scalar::Float(f64::NEG_INFINITY), "dense<0xFF80> : tensor<2x3xbf16>"),
+            ("f16", Scalar::Int(3), "dense<3.0> : tensor<2x3xf16>"),
+            ("f8E4M3FN", Scalar::Float(0.1), "dense<0.1> : tensor<2x3xf8E4M3FN>"),
+            ("i8", Scalar::Int(-1), "dense<-1> : tensor<2x3xi8>"),
+            ("ui8", Scalar::Int(255), "dense<255> : tensor<2x3xui8>"),
+            ("i4", Scalar::Int(-8), "dense<-8> : tensor<2x3xi4>"),
+            ("ui64", Scalar::Int(u64::MAX as i128), "dense<18446744073709551615> : tensor<2x3xui64>"),
+            ("i1", Scalar::Bool(true), "dense<true> : tensor<2x3xi1>"),
+            ("complex<f32>", Scalar::Float(2.0), "dense<(2.0, 0.0)> : tensor<2x3xcomplex<f32>>"),
+        ];
+        for (elem, value, text) in cases {
+            let ty = TensorType::new(&[2, 3], &ElementType::new(elem));
+            let built = splat_attr(ctx, &ty, *value).unwrap_or_else(|| panic!("{text}"));
+            let parsed = rxla_ir::op::parse_attr(ctx, text).unwrap_or_else(|| panic!("parses: {text}"));
+            assert_eq!(built.ptr, parsed.ptr, "{text}");
+        }
+        let f8 = TensorType::new(&[2], &ElementType::new("f8E4M3FN"));
+        assert!(splat_attr(ctx, &f8, Scalar::Float(f64::INFINITY)).is_none(), "f8E4M3FN has no infinity");
+    }
 }

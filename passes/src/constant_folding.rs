@@ -162,7 +162,7 @@ fn fold(module: Op, op: Op) -> Result<(), PassError> {
     };
     let attr = literal_attr(op.context(), &result, &literal)?;
     let b = Builder::before(op);
-    let new = b.create_raw("hlo.constant", &[], &[result.into()], &[("value", attr)])?;
+    let new = b.create("hlo.constant", &[], &[result.into()], &[("value", attr)])?;
     if let Some(layout) = op.attr_raw("hlo.layout") {
         new.set_attr_raw("hlo.layout", layout);
     }
@@ -215,8 +215,8 @@ fn clone_expression(b: &Builder, op: Op, cloned: &mut HashMap<Value, Value>) -> 
     Ok(clone.result(0))
 }
 
-/// A dense elements attribute holding `literal` (of type `ty`): raw
-/// little-endian data for byte-sized types, element text otherwise.
+/// A dense elements attribute holding `literal` (of type `ty`), built from
+/// its raw little-endian data (`pred` from its values).
 pub fn literal_attr(context: MlirContext, ty: &TensorType, literal: &Literal) -> Result<MlirAttribute, PassError> {
     let bug = |what: &str| PassError(format!("internal error: {what}"));
     let Literal::Array { data, .. } = literal else {
@@ -250,44 +250,17 @@ pub fn literal_attr(context: MlirContext, ty: &TensorType, literal: &Literal) ->
             b[8..].copy_from_slice(&x.im.to_bits().to_le_bytes());
             b
         })),
-        Data::Bits(_, v) if ty.elem.bit_width() == 8 && ty.elem.is_float() => Some(v.clone()),
+        // Sub-byte types take a byte per element in MLIR's storage.
+        Data::Bits(_, v) => {
+            let mask = (1u16 << ty.elem.bit_width().min(8)) - 1;
+            Some(v.iter().map(|&b| (b as u16 & mask) as u8).collect())
+        }
         _ => None,
     };
     let mlir_type = ty.to_mlir(context).ok_or_else(|| bug("bad constant type"))?;
-    if let Some(raw) = raw {
-        let attr = unsafe { mlirDenseElementsAttrRawBufferGet(mlir_type, raw.len(), raw.as_ptr() as *const _) };
-        return if attr.ptr.is_null() { Err(bug("raw constant data rejected")) } else { Ok(attr) };
-    }
-    // pred, sub-byte integers and sub-byte floats: element text.
-    let elements: Vec<String> = match data {
-        Data::Pred(v) => v.iter().map(|b| b.to_string()).collect(),
-        Data::Bits(t, v) => {
-            let width = ty.elem.bit_width();
-            v.iter()
-                .map(|&b| {
-                    if ty.elem.is_float() {
-                        format!("0x{:X}", b & ((1u16 << width) - 1) as u8)
-                    } else if ty.elem.is_signed_int() {
-                        (b as i8).to_string()
-                    } else {
-                        let _ = t;
-                        b.to_string()
-                    }
-                })
-                .collect()
-        }
-        _ => return Err(bug("unexpected constant element type")),
-    };
-    let text = format!("dense<{}> : {ty}", nested(&ty.dims, &mut elements.into_iter()));
-    rxla_ir::op::parse_attr(context, &text).ok_or_else(|| bug("constant text rejected"))
-}
-
-fn nested(dims: &[i64], elements: &mut impl Iterator<Item = String>) -> String {
-    match dims.split_first() {
-        None => elements.next().unwrap_or_default(),
-        Some((&n, rest)) => {
-            let items: Vec<String> = (0..n).map(|_| nested(rest, elements)).collect();
-            format!("[{}]", items.join(", "))
-        }
+    match (raw, data) {
+        (Some(raw), _) => rxla_ir::attrs::dense_raw(mlir_type, &raw).ok_or_else(|| bug("raw constant data rejected")),
+        (None, Data::Pred(v)) => Ok(rxla_ir::attrs::dense_bools(mlir_type, v)),
+        _ => Err(bug("unexpected constant element type")),
     }
 }

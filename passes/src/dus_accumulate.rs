@@ -20,7 +20,6 @@
 use crate::constant::is_splat_of;
 use melior::ir::OperationRef;
 use rxla_ir::{
-    attrs::dims_text,
     builder::Builder,
     computation,
     layout::{copy_layout_attr, layout_of},
@@ -81,7 +80,8 @@ fn rewrite(add: Op) -> Result<Vec<Op>, PassError> {
     }
     let b = Builder::before(add).at_location_of(add);
     let operands: Vec<Value> = std::iter::once(acc).chain(indices.iter().copied()).collect();
-    let current = b.value("hlo.dynamic_slice", &operands, u.clone().into(), &[("slice_sizes", dims_text(&u.dims))])?;
+    let current =
+        b.value("hlo.dynamic_slice", &operands, u.clone().into(), &[("slice_sizes", b.dims_attr(&u.dims))])?;
     let sum = b.add(current, update)?;
     let operands: Vec<Value> = [acc, sum].into_iter().chain(indices).collect();
     let result = b.value("hlo.dynamic_update_slice", &operands, add.result_type(0), &[])?;

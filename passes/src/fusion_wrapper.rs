@@ -7,7 +7,8 @@
 
 use melior::ir::OperationRef;
 use rxla_ir::{
-    builder::{quote_symbol, Builder},
+    attrs,
+    builder::Builder,
     computation,
     op::Op,
     pass::{HloPass, PassError, PassOptions},
@@ -144,14 +145,13 @@ fn wrap(module: Op, op: Op, name: &str) -> Result<(), PassError> {
     b.ret(&clone.results())?;
     let kind = if op.is("reduce") || op.is("reduce_window") { "kInput" } else { "kLoop" };
     let at = Builder::before(op);
+    let kind = attrs::enum_attr(at.context(), "fusion_kind", kind)
+        .ok_or_else(|| PassError(format!("internal error: no fusion kind {kind}")))?;
     let fusion = at.create(
         "hlo.fusion",
         &operands,
         &results,
-        &[
-            ("kind", format!("#hlo<fusion_kind {kind}>")),
-            ("calls", format!("@{}", quote_symbol(&computation::name(func)))),
-        ],
+        &[("kind", kind), ("calls", at.symbol_ref(&computation::name(func)))],
     )?;
     if let Some(layout) = op.attr_raw("hlo.layout") {
         fusion.set_attr_raw("hlo.layout", layout);

@@ -56,13 +56,12 @@
 //! are bit-identical. Fusion computations are skipped.
 
 use crate::{
-    constant::{splat, splat_attr_text},
+    constant::{splat, splat_attr},
     reshape_mover::is_elementwise,
 };
 use melior::ir::OperationRef;
 use rxla_ir::layout::{layout_of, may_reduce_in_order, non_fusion_functions, physical_dims, rebuild};
 use rxla_ir::{
-    attrs::dims_text,
     builder::Builder,
     op::{Op, Value},
     pass::{HloPass, PassError, PassOptions},
@@ -383,13 +382,13 @@ impl Normalizer {
                 arrangement.sort_by_key(|&m| q[m as usize]);
                 let Some(x) = self.in_order(b, op.operand(0), &arrangement)? else { return Ok(None) };
                 let new_dims: Vec<i64> = arrangement.iter().map(|&m| q[m as usize]).collect();
-                let v = b.value("hlo.broadcast", &[x], phys_ty.into(), &[("dimensions", dims_text(&new_dims))])?;
+                let v = b.value("hlo.broadcast", &[x], phys_ty.into(), &[("dimensions", b.dims_attr(&new_dims))])?;
                 Ok(Some(self.note(v)))
             }
             "constant" => {
                 if let Some(s) = splat(op.result(0)) {
-                    if let Some(attr) = splat_attr_text(&phys_ty, s) {
-                        let v = b.constant_attr(&attr, &phys_ty)?;
+                    if let Some(attr) = splat_attr(b.context(), &phys_ty, s) {
+                        let v = b.constant_attr(attr, &phys_ty)?;
                         return Ok(Some(self.note(v)));
                     }
                 }

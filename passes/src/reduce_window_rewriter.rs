@@ -148,7 +148,7 @@ fn rank1_to_rank2(op: Op, window: &Window, outputs: &[TensorType]) -> Result<()>
     let results: Vec<HloType> = outputs.iter().map(|t| t.with_dims(&[t.dims[0], 1]).into()).collect();
     let Some(to_apply) = op.attr_raw("to_apply") else { return Ok(()) };
     let window2 = b.struct_attr(&window2.to_struct())?;
-    let rw = b.create_raw("hlo.reduce_window", &operands, &results, &[("window", window2), ("to_apply", to_apply)])?;
+    let rw = b.create("hlo.reduce_window", &operands, &results, &[("window", window2), ("to_apply", to_apply)])?;
     let values: Vec<Value> =
         outputs.iter().enumerate().map(|(i, t)| b.reshape(rw.result(i), &t.dims)).collect::<Result<_>>()?;
     replace(op, &values);
@@ -236,7 +236,7 @@ impl ReduceWindowRewriter {
         let reducer_ref = b.symbol_ref(&to_apply);
         let reduce_window = |x: Value, window: &Window, out: &TensorType| -> Result<Value> {
             let window = b.struct_attr(&window.to_struct())?;
-            let op = b.create_raw(
+            let op = b.create(
                 "hlo.reduce_window",
                 &[x, init],
                 &[out.clone().into()],
@@ -318,7 +318,7 @@ impl ReduceWindowRewriter {
         // Combine, then undo the reshape, transpose and padding.
         let all_dims: Vec<i64> = (0..=rank as i64).collect();
         let mut scan = b
-            .create_raw(
+            .create(
                 "hlo.map",
                 &[outer, inner],
                 &[tiled_type.into()],

@@ -28,11 +28,10 @@
 //! most 32), folding the inverse rearranges XLA leaves for algsimp.
 //! Fusion computations are skipped, like XLA's pass.
 
-use crate::constant::{splat, splat_attr_text};
+use crate::constant::{splat, splat_attr};
 use melior::ir::OperationRef;
 use rxla_ir::layout::{copy_layout_attr, erase_unused, non_fusion_functions, rebuild};
 use rxla_ir::{
-    attrs::dims_text,
     builder::Builder,
     op::{Op, Value},
     pass::{HloPass, PassError, PassOptions},
@@ -414,8 +413,8 @@ fn inverse_rearrange(b: &Builder, rearrange: Op, value: Value, new_dims: &[i64])
         let new_ty = t.with_dims(new_dims);
         if op.is("constant") {
             if let Some(s) = splat(value) {
-                if let Some(attr) = splat_attr_text(&new_ty, s) {
-                    return b.constant_attr(&attr, &new_ty);
+                if let Some(attr) = splat_attr(b.context(), &new_ty, s) {
+                    return b.constant_attr(attr, &new_ty);
                 }
             }
         }
@@ -429,7 +428,7 @@ fn inverse_rearrange(b: &Builder, rearrange: Op, value: Value, new_dims: &[i64])
                     .filter(|_| dims_of(operand).iter().all(|&d| d != 1)),
             };
             if let Some(new) = new.filter(|n| n.windows(2).all(|w| w[0] <= w[1])) {
-                return b.value("hlo.broadcast", &[operand], new_ty.into(), &[("dimensions", dims_text(&new))]);
+                return b.value("hlo.broadcast", &[operand], new_ty.into(), &[("dimensions", b.dims_attr(&new))]);
             }
         }
     }

@@ -16,6 +16,7 @@
 
 use crate::operand_upcaster::{element_types, higher_precision};
 use melior::ir::OperationRef;
+use mlir_sys::MlirAttribute;
 use rxla_ir::{
     builder::Builder,
     computation,
@@ -52,8 +53,8 @@ impl HloPass for ResultCaster {
                 }
                 let HloType::Tensor(t) = op.result_type(0) else { continue };
                 let b = Builder::before(op);
-                let attrs: Vec<(String, String)> = op.attrs();
-                let attrs: Vec<(&str, String)> = attrs.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+                let attrs = op.attrs_raw();
+                let attrs: Vec<(&str, MlirAttribute)> = attrs.iter().map(|(k, v)| (k.as_str(), *v)).collect();
                 let wide = b.create(&op.name(), &op.operands(), &[t.with_elem(&inferred).into()], &attrs)?;
                 let narrow = b.convert(wide.result(0), &t.elem)?;
                 if let (Some(layout), Some(convert)) = (op.attr_raw("hlo.layout"), narrow.op()) {

@@ -140,8 +140,7 @@ fn expand(module: Op, op: Op, key: u64, cache: &mut HashMap<String, String>) -> 
     let words = wide.num_elements() * (wide.elem.bit_width() as i64 / 32);
     let key = bld.scalar(&ElementType::new("ui64"), Scalar::Int(key as i128))?;
     let state_type = TensorType::new(&[2], &ElementType::new("ui64"));
-    let state =
-        bld.value("hlo.rng_get_and_update_state", &[], state_type.into(), &[("delta", format!("{words} : i64"))])?;
+    let state = bld.value("hlo.rng_get_and_update_state", &[], state_type.into(), &[("delta", bld.i64_attr(words))])?;
     let mut result = bld.call(&callee, &[key, state, a, b], &[wide.into()])?[0];
     if small_float {
         result = bld.convert(result, &shape.elem)?;

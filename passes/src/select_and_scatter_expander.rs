@@ -127,7 +127,7 @@ fn expand(module: Op, sas: Op) -> Result<()> {
     operands.extend(std::iter::repeat_n(neg_one, rank));
     let mut results: Vec<HloType> = vec![source_shape.clone().into()];
     results.extend((0..rank).map(|_| source_shape.with_elem(&s32).into()));
-    let reduce_window = b.create_raw(
+    let reduce_window = b.create(
         "hlo.reduce_window",
         &operands,
         &results,
@@ -146,7 +146,7 @@ fn expand(module: Op, sas: Op) -> Result<()> {
     dims.set("index_vector_dim", rxla_ir::attrs::Field::Raw(rank.to_string()));
     let dims = b.struct_attr(&dims)?;
     let scatter = b
-        .create_raw(
+        .create(
             "hlo.scatter",
             &[initial, indices, source],
             &[shape.clone().into()],

@@ -130,7 +130,7 @@ fn expand(module: Op, sort: Op) -> Result<(), PassError> {
             attrs.push((key, attr));
         }
     }
-    let new_sort = sb.create_raw("hlo.sort", &operands, &results, &attrs)?;
+    let new_sort = sb.create("hlo.sort", &operands, &results, &attrs)?;
     for i in 0..sort.num_results() {
         sort.replace_result_uses(i, new_sort.result(i));
     }

@@ -26,7 +26,7 @@
 
 use melior::ir::OperationRef;
 use rxla_ir::{
-    attrs::enum_case,
+    attrs::{self, enum_case},
     builder::Builder,
     computation,
     layout::layout_of,
@@ -195,7 +195,7 @@ fn rewrite(sort: Op, m: &TopkMatch) -> Result<Vec<Op>, PassError> {
         "hlo.topk",
         &[input],
         &[HloType::Tensor(values_ty), HloType::Tensor(positions_ty)],
-        &[("k", format!("{} : i64", m.k)), ("largest", m.largest.to_string())],
+        &[("k", b.i64_attr(m.k)), ("largest", attrs::boolean(b.context(), m.largest))],
     )?;
     let mut inverse = vec![0; perm.len()];
     for (i, &p) in perm.iter().enumerate() {

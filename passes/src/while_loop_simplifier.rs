@@ -48,7 +48,7 @@ use crate::{
 use melior::ir::OperationRef;
 use mlir_sys::*;
 use rxla_ir::{
-    builder::{quote_symbol, Builder},
+    builder::Builder,
     computation::{self, clone_function, functions, SideEffects},
     op::{Op, Value},
     pass::{HloPass, PassError, PassOptions},
@@ -300,11 +300,10 @@ fn rebuild(
 /// carrying its backend config, frontend attributes and metadata.
 fn new_while(old: Op, init: Value, cond: &str, body: &str) -> Result<Op> {
     let b = Builder::before(old);
-    let mut attrs =
-        vec![("condition", format!("@{}", quote_symbol(cond))), ("body", format!("@{}", quote_symbol(body)))];
+    let mut attrs = vec![("condition", b.symbol_ref(cond)), ("body", b.symbol_ref(body))];
     for key in ["hlo.backend_config", "hlo.frontend_attributes", "hlo.metadata"] {
-        if let Some(text) = old.attr_text(key) {
-            attrs.push((key, text));
+        if let Some(attr) = old.attr_raw(key) {
+            attrs.push((key, attr));
         }
     }
     b.create("hlo.while", &[init], &[init.ty()], &attrs)
@@ -822,12 +821,8 @@ fn try_remove_loop(ctx: &mut Ctx, w: Op) -> Result<bool> {
         return Ok(false);
     }
     let body_name = computation::name(body);
-    let call = Builder::before(w).create(
-        "hlo.call",
-        &[w.operand(0)],
-        &[w.result_type(0)],
-        &[("to_apply", format!("@{}", quote_symbol(&body_name)))],
-    )?;
+    let b = Builder::before(w);
+    let call = b.create("hlo.call", &[w.operand(0)], &[w.result_type(0)], &[("to_apply", b.symbol_ref(&body_name))])?;
     w.replace_result_uses(0, call.result(0));
     release(ctx, w);
     w.erase();

@@ -96,7 +96,7 @@ fn rewrite(reduce: Op) -> Result<bool, PassError> {
     let init = reduce.operand(1);
     let b = Builder::before(reduce);
     let reduce_window = |x, window: &Window, result: &TensorType| -> Result<_, PassError> {
-        let op = b.create_raw(
+        let op = b.create(
             "hlo.reduce_window",
             &[x, init],
             &[result.clone().into()],

@@ -19,6 +19,7 @@
 
 use melior::ir::OperationRef;
 use rxla_ir::{
+    attrs,
     builder::Builder,
     computation::{self, SideEffects},
     op::Op,
@@ -69,7 +70,10 @@ impl HloPass for ZeroSizedHloElimination {
                 let b = Builder::before(op);
                 for i in 0..op.num_results() {
                     let HloType::Tensor(t) = op.result_type(i) else { unreachable!() };
-                    let empty = b.constant_attr(&format!("dense<> : {t}"), &t)?;
+                    let ty = t.to_mlir(b.context()).ok_or_else(|| PassError(format!("internal error: type {t}")))?;
+                    let attr = attrs::dense_raw(ty, &[])
+                        .ok_or_else(|| PassError(format!("internal error: no empty constant of {t}")))?;
+                    let empty = b.constant_attr(attr, &t)?;
                     let new_op = empty.op().expect("a constant's result");
                     // A multi-result op's layout attribute lists its results'.
                     let keys: &[&str] =

@@ -24,6 +24,7 @@
 //! comparator defines no result for it, and the keys place NaN as total
 //! order does (above +inf, or below -inf when negative).
 
+use mlir_sys::MlirAttribute;
 use rxla_ir::{
     attrs::enum_case,
     builder::Builder,
@@ -33,6 +34,7 @@ use rxla_ir::{
     PassError,
 };
 use rxla_library::key_sort::KeyOrder;
+use rxla_passes::constant::{ConstantBuilder, Scalar};
 use std::collections::HashMap;
 
 /// A comparator that orders by one key per element.
@@ -138,7 +140,7 @@ fn iso(a: Value, b: Value, pa: Value, pb: Value, memo: &mut HashMap<(Value, Valu
                 && x.num_operands() == y.num_operands()
                 && x.num_results() == 1
                 && y.num_results() == 1
-                && attrs(x) == attrs(y)
+                && same_attrs(x, y)
                 && (0..x.num_operands()).all(|i| iso(x.operand(i), y.operand(i), pa, pb, memo))
         }
         _ => false,
@@ -148,8 +150,14 @@ fn iso(a: Value, b: Value, pa: Value, pb: Value, memo: &mut HashMap<(Value, Valu
 }
 
 /// An op's attributes without its name.
-fn attrs(op: Op) -> Vec<(String, String)> {
-    op.attrs().into_iter().filter(|(k, _)| k != "hlo.name").collect()
+fn attrs(op: Op) -> Vec<(String, MlirAttribute)> {
+    op.attrs_raw().into_iter().filter(|(k, _)| k != "hlo.name").collect()
+}
+
+/// The same attributes (uniqued: equal attributes are one pointer).
+fn same_attrs(x: Op, y: Op) -> bool {
+    let (a, b) = (attrs(x), attrs(y));
+    a.len() == b.len() && a.iter().zip(&b).all(|((k, v), (l, w))| k == l && v.ptr == w.ptr)
 }
 
 /// A function `(operand tensor) -> keys` applying `g` to every element of
@@ -163,8 +171,7 @@ pub fn key_function(module: Op, cmp: &KeyComparator, operand: &TensorType, hint:
     let mut key = lift(&b, cmp.key, &operand.dims, &mut mapped)?;
     if cmp.zeros_equal {
         // select(key == 0, +0, key): -0 and +0 get one key.
-        let zero =
-            b.constant_attr(&format!("dense<0.0> : tensor<{}>", key_elem.0), &TensorType::new(&[], &key_elem))?;
+        let zero = b.scalar(&key_elem, Scalar::Float(0.0))?;
         let zeros = b.broadcast_scalar(zero, &operand.dims)?;
         let is_zero = b.compare("EQ", key, zeros, None)?;
         key = b.select(is_zero, zeros, key)?;
@@ -188,7 +195,7 @@ fn lift(b: &Builder, v: Value, dims: &[i64], mapped: &mut HashMap<Value, Value>)
         let operands: Vec<Value> =
             op.operands().into_iter().map(|x| lift(b, x, dims, mapped)).collect::<Result<_, _>>()?;
         let attrs = attrs(op);
-        let attrs: Vec<(&str, String)> = attrs.iter().map(|(k, t)| (k.as_str(), t.clone())).collect();
+        let attrs: Vec<(&str, MlirAttribute)> = attrs.iter().map(|(k, a)| (k.as_str(), *a)).collect();
         b.value(&op.name(), &operands, HloType::Tensor(TensorType::new(dims, &elem)), &attrs)?
     };
     mapped.insert(v, result);

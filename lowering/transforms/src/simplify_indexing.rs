@@ -29,7 +29,8 @@ use mlir_sys::{
 };
 use rxla_indexing::{Expr, ExprKind, IndexingMap, Interval, SimplifyMemo, Variable};
 use rxla_ir::{
-    op::{parse_attr, Op, Value},
+    attrs,
+    op::{Op, Value},
     pass::{HloPass, PassError, PassOptions},
     rewrite::{apply_greedily, DriverOptions, Pattern, Rewriter},
     types::HloType,
@@ -456,8 +457,11 @@ fn canonical(maps: &Maps, kind: Kind, op: Op, map: &IndexingMap) -> Option<Outco
     Some(best)
 }
 
-fn map_attr_text(map: &IndexingMap) -> String {
-    format!("#xla.indexing_map<\"{map}\">")
+/// The `#xla.indexing_map` attribute of `map`, in `op`'s context.
+fn map_attr(op: Op, map: &IndexingMap) -> Result<MlirAttribute, PassError> {
+    let text = map.to_string();
+    attrs::indexing_map(op.context(), &text)
+        .ok_or_else(|| PassError(format!("internal error: bad indexing map {text}")))
 }
 
 fn index_type() -> HloType {
@@ -535,7 +539,7 @@ fn simplify_apply(maps: &Maps, op: Op, rewriter: &Rewriter) -> Result<bool, Pass
     let builder = rewriter.builder();
     let new_op = if map.num_results() > 0 {
         let types = vec![index_type(); map.num_results()];
-        Some(builder.create(APPLY, &operands, &types, &[(MAP_ATTR, map_attr_text(&map))])?)
+        Some(builder.create(APPLY, &operands, &types, &[(MAP_ATTR, map_attr(op, &map)?)])?)
     } else {
         None
     };
@@ -543,7 +547,8 @@ fn simplify_apply(maps: &Maps, op: Op, rewriter: &Rewriter) -> Result<bool, Pass
         let value = match replacement {
             Replacement::Unused => continue,
             Replacement::Constant(c) => {
-                builder.create("arith.constant", &[], &[index_type()], &[("value", format!("{c} : index"))])?.result(0)
+                let value = attrs::index(op.context(), c);
+                builder.create("arith.constant", &[], &[index_type()], &[("value", value)])?.result(0)
             }
             Replacement::Operand(v) => v,
             Replacement::Result(k) => new_op.expect("an op for the kept results").result(k),
@@ -573,16 +578,14 @@ fn simplify_loop(maps: &Maps, op: Op, rewriter: &Rewriter) -> Result<bool, PassE
             {
                 return Ok(false);
             }
-            let text = map_attr_text(&rebuilt.map);
-            let attr = parse_attr(op.context(), &text)
-                .ok_or_else(|| PassError(format!("internal error: bad indexing map {text}")))?;
+            let attr = map_attr(op, &rebuilt.map)?;
             let operands: Vec<Value> = rebuilt.operands.iter().chain(&inits).copied().collect();
-            let sizes = format!("array<i32: {}, {}>", rebuilt.operands.len(), inits.len());
+            let sizes = attrs::i32_array(op.context(), &[rebuilt.operands.len() as i32, inits.len() as i32]);
             rewriter.modify(op, || {
                 op.set_attr_raw(MAP_ATTR, attr);
                 op.set_operands(&operands);
-                op.set_attr("operandSegmentSizes", &sizes)
-            })?;
+                op.set_attr_raw("operandSegmentSizes", sizes);
+            });
             Ok(true)
         }
     }

@@ -39,7 +39,7 @@ fn new_dot(op: Op, b: &Builder, lhs: Value, rhs: Value, dims: &DotDims) -> Resul
             attrs.push((name, attr));
         }
     }
-    Ok(b.create_raw("hlo.dot", &[lhs, rhs], &[out.into()], &attrs)?.result(0))
+    Ok(b.create("hlo.dot", &[lhs, rhs], &[out.into()], &attrs)?.result(0))
 }
 
 fn dot(op: Op, b: &Builder) -> R {

@@ -8,7 +8,6 @@
 use super::*;
 use crate::constant::ConstantBuilder;
 use rxla_ir::{
-    attrs::dims_text,
     rewrite::Pattern,
     types::shape::{compose_permutations, degenerate_reshape_map, inverse_permutation, is_identity_permutation},
 };
@@ -730,7 +729,7 @@ fn dynamic_slice_op(b: &Builder, x: Value, idx: &[Value], sizes: &[i64]) -> Resu
     let t = tensor(x).ok_or_else(|| PassError("internal error: dynamic_slice of a non-array".into()))?;
     let mut operands = vec![x];
     operands.extend_from_slice(idx);
-    b.value("hlo.dynamic_slice", &operands, t.with_dims(sizes).into(), &[("slice_sizes", dims_text(sizes))])
+    b.value("hlo.dynamic_slice", &operands, t.with_dims(sizes).into(), &[("slice_sizes", b.dims_attr(sizes))])
 }
 
 /// The clamped start of a constant index for a slice of `size` out of

@@ -295,9 +295,8 @@ impl Functions {
         if let Some((_, attr)) = self.kinds.iter().find(|(k, _)| *k == kind) {
             return Ok(*attr);
         }
-        let text = format!("#hlo<fusion_kind {}>", kind.text());
-        let attr = rxla_ir::op::parse_attr(context, &text)
-            .ok_or_else(|| PassError(format!("internal error: bad attribute {text}")))?;
+        let attr = rxla_ir::attrs::enum_attr(context, "fusion_kind", kind.text())
+            .ok_or_else(|| PassError(format!("internal error: no fusion kind {}", kind.text())))?;
         self.kinds.push((kind, attr));
         Ok(attr)
     }

@@ -76,8 +76,8 @@ use melior::ir::OperationRef;
 use mlir_sys::*;
 use rxla_hlo_text::custom_calls::{SHARDING_GROUP, SHARDING_TARGETS};
 use rxla_ir::{
-    attrs::Window,
-    builder::{quote_symbol, Builder},
+    attrs::{self, Window},
+    builder::Builder,
     computation,
     op::{Op, Value},
     pass::{HloPass, PassError, PassOptions},
@@ -302,10 +302,6 @@ fn set_type(v: Value, ty: &HloType) -> Result<()> {
         mlirValueSetType(v.0, raw);
     }
     Ok(())
-}
-
-fn dims_text(v: &[i64]) -> String {
-    format!("array<i64{}>", v.iter().map(|d| format!(", {d}")).collect::<String>().replacen(", ", ": ", 1))
 }
 
 impl Partitioner<'_> {

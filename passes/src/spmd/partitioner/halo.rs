@@ -140,7 +140,7 @@ impl Partitioner<'_> {
             "hlo.dynamic_slice",
             &[vec![x], indices].concat(),
             TensorType::new(&sizes, &local.elem).into(),
-            &[("slice_sizes", dims_text(&sizes))],
+            &[("slice_sizes", b.dims_attr(&sizes))],
         )?;
         let (Some(fill), true) = (fill, plan.outside) else { return Ok(window) };
         // Elements from outside the operand are the fill value.

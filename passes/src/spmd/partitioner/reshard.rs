@@ -91,9 +91,9 @@ impl Partitioner<'_> {
         split.insert(d, k);
         let x = b.reshape(v, &split)?;
         let attrs = vec![
-            ("channel_id", format!("{} : i64", self.channel())),
-            ("dimensions", dims_text(&[d as i64])),
-            ("replica_groups", self.partition_groups_attr(&groups)),
+            ("channel_id", b.i64_attr(self.channel())),
+            ("dimensions", b.dims_attr(&[d as i64])),
+            ("replica_groups", self.partition_groups_attr(b, &groups)),
         ];
         let exchanged = b.value("hlo.all_to_all", &[x], Builder::tensor(x)?.into(), &attrs)?;
         // The source partition (at d) goes right before a's block.
@@ -110,22 +110,19 @@ impl Partitioner<'_> {
 
     /// Sends each `(source, target)` partition's block to the target.
     pub(super) fn collective_permute(&mut self, b: &Builder, v: Value, pairs: &[(usize, usize)]) -> Result<Value> {
-        let list: Vec<String> = pairs.iter().map(|(s, t)| format!("[{s}, {t}]")).collect();
+        let list: Vec<Vec<i64>> = pairs.iter().map(|&(s, t)| vec![s as i64, t as i64]).collect();
         let attrs = vec![
-            ("channel_id", format!("{} : i64", self.channel())),
-            ("source_target_pairs", format!("#hlo.groups<[{}]>", list.join(", "))),
+            ("channel_id", b.i64_attr(self.channel())),
+            ("source_target_pairs", attrs::index_groups(b.context(), &list)),
         ];
         b.value("hlo.collective_permute", &[v], v.ty(), &attrs)
     }
 
     /// `#hlo.groups<...>` of partition ids (the cross-partition form of
     /// all-to-all with a channel id).
-    pub(super) fn partition_groups_attr(&self, groups: &[Vec<usize>]) -> String {
-        let all: Vec<String> = groups
-            .iter()
-            .map(|g| format!("[{}]", g.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")))
-            .collect();
-        format!("#hlo.groups<[{}]>", all.join(", "))
+    pub(super) fn partition_groups_attr(&self, b: &Builder, groups: &[Vec<usize>]) -> MlirAttribute {
+        let all: Vec<Vec<i64>> = groups.iter().map(|g| g.iter().map(|&p| p as i64).collect()).collect();
+        attrs::index_groups(b.context(), &all)
     }
 
     /// Gathers dimension `d` of `v` (blocks `tiles`) whole.
@@ -142,10 +139,10 @@ impl Partitioner<'_> {
         let mut dims = local.dims.clone();
         dims[d] *= tiles.counts[d];
         let attrs = vec![
-            ("all_gather_dimension", format!("{d} : i64")),
-            ("channel_id", format!("{} : i64", self.channel())),
-            ("replica_groups", self.groups_attr(&groups)),
-            ("use_global_device_ids", "true".to_string()),
+            ("all_gather_dimension", b.i64_attr(d as i64)),
+            ("channel_id", b.i64_attr(self.channel())),
+            ("replica_groups", self.groups_attr(b, &groups)),
+            ("use_global_device_ids", attrs::boolean(b.context(), true)),
         ];
         let gathered = b.value("hlo.all_gather", &[v], TensorType::new(&dims, &local.elem).into(), &attrs)?;
         if dims[d] == global.dims[d] {
@@ -195,7 +192,7 @@ impl Partitioner<'_> {
             "hlo.dynamic_slice",
             &[vec![v], indices].concat(),
             TensorType::new(&sizes, &local.elem).into(),
-            &[("slice_sizes", dims_text(&sizes))],
+            &[("slice_sizes", b.dims_attr(&sizes))],
         )
     }
 
@@ -206,11 +203,15 @@ impl Partitioner<'_> {
             return b.scalar(&s32, Scalar::Int(table[0] as i128));
         }
         let pid = self.pid()?;
-        let list: Vec<String> = table.iter().map(i64::to_string).collect();
         let ty = TensorType::new(&[table.len() as i64], &s32);
-        let c = b.constant_attr(&format!("dense<[{}]> : {ty}", list.join(", ")), &ty)?;
+        let bytes: Vec<u8> = table.iter().flat_map(|&x| (x as i32).to_le_bytes()).collect();
+        let attr = ty
+            .to_mlir(b.context())
+            .and_then(|t| attrs::dense_raw(t, &bytes))
+            .ok_or_else(|| PassError(format!("internal error: no {ty} constant")))?;
+        let c = b.constant_attr(attr, &ty)?;
         let one = TensorType::new(&[1], &s32);
-        let picked = b.value("hlo.dynamic_slice", &[c, pid], one.into(), &[("slice_sizes", dims_text(&[1]))])?;
+        let picked = b.value("hlo.dynamic_slice", &[c, pid], one.into(), &[("slice_sizes", b.dims_attr(&[1]))])?;
         b.reshape(picked, &[])
     }
 
@@ -233,15 +234,14 @@ impl Partitioner<'_> {
 
     /// `#hlo.groups<...>` of partition groups, repeated for every replica
     /// (global device ids: `replica * partitions + partition`).
-    pub(super) fn groups_attr(&self, groups: &[Vec<usize>]) -> String {
+    pub(super) fn groups_attr(&self, b: &Builder, groups: &[Vec<usize>]) -> MlirAttribute {
         let mut all = Vec::new();
         for r in 0..self.replicas {
             for g in groups {
-                let ids: Vec<String> = g.iter().map(|p| (r * self.n + p).to_string()).collect();
-                all.push(format!("[{}]", ids.join(", ")));
+                all.push(g.iter().map(|p| (r * self.n + p) as i64).collect());
             }
         }
-        format!("#hlo.groups<[{}]>", all.join(", "))
+        attrs::index_groups(b.context(), &all)
     }
 
     /// The sum over each group of `v`, of which each member keeps its part
@@ -258,21 +258,21 @@ impl Partitioner<'_> {
         let mut dims = local.dims.clone();
         dims[d] /= groups[0].len() as i64;
         let attrs = vec![
-            ("channel_id", format!("{} : i64", self.channel())),
-            ("replica_groups", self.groups_attr(groups)),
-            ("scatter_dimension", format!("{d} : i64")),
-            ("to_apply", format!("@{}", quote_symbol(reducer))),
-            ("use_global_device_ids", "true".to_string()),
+            ("channel_id", b.i64_attr(self.channel())),
+            ("replica_groups", self.groups_attr(b, groups)),
+            ("scatter_dimension", b.i64_attr(d as i64)),
+            ("to_apply", b.symbol_ref(reducer)),
+            ("use_global_device_ids", attrs::boolean(b.context(), true)),
         ];
         b.value("hlo.reduce_scatter", &[v], TensorType::new(&dims, &local.elem).into(), &attrs)
     }
 
     pub(super) fn all_reduce(&mut self, b: &Builder, v: Value, groups: &[Vec<usize>], reducer: &str) -> Result<Value> {
         let attrs = vec![
-            ("channel_id", format!("{} : i64", self.channel())),
-            ("replica_groups", self.groups_attr(groups)),
-            ("to_apply", format!("@{}", quote_symbol(reducer))),
-            ("use_global_device_ids", "true".to_string()),
+            ("channel_id", b.i64_attr(self.channel())),
+            ("replica_groups", self.groups_attr(b, groups)),
+            ("to_apply", b.symbol_ref(reducer)),
+            ("use_global_device_ids", attrs::boolean(b.context(), true)),
         ];
         b.value("hlo.all_reduce", &[v], v.ty(), &attrs)
     }
