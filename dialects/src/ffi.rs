@@ -18,6 +18,11 @@ extern "C" {
     pub fn rxlaIndexingMapAttrGetText(attr: MlirAttribute) -> MlirStringRef;
     pub fn rxlaWorkGroupDimensionAttrGet(context: MlirContext, dim: i32) -> MlirAttribute;
     pub fn rxlaArithFastMathAttrGet(context: MlirContext, flags: u32) -> MlirAttribute;
+    pub fn rxlaArithFastMathAttrGetFlags(attr: MlirAttribute) -> i64;
+    pub fn rxlaArithOverflowAttrGet(context: MlirContext, flags: u32) -> MlirAttribute;
+    pub fn rxlaVectorCombiningKindAttrGet(context: MlirContext, kind: MlirStringRef) -> MlirAttribute;
+    pub fn rxlaNVVMShflKindAttrGet(context: MlirContext, kind: MlirStringRef) -> MlirAttribute;
+    pub fn rxlaLLVMConstantRangeAttrGet(context: MlirContext, bit_width: u32, lower: i64, upper: i64) -> MlirAttribute;
     pub fn rxlaGpuDimensionAttrGet(context: MlirContext, dim: i32) -> MlirAttribute;
     pub fn rxlaHloEnumAttrGetCase(attr: MlirAttribute) -> MlirStringRef;
     pub fn rxlaHloEnumAttrGet(context: MlirContext, kind: MlirStringRef, case: MlirStringRef) -> MlirAttribute;

@@ -12,7 +12,6 @@
 
 use crate::ir::*;
 use melior::ir::OperationRef;
-use mlir_sys::MlirAttribute;
 use rxla_ir::pass::{HloPass, PassError, PassOptions};
 
 #[derive(Clone, Debug)]
@@ -36,42 +35,17 @@ impl HloPass for ContractFloatOps {
     }
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> std::result::Result<(), PassError> {
-        let context = Op::of(&module).context();
-        // One attribute per distinct set of flags (most ops have none).
-        let mut attrs: std::collections::HashMap<String, MlirAttribute> = Default::default();
         for op in walk(Op::of(&module)) {
             if !CONTRACTIBLE.contains(&op.name().as_str()) {
                 continue;
             }
-            let flags = fastmath_flags(op.attr_text("fastmath").as_deref());
-            if flags.iter().any(|f| f == "contract" || f == "fast") {
+            // `fast` includes `contract`.
+            let flags = op.attr_raw("fastmath").and_then(fastmath_flags).unwrap_or(0);
+            if flags & FASTMATH_CONTRACT != 0 {
                 continue;
             }
-            let mut flags: Vec<String> = flags.into_iter().filter(|f| f != "none").collect();
-            flags.push("contract".to_string());
-            let text = format!("#arith.fastmath<{}>", flags.join(","));
-            let attr = *attrs.entry(text).or_insert_with_key(|t| parse_attr(context, t).expect("valid fastmath flags"));
-            op.set_attr_raw("fastmath", attr);
+            op.set_attr_raw("fastmath", B::before(op).fastmath(flags | FASTMATH_CONTRACT));
         }
         Ok(())
-    }
-}
-
-/// The flags of a printed `#arith.fastmath<...>` (none when absent).
-fn fastmath_flags(text: Option<&str>) -> Vec<String> {
-    let Some(text) = text else { return Vec::new() };
-    let inner = text.trim().trim_start_matches("#arith.fastmath<").trim_end_matches('>');
-    inner.split(',').map(|f| f.trim().to_string()).filter(|f| !f.is_empty()).collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::fastmath_flags;
-
-    #[test]
-    fn reads_printed_flags() {
-        assert_eq!(fastmath_flags(Some("#arith.fastmath<reassoc>")), vec!["reassoc"]);
-        assert_eq!(fastmath_flags(Some("#arith.fastmath<nnan,reassoc>")), vec!["nnan", "reassoc"]);
-        assert!(fastmath_flags(None).is_empty());
     }
 }

@@ -152,7 +152,7 @@ fn expand(op: Op, math: &str, gpu: bool) -> Result<()> {
     if matches!(fname.as_str(), "f16" | "bf16")
         && !matches!(math, "copysign" | "absf" | "fpowi" | "isnan" | "isinf" | "isfinite")
     {
-        let f32t = b.ty("f32");
+        let f32t = b.f32();
         let wide: Vec<Value> = operands.iter().map(|v| b.val("arith.extf", &[*v], f32t, &[])).collect();
         let result_ty = op.result(0).raw_type();
         let wide_result_ty = if types_equal(result_ty, ty) { f32t } else { result_ty };
@@ -176,14 +176,14 @@ fn expand(op: Op, math: &str, gpu: bool) -> Result<()> {
         "isinf" | "isfinite" => {
             let x = operands[0];
             let abs = b.val("math.absf", &[x], ty, &[]);
-            let inf = b.const_text(ty, &format!("0x{} : {fname}", inf_bits(&fname)?));
+            let inf = b.const_literal(ty, &format!("0x{}", inf_bits(&fname)?));
             let r = if math == "isinf" { b.cmpf("oeq", abs, inf) } else { b.cmpf("olt", abs, inf) };
             replace_op(op, &[r]);
         }
         "rsqrt" => {
             let x = operands[0];
             let s = b.val("math.sqrt", &[x], ty, &[]);
-            let one = b.const_text(ty, &format!("1.0 : {fname}"));
+            let one = b.const_literal(ty, "1.0");
             let r = b.val("arith.divf", &[one, s], ty, &[]);
             replace_op(op, &[r]);
         }
@@ -275,7 +275,7 @@ fn remf_gpu(op: Op) -> Result<()> {
         "f32" => ("__nv_fmodf", None),
         "f64" => ("__nv_fmod", None),
         // The remainder of narrow floats is exact in f32.
-        "f16" | "bf16" => ("__nv_fmodf", Some(b.ty("f32"))),
+        "f16" | "bf16" => ("__nv_fmodf", Some(b.f32())),
         // No vectors: the GPU's lane loops keep their arithmetic scalar.
         other => return Err(op_error(op, format!("`arith.remf` on {other} has no GPU lowering"))),
     };
@@ -309,7 +309,11 @@ fn mark_pure(op: Op, name: &str) -> Result<()> {
         .ok_or_else(|| bug("a declared C library function is missing"))?;
     if !func.has_attr("passthrough") {
         let b = B::before(func);
-        func.set_attr_raw("passthrough", b.attr("[[\"memory\", \"0\"], \"nounwind\", \"willreturn\"]"));
+        let memory = b.array_attr(&[b.string_attr("memory"), b.string_attr("0")]);
+        func.set_attr_raw(
+            "passthrough",
+            b.array_attr(&[memory, b.string_attr("nounwind"), b.string_attr("willreturn")]),
+        );
     }
     Ok(())
 }

@@ -71,7 +71,7 @@ impl HloPass for ExpandNarrowFloats {
                 // XLA:CPU converts; the truncation is then expanded.
                 let b = B::before(op);
                 let to = op.result(0).raw_type();
-                let f64t = b.ty("f64");
+                let f64t = b.f64();
                 let wide = b.val(&name, &[op.operand(0)], f64t, &[]);
                 let t = b.val("arith.truncf", &[wide], to, &[]);
                 replace_op(op, &[t]);
@@ -130,26 +130,25 @@ fn scalar_type(ty: MlirType) -> MlirType {
     }
 }
 
-/// A dense 1-D constant of `values` with element type `elem`.
-fn table(b: &B, elem: &str, values: &[String]) -> Value {
-    let ty = b.ty(&format!("tensor<{}x{elem}>", values.len()));
-    b.const_text(ty, &format!("dense<[{}]> : tensor<{}x{elem}>", values.join(", "), values.len()))
+/// A dense 1-D constant of `values` (their low bits) with element type
+/// `elem`.
+fn table(b: &B, elem: MlirType, values: &[u64]) -> Value {
+    let ty = tensor_type(&[values.len() as i64], elem);
+    let bytes = (bit_width(elem) as usize).div_ceil(8);
+    let raw: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()[..bytes].to_vec()).collect();
+    let attr = rxla_ir::attrs::dense_raw(ty, &raw).expect("a table's bytes fit its type");
+    b.val("arith.constant", &[], ty, &[("value", attr)])
 }
 
 fn expand_ext(op: Op, (_, format): (PrimitiveType, FloatFormat), from: MlirType, to: MlirType) -> Result<()> {
     let b = B::before(op);
     let width = format.width();
-    let values: Vec<String> = (0..1u64 << width)
-        .map(|bits| {
-            let v = format.decode(bits) as f32;
-            format!("0x{:08X}", v.to_bits())
-        })
-        .collect();
-    let t = table(&b, "f32", &values);
+    let values: Vec<u64> = (0..1u64 << width).map(|bits| (format.decode(bits) as f32).to_bits() as u64).collect();
+    let t = table(&b, b.f32(), &values);
     let bits = b.val("arith.bitcast", &[op.operand(0)], b.int(width), &[]);
     let _ = from;
     let index = b.val("arith.index_castui", &[bits], b.index(), &[]);
-    let f32t = b.ty("f32");
+    let f32t = b.f32();
     let v = b.val("tensor.extract", &[t, index], f32t, &[]);
     let name = type_to_string(to);
     let result = match name.as_str() {
@@ -184,7 +183,7 @@ fn expand_neg(op: Op, (t, format): (PrimitiveType, FloatFormat)) -> Result<()> {
     let int = shaped(b.int(width));
     let constant = |v: i64| match lanes {
         None => b.const_int(int, v),
-        Some(n) => b.const_text(int, &format!("dense<{v}> : vector<{n}xi{width}>")),
+        Some(_) => b.const_literal(int, &v.to_string()),
     };
     let bits = b.val("arith.bitcast", &[op.operand(0)], int, &[]);
     let mut flipped = b.val("arith.xori", &[bits, constant(1 << (width - 1))], int, &[]);
@@ -195,7 +194,7 @@ fn expand_neg(op: Op, (t, format): (PrimitiveType, FloatFormat)) -> Result<()> {
         SpecialValues::FiniteNegZeroNan => {
             // 0 is the only zero and the sign bit alone is NaN: both negate
             // to themselves.
-            let pred = b.attr("0 : i64"); // eq
+            let pred = b.int_attr(b.int(64), 0); // eq
             let zero_or_nan = b.val("arith.cmpi", &[magnitude, constant(0)], shaped(b.int(1)), &[("predicate", pred)]);
             flipped = b.val("arith.select", &[zero_or_nan, bits, flipped], int, &[]);
         }
@@ -203,7 +202,7 @@ fn expand_neg(op: Op, (t, format): (PrimitiveType, FloatFormat)) -> Result<()> {
             // NaN (above infinity) becomes the canonical NaN, sign flipped.
             let infinity = format.infinity(false).expect("IEEE formats have infinities") as i64;
             let quiet = format.nan(false, 0).expect("IEEE formats have NaN") as i64;
-            let pred = b.attr("8 : i64"); // ugt
+            let pred = b.int_attr(b.int(64), 8); // ugt
             let nan = b.val("arith.cmpi", &[magnitude, constant(infinity)], shaped(b.int(1)), &[("predicate", pred)]);
             let new_sign = b.val("arith.andi", &[flipped, constant(sign)], int, &[]);
             let canonical = b.val("arith.ori", &[new_sign, constant(quiet)], int, &[]);
@@ -270,7 +269,7 @@ fn expand_trunc_f32(op: Op, b: &B, source: &FloatFormat, target: &FloatFormat, t
     let kept = target.mantissa_bits + 1;
     let rest = 23 - kept;
     let codes = f32_codes(source, target, &type_to_string(to));
-    let table_type = b.ty(&format!("tensor<{}xi8>", codes.len()));
+    let table_type = tensor_type(&[codes.len() as i64], b.int(8));
     // SAFETY: `codes` outlives the call, which copies it into the attribute.
     let attr = unsafe { mlirDenseElementsAttrInt8Get(table_type, codes.len() as isize, codes.as_ptr()) };
     let codes_t = b.val("arith.constant", &[], table_type, &[("value", attr)]);
@@ -340,11 +339,10 @@ fn expand_trunc(op: Op, (_, target): (PrimitiveType, FloatFormat), from: MlirTyp
     let int = b.int(w);
     let bits = b.val("arith.bitcast", &[op.operand(0)], int, &[]);
     let lookup = |steps: &[(u64, u64)], key: Value| -> Value {
-        let starts: Vec<String> = steps.iter().map(|(s, _)| (*s as i64).to_string()).collect();
-        let codes: Vec<String> = steps.iter().map(|(_, c)| (*c as i64).to_string()).collect();
-        let elem = format!("i{w}");
-        let starts_t = table(&b, &elem, &starts);
-        let codes_t = table(&b, "i8", &codes);
+        let starts: Vec<u64> = steps.iter().map(|(s, _)| *s).collect();
+        let codes: Vec<u64> = steps.iter().map(|(_, c)| *c).collect();
+        let starts_t = table(&b, b.int(w), &starts);
+        let codes_t = table(&b, b.int(8), &codes);
         let n = steps.len() as i64;
         // Largest k with starts[k] <= key (starts[0] is the run's first key).
         let mut k = b.const_index(0);

@@ -75,10 +75,6 @@ impl B {
 
     // ----- types and attributes -----
 
-    pub fn ty(&self, text: &str) -> MlirType {
-        parse_type(self.ctx, text).unwrap_or_else(|| panic!("bad type {text}"))
-    }
-
     pub fn index(&self) -> MlirType {
         unsafe { mlirIndexTypeGet(self.ctx) }
     }
@@ -93,10 +89,6 @@ impl B {
 
     pub fn ptr_in(&self, address_space: u32) -> MlirType {
         unsafe { mlirLLVMPointerTypeGet(self.ctx, address_space) }
-    }
-
-    pub fn attr(&self, text: &str) -> MlirAttribute {
-        parse_attr(self.ctx, text).unwrap_or_else(|| panic!("bad attribute {text}"))
     }
 
     pub fn int_attr(&self, ty: MlirType, value: i64) -> MlirAttribute {
@@ -117,6 +109,73 @@ impl B {
 
     pub fn type_attr(&self, ty: MlirType) -> MlirAttribute {
         unsafe { mlirTypeAttrGet(ty) }
+    }
+
+    pub fn f32(&self) -> MlirType {
+        unsafe { mlirF32TypeGet(self.ctx) }
+    }
+
+    pub fn f64(&self) -> MlirType {
+        unsafe { mlirF64TypeGet(self.ctx) }
+    }
+
+    /// `vector<dims x elem>`.
+    pub fn vector(&self, dims: &[i64], elem: MlirType) -> MlirType {
+        unsafe { mlirVectorTypeGet(dims.len() as isize, dims.as_ptr(), elem) }
+    }
+
+    /// `array<i32: ...>`.
+    pub fn i32_array(&self, values: &[i32]) -> MlirAttribute {
+        rxla_ir::attrs::i32_array(self.ctx, values)
+    }
+
+    /// `array<i64: ...>`.
+    pub fn i64_array(&self, values: &[i64]) -> MlirAttribute {
+        rxla_ir::attrs::dims(self.ctx, values)
+    }
+
+    /// `[a, b, ...]`.
+    pub fn array_attr(&self, elements: &[MlirAttribute]) -> MlirAttribute {
+        rxla_ir::attrs::array(self.ctx, elements)
+    }
+
+    /// `{name = value, ...}`.
+    pub fn dict_attr(&self, entries: &[(&str, MlirAttribute)]) -> MlirAttribute {
+        rxla_ir::attrs::dictionary(self.ctx, entries)
+    }
+
+    /// `#llvm.linkage<...>`.
+    pub fn linkage(&self, linkage: MlirLLVMLinkage) -> MlirAttribute {
+        unsafe { mlirLLVMLinkageAttrGet(self.ctx, linkage) }
+    }
+
+    /// `#arith.fastmath<...>` of `mlir::arith::FastMathFlags` bits.
+    pub fn fastmath(&self, flags: u32) -> MlirAttribute {
+        unsafe { rxla_dialects::ffi::rxlaArithFastMathAttrGet(self.ctx, flags) }
+    }
+
+    /// `#arith.overflow<...>` of `mlir::arith::IntegerOverflowFlags` bits.
+    pub fn overflow(&self, flags: u32) -> MlirAttribute {
+        unsafe { rxla_dialects::ffi::rxlaArithOverflowAttrGet(self.ctx, flags) }
+    }
+
+    /// `#vector.kind<kind>`.
+    pub fn combining_kind(&self, kind: &str) -> MlirAttribute {
+        let attr = unsafe { rxla_dialects::ffi::rxlaVectorCombiningKindAttrGet(self.ctx, string_ref(kind)) };
+        assert!(!attr.ptr.is_null(), "internal error: no vector combining kind {kind}");
+        attr
+    }
+
+    /// `#nvvm<shfl_kind kind>`.
+    pub fn shfl_kind(&self, kind: &str) -> MlirAttribute {
+        let attr = unsafe { rxla_dialects::ffi::rxlaNVVMShflKindAttrGet(self.ctx, string_ref(kind)) };
+        assert!(!attr.ptr.is_null(), "internal error: no shuffle kind {kind}");
+        attr
+    }
+
+    /// `#llvm.constant_range<iN, lower, upper>` (half-open).
+    pub fn constant_range(&self, bits: u32, lower: i64, upper: i64) -> MlirAttribute {
+        unsafe { rxla_dialects::ffi::rxlaLLVMConstantRangeAttrGet(self.ctx, bits, lower, upper) }
     }
 
     // ----- ops -----
@@ -175,9 +234,12 @@ impl B {
         self.const_int(self.int(1), v as i64)
     }
 
-    /// `arith.constant` with an attribute written as MLIR text.
-    pub fn const_text(&self, ty: MlirType, value: &str) -> Value {
-        self.val("arith.constant", &[], ty, &[("value", self.attr(value))])
+    /// `arith.constant` of `ty` (a scalar, or a vector or tensor splat)
+    /// from one element's literal: `0x...` bits, or a decimal number
+    /// (converted from f64 to a float type as MLIR's parser converts it).
+    pub fn const_literal(&self, ty: MlirType, literal: &str) -> Value {
+        let attr = literal_attr(ty, literal).unwrap_or_else(|| panic!("internal error: bad literal {literal}"));
+        self.val("arith.constant", &[], ty, &[("value", attr)])
     }
 
     /// `arith.cmpi` with predicate `pred` (eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge).
@@ -217,14 +279,45 @@ pub fn cmpf_code(pred: &str) -> i64 {
     cmpf_predicate(pred).unwrap_or_else(|| panic!("bad cmpf predicate {pred}"))
 }
 
-/// Parses a type; `None` if the text is not one.
-pub fn parse_type(ctx: MlirContext, text: &str) -> Option<MlirType> {
-    rxla_ir::op::parse_type(ctx, text)
+/// `mlir::arith::FastMathFlags` bits.
+pub const FASTMATH_REASSOC: u32 = 1;
+pub const FASTMATH_CONTRACT: u32 = 32;
+
+/// The bits of an `#arith.fastmath<...>` attribute; `None` for any other.
+pub fn fastmath_flags(attr: MlirAttribute) -> Option<u32> {
+    let flags = unsafe { rxla_dialects::ffi::rxlaArithFastMathAttrGetFlags(attr) };
+    u32::try_from(flags).ok()
 }
 
-/// Parses an attribute; `None` if the text is not one.
-pub fn parse_attr(ctx: MlirContext, text: &str) -> Option<MlirAttribute> {
-    rxla_ir::op::parse_attr(ctx, text)
+/// A kernel buffer argument's attributes: aligned to `align` bytes, and
+/// `noalias` unless the kernel updates a buffer in place.
+pub fn buffer_arg_attrs(b: &B, in_place: bool, align: i64) -> MlirAttribute {
+    let align = ("llvm.align", b.int_attr(b.int(64), align));
+    if in_place {
+        b.dict_attr(&[align])
+    } else {
+        b.dict_attr(&[("llvm.noalias", b.unit_attr()), align])
+    }
+}
+
+/// The attribute of a constant of `ty` (a scalar, or a shaped type's
+/// splat) whose elements are `literal` ([`B::const_literal`]).
+pub fn literal_attr(ty: MlirType, literal: &str) -> Option<MlirAttribute> {
+    let shaped = unsafe { mlirTypeIsAShaped(ty) };
+    let elem = if shaped { element_type(ty) } else { ty };
+    let ctx = unsafe { mlirTypeGetContext(ty) };
+    let element = if let Some(hex) = literal.strip_prefix("0x") {
+        // Exact bits: one element's bytes as a rank-0 tensor, read back.
+        let bits = u64::from_str_radix(hex, 16).ok()?;
+        let bytes = bits.to_le_bytes();
+        let one = rxla_ir::attrs::dense_raw(tensor_type(&[], elem), &bytes[..(bit_width(elem) as usize).div_ceil(8)])?;
+        unsafe { mlirDenseElementsAttrGetSplatValue(one) }
+    } else if is_float(elem) {
+        unsafe { mlirFloatAttrDoubleGet(ctx, elem, literal.parse::<f64>().ok()?) }
+    } else {
+        unsafe { mlirIntegerAttrGet(elem, literal.parse::<i64>().ok()?) }
+    };
+    Some(if shaped { rxla_ir::attrs::dense_splat(ty, element) } else { element })
 }
 
 /// The ops of `block`, in order.
@@ -414,4 +507,67 @@ pub fn functions(root: Op) -> Vec<Op> {
 /// Number of regions of `op`.
 pub fn num_regions(op: Op) -> usize {
     unsafe { mlirOperationGetNumRegions(op.raw()) as usize }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The attributes the builders make are the ones their text parses to
+    /// (uniqued: the same pointer), in a context where their dialects are
+    /// not loaded yet.
+    #[test]
+    fn built_attributes_equal_parsed_ones() {
+        let context = rxla_dialects::create_context();
+        let ctx = context.to_raw();
+        let b = B {
+            ctx,
+            loc: unsafe { mlirLocationUnknownGet(ctx) },
+            at: At::End(unsafe { mlirBlockCreate(0, std::ptr::null(), std::ptr::null()) }),
+        };
+        let overflow = b.overflow(3);
+        let kind = b.combining_kind("maxnumf");
+        let shfl = b.shfl_kind("down");
+        let range = b.constant_range(32, 0, 256);
+        let reassoc = b.fastmath(FASTMATH_REASSOC | FASTMATH_CONTRACT);
+        let parse = |text: &str| rxla_ir::op::parse_attr(ctx, text).unwrap_or_else(|| panic!("parses: {text}"));
+        assert_eq!(overflow.ptr, parse("#arith.overflow<nsw, nuw>").ptr);
+        assert_eq!(kind.ptr, parse("#vector.kind<maxnumf>").ptr);
+        assert_eq!(shfl.ptr, parse("#nvvm<shfl_kind down>").ptr);
+        assert_eq!(range.ptr, parse("#llvm.constant_range<i32, 0, 256>").ptr);
+        assert_eq!(reassoc.ptr, parse("#arith.fastmath<reassoc,contract>").ptr);
+        assert_eq!(fastmath_flags(reassoc), Some(FASTMATH_REASSOC | FASTMATH_CONTRACT));
+        assert_eq!(fastmath_flags(overflow), None);
+        let linkage = b.linkage(MlirLLVMLinkage_MlirLLVMLinkageInternal);
+        assert_eq!(linkage.ptr, parse("#llvm.linkage<internal>").ptr);
+        assert_eq!(buffer_arg_attrs(&b, false, 16).ptr, parse("{llvm.noalias, llvm.align = 16 : i64}").ptr);
+        unsafe {
+            mlirBlockDestroy(match b.at {
+                At::End(block) => block,
+                _ => unreachable!(),
+            })
+        };
+    }
+
+    /// Constants from one element's literal: bits, decimals, splats.
+    #[test]
+    fn literal_attributes_equal_parsed_ones() {
+        let context = rxla_dialects::create_context();
+        let ctx = context.to_raw();
+        let ty = |text: &str| rxla_ir::op::parse_type(ctx, text).expect("type parses");
+        let parse = |text: &str| rxla_ir::op::parse_attr(ctx, text).unwrap_or_else(|| panic!("parses: {text}"));
+        for (t, literal, text) in [
+            ("f32", "1.0", "1.0 : f32"),
+            ("f32", "0x7F800000", "0x7F800000 : f32"),
+            ("bf16", "0x7F80", "0x7F80 : bf16"),
+            ("f16", "0.1", "0.1 : f16"),
+            ("i32", "-7", "-7 : i32"),
+            ("vector<8xf32>", "0.5", "dense<0.5> : vector<8xf32>"),
+            ("vector<4x2xi16>", "0x7FFF", "dense<32767> : vector<4x2xi16>"),
+        ] {
+            let built = literal_attr(ty(t), literal).unwrap_or_else(|| panic!("{text}"));
+            assert_eq!(built.ptr, parse(text).ptr, "{text}");
+        }
+        assert!(literal_attr(ty("f32"), "one").is_none());
+    }
 }

@@ -105,7 +105,8 @@ impl Lowering<'_> {
             ExprKind::Binary(op, lhs, rhs) => {
                 let (l, r) = (self.expr(lhs)?, self.expr(rhs)?);
                 let no_wrap = self.nonneg_bounded(lhs) && self.nonneg_bounded(rhs) && self.nonneg_bounded(e);
-                let flags = || vec![("overflowFlags", b.attr("#arith.overflow<nsw, nuw>"))];
+                // nsw | nuw
+                let flags = || vec![("overflowFlags", b.overflow(3))];
                 let positive_divisor = rhs.as_const().is_some_and(|c| c > 0);
                 let lhs_nonneg = self.ranges.range(lhs).lower >= 0;
                 match op {

@@ -58,8 +58,9 @@ impl HloPass for LowerLoops {
 
 /// The `#xla.indexing_map` attribute of `map`.
 pub fn map_attr(b: &B, map: &IndexingMap) -> mlir_sys::MlirAttribute {
-    let text = format!("#xla.indexing_map<\"{map}\">");
-    parse_attr(b.ctx, &text).unwrap_or_else(|| panic!("rxla-indexing printed a map MLIR does not parse: {text}"))
+    let text = map.to_string();
+    rxla_ir::attrs::indexing_map(b.ctx, &text)
+        .unwrap_or_else(|| panic!("rxla-indexing printed a map the xla dialect does not read: {text}"))
 }
 
 /// `xla.apply_indexing` of `exprs` over `map`'s variables (no constraints:

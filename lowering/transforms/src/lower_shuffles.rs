@@ -47,7 +47,7 @@ fn shuffle_down(b: &B, value: Value, distance: Value) -> Result<Value> {
     let mask = b.const_int(i32t, -1);
     let clamp = b.const_int(i32t, 31);
     let shfl = |v: Value| -> Value {
-        b.val("nvvm.shfl.sync", &[mask, v, distance, clamp], i32t, &[("kind", b.attr("#nvvm<shfl_kind down>"))])
+        b.val("nvvm.shfl.sync", &[mask, v, distance, clamp], i32t, &[("kind", b.shfl_kind("down"))])
     };
     if is_complex(ty) {
         let part = complex_element(ty);

@@ -239,7 +239,7 @@ fn element_ptr(b: &B, base: Value, index: Value, mem: MlirType) -> Value {
         "llvm.getelementptr",
         &[base, offset],
         b.ptr(),
-        &[("elem_type", b.type_attr(mem)), ("rawConstantIndices", b.attr("array<i32: -2147483648>"))],
+        &[("elem_type", b.type_attr(mem)), ("rawConstantIndices", b.i32_array(&[i32::MIN]))],
     )
 }
 
@@ -412,7 +412,7 @@ fn lower_constant(op: Op, counter: &mut usize) -> Result<()> {
         &[
             ("global_type", b.type_attr(array)),
             ("sym_name", b.string_attr(&name)),
-            ("linkage", b.attr("#llvm.linkage<internal>")),
+            ("linkage", b.linkage(MlirLLVMLinkage_MlirLLVMLinkageInternal)),
             ("constant", b.unit_attr()),
             ("value", value),
             ("alignment", b.int_attr(b.int(64), 64)),
@@ -518,8 +518,8 @@ fn lower_atomic(op: Op) -> Result<()> {
         pair_ty,
         &[("success_ordering", bb.int_attr(bb.int(64), 6)), ("failure_ordering", bb.int_attr(bb.int(64), 2))],
     );
-    let seen = bb.val("llvm.extractvalue", &[pair], int, &[("position", bb.attr("array<i64: 0>"))]);
-    let ok = bb.val("llvm.extractvalue", &[pair], bb.int(1), &[("position", bb.attr("array<i64: 1>"))]);
+    let seen = bb.val("llvm.extractvalue", &[pair], int, &[("position", bb.i64_array(&[0]))]);
+    let ok = bb.val("llvm.extractvalue", &[pair], bb.int(1), &[("position", bb.i64_array(&[1]))]);
     let one = bb.const_bool(true);
     let again = bb.val("arith.xori", &[ok, one], bb.int(1), &[]);
     bb.op("scf.condition", &[again, seen], &[], &[], vec![]);
@@ -561,10 +561,10 @@ fn lower_entry_abi(func: Op) -> Result<()> {
         ret.erase();
     }
     let in_place = func.has_attr("xla.in_place");
-    let buffer_attrs = if in_place { "{llvm.align = 64 : i64}" } else { "{llvm.noalias, llvm.align = 64 : i64}" };
-    let mut attrs: Vec<&str> = vec![buffer_attrs; old_args.len()];
-    attrs.push("{}");
-    func.set_attr_raw("arg_attrs", b.attr(&format!("[{}]", attrs.join(", "))));
+    let buffer_attrs = buffer_arg_attrs(&b, in_place, 64);
+    let mut attrs = vec![buffer_attrs; old_args.len()];
+    attrs.push(b.dict_attr(&[]));
+    func.set_attr_raw("arg_attrs", b.array_attr(&attrs));
     func.remove_attr("res_attrs");
     func.remove_attr("xla.entry");
     let impl_name = format!("{name}_impl");
@@ -576,8 +576,8 @@ fn lower_entry_abi(func: Op) -> Result<()> {
     // external body was compiled twice (itself, and inlined into the
     // wrapper); an internal one that is inlined goes through the function
     // simplification pipeline twice. The call costs once per workgroup.
-    func.set_attr_raw("llvm.linkage", b.attr("#llvm.linkage<internal>"));
-    func.set_attr_raw("passthrough", b.attr("[\"noinline\"]"));
+    func.set_attr_raw("llvm.linkage", b.linkage(MlirLLVMLinkage_MlirLLVMLinkageInternal));
+    func.set_attr_raw("passthrough", b.array_attr(&[b.string_attr("noinline")]));
 
     // The wrapper with the runtime's calling convention.
     let (region, body) = region_with_block(&[ptr, index], func.location());
@@ -609,7 +609,7 @@ fn lower_entry_abi(func: Op) -> Result<()> {
             "llvm.getelementptr",
             &[args[0]],
             ptr,
-            &[("elem_type", bb.type_attr(ptr)), ("rawConstantIndices", bb.attr(&format!("array<i32: {i}>")))],
+            &[("elem_type", bb.type_attr(ptr)), ("rawConstantIndices", bb.i32_array(&[i as i32]))],
         );
         call_args.push(bb.val(
             "llvm.load",
@@ -663,7 +663,7 @@ fn lower_thread_index(op: Op) -> Result<()> {
             .collect();
         if let [lo, hi] = bounds[..] {
             if lo >= 0 && hi < i32::MAX as i64 {
-                attrs.push(("range", b.attr(&format!("#llvm.constant_range<i32, {lo}, {}>", hi + 1))));
+                attrs.push(("range", b.constant_range(32, lo, hi + 1)));
             }
         }
     }
@@ -697,7 +697,7 @@ fn lower_allocate_shared(op: Op, k: usize) -> Result<()> {
         &[
             ("global_type", b.type_attr(array)),
             ("sym_name", b.string_attr(&name)),
-            ("linkage", b.attr("#llvm.linkage<private>")),
+            ("linkage", b.linkage(MlirLLVMLinkage_MlirLLVMLinkagePrivate)),
             ("alignment", b.int_attr(b.int(64), 16)),
             ("addr_space", b.int_attr(b.int(32), 3)),
         ],
@@ -751,22 +751,19 @@ fn lower_gpu_entry_abi(func: Op) -> Result<()> {
         ret.erase();
     }
     let in_place = func.has_attr("xla.in_place");
-    let buffer_attrs = if in_place { "{llvm.align = 16 : i64}" } else { "{llvm.noalias, llvm.align = 16 : i64}" };
+    let buffer_attrs = buffer_arg_attrs(&b, in_place, 16);
     let ptrs = vec![b.ptr(); args.len()];
     let fty = unsafe { mlirLLVMFunctionTypeGet(mlirLLVMVoidTypeGet(b.ctx), ptrs.len() as isize, ptrs.as_ptr(), false) };
     let mut attrs = vec![
         ("sym_name", b.string_attr(&name)),
         ("function_type", b.type_attr(fty)),
-        ("arg_attrs", b.attr(&format!("[{}]", vec![buffer_attrs; args.len()].join(", ")))),
-        ("linkage", b.attr("#llvm.linkage<external>")),
+        ("arg_attrs", b.array_attr(&vec![buffer_attrs; args.len()])),
+        ("linkage", b.linkage(MlirLLVMLinkage_MlirLLVMLinkageExternal)),
         ("nvvm.kernel", b.unit_attr()),
     ];
-    let maxntid;
-    if let Some(threads) = func.attr_raw("xla.thread_counts").map(attr_to_string) {
-        // `array<i64: 256, 1, 1>`
-        let dims = threads.trim_start_matches("array<i64:").trim_end_matches('>').trim().to_string();
-        maxntid = format!("array<i32: {dims}>");
-        attrs.push(("nvvm.maxntid", b.attr(&maxntid)));
+    if let Some(threads) = func.dims_attr("xla.thread_counts") {
+        let threads: Vec<i32> = threads.iter().map(|&t| t as i32).collect();
+        attrs.push(("nvvm.maxntid", b.i32_array(&threads)));
     }
     // The launch description stays readable in the llvm-mlir stage.
     let kept: Vec<(String, MlirAttribute)> =

@@ -345,18 +345,17 @@ impl<'a> Emit<'a> {
         if text == "f32" {
             return Some(Emit { b, f: ty, i: b.int(32), m: b.int(1) });
         }
-        let shape = text.strip_prefix("vector<")?.strip_suffix("xf32>")?;
-        let i = parse_type(b.ctx, &format!("vector<{shape}xi32>"))?;
-        let m = parse_type(b.ctx, &format!("vector<{shape}xi1>"))?;
+        if !is_vector(ty) || text != type_to_string(b.vector(&shape_of(ty), b.f32())) {
+            return None;
+        }
+        let i = b.vector(&shape_of(ty), b.int(32));
+        let m = b.vector(&shape_of(ty), b.int(1));
         Some(Emit { b, f: ty, i, m })
     }
 
     /// A constant of `ty` with every element `literal` (MLIR text).
     fn splat(&self, ty: MlirType, literal: &str) -> Value {
-        let ty_text = type_to_string(ty);
-        let attr =
-            if is_vector(ty) { format!("dense<{literal}> : {ty_text}") } else { format!("{literal} : {ty_text}") };
-        self.b.const_text(ty, &attr)
+        self.b.const_literal(ty, literal)
     }
 
     fn un(&self, name: &str, a: Value, ty: MlirType) -> Value {

@@ -58,7 +58,7 @@ fn kind(op: Op) -> Option<&'static str> {
     let name = op.name();
     let (_, kind) = COMBINERS.iter().find(|(n, _)| *n == name)?;
     let float = name.ends_with('f');
-    if float && !op.attr_text("fastmath").is_some_and(|f| f.contains("reassoc")) {
+    if float && op.attr_raw("fastmath").and_then(fastmath_flags).is_none_or(|f| f & FASTMATH_REASSOC == 0) {
         return None;
     }
     Some(kind)
@@ -209,10 +209,10 @@ pub fn vectorize(lp: Op, vector_bits: i64) -> Result<bool> {
     let mut finals = Vec::new();
     for (k, c) in combiners.iter().enumerate() {
         let ty = carried[k].raw_type();
-        let kind_attr = b.attr(&format!("#vector.kind<{}>", kind(*c).expect("a combiner")));
+        let kind_attr = b.combining_kind(kind(*c).expect("a combiner"));
         let mut attrs = vec![("kind", kind_attr)];
         if is_float(ty) {
-            attrs.push(("fastmath", b.attr("#arith.fastmath<reassoc>")));
+            attrs.push(("fastmath", b.fastmath(FASTMATH_REASSOC)));
         }
         let reduced = b.val("vector.reduction", &[step_loop.result(k)], ty, &attrs);
         let fold = c.clone_detached();

@@ -39,6 +39,29 @@ MLIR_CAPI_EXPORTED MlirAttribute rxlaWorkGroupDimensionAttrGet(MlirContext conte
 MLIR_CAPI_EXPORTED MlirAttribute rxlaArithFastMathAttrGet(MlirContext context,
                                                           uint32_t flags);
 
+/// The bits of an `#arith.fastmath<...>` attribute; -1 for any other
+/// attribute.
+MLIR_CAPI_EXPORTED int64_t rxlaArithFastMathAttrGetFlags(MlirAttribute attr);
+
+/// `#arith.overflow<...>` of the bits of `mlir::arith::IntegerOverflowFlags`
+/// (1: nsw, 2: nuw).
+MLIR_CAPI_EXPORTED MlirAttribute rxlaArithOverflowAttrGet(MlirContext context,
+                                                          uint32_t flags);
+
+/// `#vector.kind<kind>` (`add`, `maxnumf`, ...); null for an unknown kind.
+MLIR_CAPI_EXPORTED MlirAttribute
+rxlaVectorCombiningKindAttrGet(MlirContext context, MlirStringRef kind);
+
+/// `#nvvm<shfl_kind kind>` (`bfly`, `up`, `down`, `idx`); null for an
+/// unknown kind.
+MLIR_CAPI_EXPORTED MlirAttribute rxlaNVVMShflKindAttrGet(MlirContext context,
+                                                         MlirStringRef kind);
+
+/// `#llvm.constant_range<iN, lower, upper>` (the half-open range
+/// [lower, upper) of `bitWidth`-bit integers).
+MLIR_CAPI_EXPORTED MlirAttribute rxlaLLVMConstantRangeAttrGet(
+    MlirContext context, uint32_t bitWidth, int64_t lower, int64_t upper);
+
 #ifdef __cplusplus
 }
 #endif
