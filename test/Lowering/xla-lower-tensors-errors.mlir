@@ -17,3 +17,13 @@ func.func @not_flat(%v: vector<8xf32>, %out: tensor<8x8xf32>, %i: index) -> tens
   %w = vector.transfer_write %v, %out[%c0, %i] {in_bounds = [true]} : vector<8xf32>, tensor<8x8xf32>
   return %w : tensor<8x8xf32>
 }
+
+// -----
+
+// A mask (the last operand segment) has no lowering either.
+// CHECK: [[FILE]]:[[@LINE+3]]:8: error: `vector.transfer_read` must be 1-D, in bounds and unmasked to be lowered
+func.func @masked(%in: tensor<64xf32>, %i: index, %m: vector<8xi1>) -> vector<8xf32> {
+  %pad = arith.constant 0.0 : f32
+  %v = vector.transfer_read %in[%i], %pad, %m {in_bounds = [true]} : tensor<64xf32>, vector<8xf32>
+  return %v : vector<8xf32>
+}

@@ -279,6 +279,25 @@ pub fn cmpf_code(pred: &str) -> i64 {
     cmpf_predicate(pred).unwrap_or_else(|| panic!("bad cmpf predicate {pred}"))
 }
 
+/// The closed bounds `[lo, hi]` of an `xla.range` attribute (`[lo : index,
+/// hi : index]`); `None` for any other attribute or an empty range.
+pub fn range_bounds(attr: MlirAttribute) -> Option<(i64, i64)> {
+    // SAFETY: a live attribute, only queried.
+    let bounds: Vec<i64> = unsafe {
+        if !mlirAttributeIsAArray(attr) {
+            return None;
+        }
+        (0..mlirArrayAttrGetNumElements(attr))
+            .map(|i| mlirArrayAttrGetElement(attr, i))
+            .map(|bound| mlirAttributeIsAInteger(bound).then(|| mlirIntegerAttrGetValueInt(bound)))
+            .collect::<Option<_>>()?
+    };
+    match bounds[..] {
+        [lo, hi] if lo <= hi => Some((lo, hi)),
+        _ => None,
+    }
+}
+
 /// `mlir::arith::FastMathFlags` bits.
 pub const FASTMATH_REASSOC: u32 = 1;
 pub const FASTMATH_CONTRACT: u32 = 32;

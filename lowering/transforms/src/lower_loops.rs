@@ -95,14 +95,8 @@ pub fn known_range(v: Value) -> Option<Interval> {
             return (lo.lower < hi.upper).then(|| Interval::new(lo.lower, hi.upper - 1));
         }
     }
-    let text = v.attr_text("xla.range")?;
-    let inner = text.trim().strip_prefix('[')?.strip_suffix(']')?;
-    let bounds: Vec<i64> =
-        inner.split(',').map(|p| p.split(':').next().unwrap_or("").trim().parse().ok()).collect::<Option<_>>()?;
-    match bounds[..] {
-        [lo, hi] if lo <= hi => Some(Interval::new(lo, hi)),
-        _ => None,
-    }
+    let (lo, hi) = v.attr("xla.range").and_then(range_bounds)?;
+    Some(Interval::new(lo, hi))
 }
 
 /// `lo <= v <= hi`, leaving out the sides `range` already guarantees.

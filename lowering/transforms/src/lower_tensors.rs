@@ -270,14 +270,32 @@ fn vector_alignment(b: &B, vector: MlirType, target: Target) -> MlirAttribute {
 /// tensor: (tensor, index).
 fn transfer_operands(op: Op, tensor_at: usize) -> Result<(Value, Value)> {
     let operands = op.operands();
-    let in_bounds = op.attr_text("in_bounds").unwrap_or_default();
-    let identity = op.attr_text("permutation_map").unwrap_or_default();
-    let segments = op.attr_text("operandSegmentSizes").unwrap_or_default();
     let tensor = operands[tensor_at];
     if !is_ranked_tensor(tensor.raw_type()) || shape_of(tensor.raw_type()).len() != 1 {
         return Err(op_error(op, format!("`{}` must access a flat tensor; run xla-flatten-tensors first", op.name())));
     }
-    if in_bounds != "[true]" || !identity.contains("(d0) -> (d0)") || segments.ends_with(", 1>") {
+    // SAFETY: live attributes, only queried.
+    let (in_bounds, identity, masked) = unsafe {
+        let in_bounds = op.attr_raw("in_bounds").is_some_and(|a| {
+            mlirAttributeIsAArray(a) && mlirArrayAttrGetNumElements(a) == 1 && {
+                let e = mlirArrayAttrGetElement(a, 0);
+                mlirAttributeIsABool(e) && mlirBoolAttrGetValue(e)
+            }
+        });
+        let identity = op.attr_raw("permutation_map").is_some_and(|a| {
+            mlirAttributeIsAAffineMap(a) && {
+                let map = mlirAffineMapAttrGetValue(a);
+                mlirAffineMapGetNumDims(map) == 1 && mlirAffineMapIsIdentity(map)
+            }
+        });
+        // The last segment is the mask's.
+        let masked = op.attr_raw("operandSegmentSizes").is_some_and(|a| {
+            let n = if mlirAttributeIsADenseI32Array(a) { mlirDenseArrayGetNumElements(a) } else { 0 };
+            n > 0 && mlirDenseI32ArrayGetElement(a, n - 1) == 1
+        });
+        (in_bounds, identity, masked)
+    };
+    if !in_bounds || !identity || masked {
         return Err(op_error(op, format!("`{}` must be 1-D, in bounds and unmasked to be lowered", op.name())));
     }
     Ok((tensor, operands[tensor_at + 1]))
@@ -654,17 +672,10 @@ fn lower_thread_index(op: Op) -> Result<()> {
     let b = B::before(op);
     let i32t = b.int(32);
     let mut attrs = Vec::new();
-    if let Some(text) = op.attr_raw("xla.range").map(attr_to_string) {
-        // `[0 : index, 255 : index]`: LLVM ranges are half-open.
-        let bounds: Vec<i64> = text
-            .trim_matches(|c| c == '[' || c == ']')
-            .split(',')
-            .filter_map(|part| part.split(':').next().and_then(|n| n.trim().parse().ok()))
-            .collect();
-        if let [lo, hi] = bounds[..] {
-            if lo >= 0 && hi < i32::MAX as i64 {
-                attrs.push(("range", b.constant_range(32, lo, hi + 1)));
-            }
+    if let Some((lo, hi)) = op.attr_raw("xla.range").and_then(range_bounds) {
+        // LLVM ranges are half-open.
+        if lo >= 0 && hi < i32::MAX as i64 {
+            attrs.push(("range", b.constant_range(32, lo, hi + 1)));
         }
     }
     let raw = b.val(&format!("nvvm.read.ptx.sreg.{register}.{axis}"), &[], i32t, &attrs);

@@ -341,11 +341,11 @@ pub struct Emit<'a> {
 impl<'a> Emit<'a> {
     /// `None` unless `ty` is f32 or a vector of f32.
     pub fn new(b: &'a B, ty: MlirType) -> Option<Emit<'a>> {
-        let text = type_to_string(ty);
-        if text == "f32" {
+        // SAFETY: uniqued types of one live context.
+        if unsafe { mlir_sys::mlirTypeIsAF32(ty) } {
             return Some(Emit { b, f: ty, i: b.int(32), m: b.int(1) });
         }
-        if !is_vector(ty) || text != type_to_string(b.vector(&shape_of(ty), b.f32())) {
+        if !is_vector(ty) || !unsafe { mlir_sys::mlirTypeIsAF32(element_type(ty)) } {
             return None;
         }
         let i = b.vector(&shape_of(ty), b.int(32));

@@ -21,12 +21,9 @@
 //! and replaces the op when it differs; MLIR's greedy driver repeats this to
 //! a fixed point.
 
-use crate::ir::is_index;
+use crate::ir::{is_index, range_bounds};
 use melior::ir::OperationRef;
-use mlir_sys::{
-    mlirArrayAttrGetElement, mlirArrayAttrGetNumElements, mlirAttributeIsAArray, mlirAttributeIsAInteger,
-    mlirIntegerAttrGetValueInt, MlirAttribute,
-};
+use mlir_sys::MlirAttribute;
 use rxla_indexing::{Expr, ExprKind, IndexingMap, Interval, SimplifyMemo, Variable};
 use rxla_ir::{
     attrs,
@@ -144,20 +141,7 @@ fn constant_index(value: Value) -> Option<i64> {
 
 /// Reads `[lo : index, hi : index]` (an `xla.range`).
 fn read_range(attr: MlirAttribute) -> Option<Interval> {
-    // SAFETY: a live attribute, only queried.
-    let bounds: Vec<i64> = unsafe {
-        if !mlirAttributeIsAArray(attr) {
-            return None;
-        }
-        (0..mlirArrayAttrGetNumElements(attr))
-            .map(|i| mlirArrayAttrGetElement(attr, i))
-            .map(|bound| mlirAttributeIsAInteger(bound).then(|| mlirIntegerAttrGetValueInt(bound)))
-            .collect::<Option<_>>()?
-    };
-    match bounds[..] {
-        [lo, hi] if lo <= hi => Some(Interval::new(lo, hi)),
-        _ => None,
-    }
+    range_bounds(attr).map(|(lo, hi)| Interval::new(lo, hi))
 }
 
 /// What is known about the values `value` takes (XLA's `GetRange`): a
