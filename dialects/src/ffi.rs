@@ -32,6 +32,8 @@ extern "C" {
         groups: *const *const i64,
         sizes: *const isize,
     ) -> MlirAttribute;
+    pub fn rxlaHloShardingAttrGetFields(attr: MlirAttribute, fields: *mut RxlaHloShardingFields) -> bool;
+    pub fn rxlaHloShardingAttrGet(context: MlirContext, fields: *const RxlaHloShardingFields) -> MlirAttribute;
     pub fn rxlaHloStructAttrGetFields(
         attr: MlirAttribute,
         callback: RxlaHloFieldCallback,
@@ -46,6 +48,29 @@ extern "C" {
         sizes: *const isize,
         is_list: *const bool,
     ) -> MlirAttribute;
+}
+
+/// `RxlaHloShardingFields`: the fields of an `#hlo.sharding` (see `Hlo.h`).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct RxlaHloShardingFields {
+    pub kind: u32,
+    pub tile_dims: *const i64,
+    pub num_tile_dims: isize,
+    pub devices: *const i64,
+    pub num_devices: isize,
+    pub iota_reshape_dims: *const i64,
+    pub num_iota_reshape_dims: isize,
+    pub iota_transpose_perm: *const i64,
+    pub num_iota_transpose_perm: isize,
+    pub last_tile_dims: *const u32,
+    pub num_last_tile_dims: isize,
+    pub tuple_elements: MlirAttribute,
+    pub has_shard_as: bool,
+    pub shard_as: i64,
+    pub has_shard_like: bool,
+    pub shard_like: i64,
+    pub metadata: MlirStringRef,
 }
 
 /// `RxlaHloFieldCallback`: one field of a struct attribute (name, values,

@@ -11,6 +11,8 @@
 //! runs it on the same arguments.
 
 use melior::ir::{operation::OperationLike, Module};
+use mlir_sys::{mlirAttributeIsADictionary, mlirDictionaryAttrGetElementByName, MlirAttribute};
+use rxla_hlo_text::attrs::{LeafKind, LeafSharding, Sharding};
 use rxla_interpreter::literal::{element_count, for_each_index, strides, Data, Literal};
 use rxla_ir::{computation, op::Op, types::HloType};
 use rxla_passes::all_reduce_combiner::AllReduceCombiner;
@@ -51,7 +53,7 @@ pub fn partition_source(
     let mut params = Vec::new();
     for (i, arg) in entry.arguments().into_iter().enumerate() {
         let ty = arg.ty();
-        let stated = propagation::stated(arg.attr_text("hlo.sharding"), &ty, partitions, &format!("parameter {i}"))
+        let stated = propagation::stated(arg.attr("hlo.sharding"), &ty, partitions, &format!("parameter {i}"))
             .map_err(|e| format!("{file}: {}", e.0))?;
         params.push((stated.unwrap_or_else(|| Placement::replicated(&ty, partitions)), ty));
     }
@@ -68,8 +70,7 @@ pub fn partition_source(
     let entry = computation::entry(root).ok_or_else(|| format!("{file}: the partitioned module has no entry"))?;
     let mut results = Vec::new();
     for (i, ty) in result_types.iter().enumerate() {
-        let text = result_attr(entry, i);
-        let place = propagation::stated(text, ty, partitions, &format!("result {i}"))
+        let place = propagation::stated(result_attr(entry, i), ty, partitions, &format!("result {i}"))
             .map_err(|e| format!("{file}: {}", e.0))?
             .unwrap_or_else(|| Placement::replicated(ty, partitions));
         results.push((place, ty.clone()));
@@ -88,19 +89,27 @@ pub fn partition_source(
 
 /// True if some parameter or instruction of `entry` is split in blocks.
 fn states_tiles(entry: Op) -> bool {
-    let tiled = |text: Option<String>| text.is_some_and(|t| t.contains("devices ="));
-    entry.arguments().into_iter().any(|a| tiled(a.attr_text("hlo.sharding")))
-        || entry.body_ops().into_iter().any(|op| tiled(op.attr_text("hlo.sharding")))
+    let tiled_leaf = |l: &LeafSharding| matches!(l.kind, LeafKind::Tiled(_));
+    let tiled = |attr: Option<MlirAttribute>| match attr.and_then(rxla_translate::sharding::from_attr) {
+        Some(Sharding::Leaf(leaf)) => tiled_leaf(&leaf),
+        Some(Sharding::Tuple(leaves)) => leaves.iter().any(tiled_leaf),
+        None => false,
+    };
+    entry.arguments().into_iter().any(|a| tiled(a.attr("hlo.sharding")))
+        || entry.body_ops().into_iter().any(|op| tiled(op.attr_raw("hlo.sharding")))
 }
 
-/// The `hlo.sharding` result attribute `i` of `func`, printed.
-fn result_attr(func: Op, i: usize) -> Option<String> {
-    let text = func.attr_text("res_attrs")?;
-    // `[{hlo.sharding = #hlo.sharding<...>}, ...]`: split at the top level.
-    let inner = text.trim().strip_prefix('[')?.strip_suffix(']')?;
-    let dicts = rxla_ir::types::split_top_level(inner);
-    let dict = dicts.get(i)?.trim().strip_prefix('{')?.strip_suffix('}')?;
-    Some(dict.trim().strip_prefix("hlo.sharding = ")?.to_string())
+/// The `hlo.sharding` result attribute `i` of `func`.
+fn result_attr(func: Op, i: usize) -> Option<MlirAttribute> {
+    let dict = *rxla_ir::attrs::array_elements(func.attr_raw("res_attrs")?)?.get(i)?;
+    // SAFETY: live attributes, only queried.
+    unsafe {
+        if !mlirAttributeIsADictionary(dict) {
+            return None;
+        }
+        let attr = mlirDictionaryAttrGetElementByName(dict, rxla_ir::op::string_ref("hlo.sharding"));
+        (!attr.ptr.is_null()).then_some(attr)
+    }
 }
 
 impl Partitioned {

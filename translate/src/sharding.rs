@@ -1,13 +1,19 @@
 //! `sharding={...}` <-> `#hlo.sharding<...>`.
 //!
-//! The importer writes the attribute's MLIR syntax (see HloAttrs.td); the
-//! exporter reads it back from the printed attribute (the C API has no
-//! accessors for dialect attributes), so both directions live here.
+//! The importer writes the attribute's MLIR syntax (see HloAttrs.td) and
+//! the exporter reads the printed attribute; the compiler's passes build
+//! and read the attribute itself through the dialect's C API
+//! ([`to_attr`], [`from_attr`]).
 
 use rxla_hlo_text::ast::Shape;
 use rxla_hlo_text::attrs::{LeafKind, LeafSharding, ShardGroup, Sharding, SubgroupType, TileDevices, Tiling};
 
 use crate::types::quote;
+use mlir_sys::{
+    mlirArrayAttrGet, mlirArrayAttrGetElement, mlirArrayAttrGetNumElements, mlirAttributeIsAArray, MlirAttribute,
+    MlirContext, MlirStringRef,
+};
+use rxla_dialects::ffi;
 
 /// The number of leaves of a tuple shape, `None` for a non-tuple.
 pub fn tuple_leaves(shape: &Shape) -> Option<usize> {
@@ -75,6 +81,191 @@ fn leaf_body(leaf: &LeafSharding) -> String {
         out += &format!(", metadata = {}", quote(metadata));
     }
     out
+}
+
+/// `ShardingKind` and `ShardingSubgroup` values (HloEnums.td).
+const KINDS: [&str; 7] = ["replicated", "manual", "unknown", "unreduced", "maximal", "tiled", "tuple"];
+const SUBGROUPS: [SubgroupType; 4] =
+    [SubgroupType::Maximal, SubgroupType::Manual, SubgroupType::Unreduced, SubgroupType::Replicated];
+
+/// The `#hlo.sharding` attribute of `sharding`, built through the dialect's
+/// C API; `None` where it would not verify.
+pub fn to_attr(context: MlirContext, sharding: &Sharding) -> Option<MlirAttribute> {
+    match sharding {
+        Sharding::Leaf(leaf) => leaf_attr(context, leaf, None),
+        Sharding::Tuple(leaves) => {
+            let elements: Vec<MlirAttribute> =
+                leaves.iter().map(|l| leaf_attr(context, l, None)).collect::<Option<_>>()?;
+            // SAFETY: `elements` lives for the call.
+            let array = unsafe { mlirArrayAttrGet(context, elements.len() as isize, elements.as_ptr()) };
+            let tuple = LeafSharding { kind: LeafKind::Replicated, shard_group: None, metadata: None };
+            leaf_attr(context, &tuple, Some(array))
+        }
+    }
+}
+
+/// A leaf's lists as the C API takes them.
+#[derive(Default)]
+struct Lists<'a> {
+    tile: &'a [i64],
+    devices: &'a [i64],
+    iota: &'a [i64],
+    perm: &'a [i64],
+    last: Vec<u32>,
+}
+
+/// A leaf (or, with `tuple`, the tuple of those leaves).
+fn leaf_attr(context: MlirContext, leaf: &LeafSharding, tuple: Option<MlirAttribute>) -> Option<MlirAttribute> {
+    let maximal;
+    let (kind, lists) = match &leaf.kind {
+        _ if tuple.is_some() => ("tuple", Lists::default()),
+        LeafKind::Replicated => ("replicated", Lists::default()),
+        LeafKind::Manual => ("manual", Lists::default()),
+        LeafKind::Unknown => ("unknown", Lists::default()),
+        LeafKind::Unreduced => ("unreduced", Lists::default()),
+        LeafKind::Maximal { device } => {
+            maximal = [*device];
+            ("maximal", Lists { devices: &maximal, ..Lists::default() })
+        }
+        LeafKind::Tiled(t) => {
+            let last = t.last_tile_dims.iter().map(|s| SUBGROUPS.iter().position(|g| g == s).unwrap_or(0) as u32);
+            let mut lists = Lists { tile: &t.dims, last: last.collect(), ..Lists::default() };
+            match &t.devices {
+                TileDevices::List(ids) => lists.devices = ids,
+                TileDevices::Iota { reshape_dims, transpose_perm } => {
+                    lists.iota = reshape_dims;
+                    lists.perm = transpose_perm;
+                }
+            }
+            ("tiled", lists)
+        }
+    };
+    let Lists { tile, devices, iota, perm, last } = lists;
+    let kind = KINDS.iter().position(|k| *k == kind)? as u32;
+    let (shard_as, shard_like) = match leaf.shard_group {
+        Some(ShardGroup::As(id)) => (Some(id), None),
+        Some(ShardGroup::Like(id)) => (None, Some(id)),
+        None => (None, None),
+    };
+    let metadata = match &leaf.metadata {
+        Some(m) => MlirStringRef { data: m.as_ptr().cast(), length: m.len() },
+        None => MlirStringRef { data: std::ptr::null(), length: 0 },
+    };
+    let fields = ffi::RxlaHloShardingFields {
+        kind,
+        tile_dims: tile.as_ptr(),
+        num_tile_dims: tile.len() as isize,
+        devices: devices.as_ptr(),
+        num_devices: devices.len() as isize,
+        iota_reshape_dims: iota.as_ptr(),
+        num_iota_reshape_dims: iota.len() as isize,
+        iota_transpose_perm: perm.as_ptr(),
+        num_iota_transpose_perm: perm.len() as isize,
+        last_tile_dims: last.as_ptr(),
+        num_last_tile_dims: last.len() as isize,
+        tuple_elements: tuple.unwrap_or(MlirAttribute { ptr: std::ptr::null() }),
+        has_shard_as: shard_as.is_some(),
+        shard_as: shard_as.unwrap_or(0),
+        has_shard_like: shard_like.is_some(),
+        shard_like: shard_like.unwrap_or(0),
+        metadata,
+    };
+    // SAFETY: every list and string lives for the call; MLIR copies them.
+    let attr = unsafe { ffi::rxlaHloShardingAttrGet(context, &fields) };
+    (!attr.ptr.is_null()).then_some(attr)
+}
+
+/// The sharding an `#hlo.sharding` attribute holds; `None` for any other
+/// attribute.
+pub fn from_attr(attr: MlirAttribute) -> Option<Sharding> {
+    let f = fields(attr)?;
+    if KINDS.get(f.kind as usize) == Some(&"tuple") {
+        let tuple = f.tuple_elements;
+        // SAFETY: a live array attribute of leaf shardings.
+        let leaves = unsafe {
+            if tuple.ptr.is_null() || !mlirAttributeIsAArray(tuple) {
+                return None;
+            }
+            (0..mlirArrayAttrGetNumElements(tuple))
+                .map(|i| fields(mlirArrayAttrGetElement(tuple, i)).and_then(|f| leaf_of(&f)))
+                .collect::<Option<_>>()?
+        };
+        return Some(Sharding::Tuple(leaves));
+    }
+    Some(Sharding::Leaf(leaf_of(&f)?))
+}
+
+fn fields(attr: MlirAttribute) -> Option<ffi::RxlaHloShardingFields> {
+    let null = MlirStringRef { data: std::ptr::null(), length: 0 };
+    let mut f = ffi::RxlaHloShardingFields {
+        kind: 0,
+        tile_dims: std::ptr::null(),
+        num_tile_dims: 0,
+        devices: std::ptr::null(),
+        num_devices: 0,
+        iota_reshape_dims: std::ptr::null(),
+        num_iota_reshape_dims: 0,
+        iota_transpose_perm: std::ptr::null(),
+        num_iota_transpose_perm: 0,
+        last_tile_dims: std::ptr::null(),
+        num_last_tile_dims: 0,
+        tuple_elements: MlirAttribute { ptr: std::ptr::null() },
+        has_shard_as: false,
+        shard_as: 0,
+        has_shard_like: false,
+        shard_like: 0,
+        metadata: null,
+    };
+    // SAFETY: `f` is written by the call only.
+    unsafe { ffi::rxlaHloShardingAttrGetFields(attr, &mut f) }.then_some(f)
+}
+
+/// A list the C API reported (empty lists may come as null pointers).
+fn ints<T: Copy>(data: *const T, len: isize) -> Vec<T> {
+    if data.is_null() || len <= 0 {
+        return Vec::new();
+    }
+    // SAFETY: `len` elements at `data`, in a live attribute's storage.
+    unsafe { std::slice::from_raw_parts(data, len as usize) }.to_vec()
+}
+
+fn leaf_of(f: &ffi::RxlaHloShardingFields) -> Option<LeafSharding> {
+    let devices = ints(f.devices, f.num_devices);
+    let kind = match *KINDS.get(f.kind as usize)? {
+        "replicated" => LeafKind::Replicated,
+        "manual" => LeafKind::Manual,
+        "unknown" => LeafKind::Unknown,
+        "unreduced" => LeafKind::Unreduced,
+        "maximal" => LeafKind::Maximal { device: *devices.first()? },
+        "tiled" => {
+            let reshape_dims = ints(f.iota_reshape_dims, f.num_iota_reshape_dims);
+            let devices = if reshape_dims.is_empty() {
+                TileDevices::List(devices)
+            } else {
+                TileDevices::Iota {
+                    reshape_dims,
+                    transpose_perm: ints(f.iota_transpose_perm, f.num_iota_transpose_perm),
+                }
+            };
+            let last_tile_dims: Vec<SubgroupType> = ints(f.last_tile_dims, f.num_last_tile_dims)
+                .into_iter()
+                .map(|k| SUBGROUPS.get(k as usize).copied())
+                .collect::<Option<_>>()?;
+            LeafKind::Tiled(Tiling { dims: ints(f.tile_dims, f.num_tile_dims), devices, last_tile_dims })
+        }
+        _ => return None,
+    };
+    let shard_group = match (f.has_shard_as, f.has_shard_like) {
+        (true, _) => Some(ShardGroup::As(f.shard_as)),
+        (_, true) => Some(ShardGroup::Like(f.shard_like)),
+        _ => None,
+    };
+    let metadata = (!f.metadata.data.is_null()).then(|| {
+        // SAFETY: the attribute's string, valid while its context lives.
+        let bytes = unsafe { std::slice::from_raw_parts(f.metadata.data as *const u8, f.metadata.length) };
+        String::from_utf8_lossy(bytes).into_owned()
+    });
+    Some(LeafSharding { kind, shard_group, metadata })
 }
 
 /// Reads a printed `#hlo.sharding<...>`; `None` if it is not one.
@@ -301,6 +492,51 @@ mod tests {
             assert_eq!(to_mlir(&sharding), mlir);
             assert_eq!(from_mlir(mlir).as_ref(), Some(&sharding), "{mlir}");
         }
+    }
+
+    /// The C API's attribute is the one the text parses to, and reads back
+    /// as the same sharding; what would not verify is not built.
+    #[test]
+    fn attribute_round_trips_through_the_c_api() {
+        let context = rxla_dialects::create_context();
+        let ctx = context.to_raw();
+        for hlo in [
+            "{replicated}",
+            "{manual}",
+            "{unreduced}",
+            "{maximal device=3 shard_as 1}",
+            "{devices=[2,1]1,0}",
+            "{devices=[4,2]<=[8]}",
+            "{devices=[2,1,2]<=[2,2]T(1,0) last_tile_dims={manual, replicated}}",
+            "{unknown shard_like 2 metadata={op_name=\"a\"}}",
+            "{{manual}, {devices=[2]0,1}}",
+            "{}",
+        ] {
+            let sharding = read(hlo);
+            let text = to_mlir(&sharding);
+            let parsed = unsafe {
+                mlir_sys::mlirAttributeParseGet(
+                    ctx,
+                    mlir_sys::MlirStringRef { data: text.as_ptr().cast(), length: text.len() },
+                )
+            };
+            assert!(!parsed.ptr.is_null(), "{text} parses");
+            let built = to_attr(ctx, &sharding).unwrap_or_else(|| panic!("builds {text}"));
+            assert_eq!(built.ptr, parsed.ptr, "{text}");
+            assert_eq!(from_attr(built).as_ref(), Some(&sharding), "{text}");
+        }
+        let twice = Sharding::Leaf(LeafSharding {
+            kind: LeafKind::Tiled(Tiling {
+                dims: vec![2],
+                devices: TileDevices::List(vec![0, 0]),
+                last_tile_dims: vec![],
+            }),
+            shard_group: None,
+            metadata: None,
+        });
+        assert!(to_attr(ctx, &twice).is_none(), "a device listed twice does not verify");
+        let integer = unsafe { mlir_sys::mlirIntegerAttrGet(mlir_sys::mlirIntegerTypeGet(ctx, 64), 1) };
+        assert!(from_attr(integer).is_none());
     }
 
     #[test]

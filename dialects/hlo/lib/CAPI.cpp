@@ -280,3 +280,82 @@ MlirAttribute rxlaHloIndexGroupsAttrGet(MlirContext context,
   return wrap(mlir::Attribute(
       IndexGroupsAttr::get(ctx, b.getArrayAttr(list))));
 }
+
+bool rxlaHloShardingAttrGetFields(MlirAttribute attr,
+                                  RxlaHloShardingFields *fields) {
+  auto sharding = llvm::dyn_cast<ShardingAttr>(unwrap(attr));
+  if (!sharding)
+    return false;
+  auto list = [](llvm::ArrayRef<int64_t> values, const int64_t *&data,
+                 intptr_t &size) {
+    data = values.data();
+    size = static_cast<intptr_t>(values.size());
+  };
+  fields->kind = static_cast<uint32_t>(sharding.getKind());
+  list(sharding.getTileDims(), fields->tileDims, fields->numTileDims);
+  list(sharding.getDevices(), fields->devices, fields->numDevices);
+  list(sharding.getIotaReshapeDims(), fields->iotaReshapeDims,
+       fields->numIotaReshapeDims);
+  list(sharding.getIotaTransposePerm(), fields->iotaTransposePerm,
+       fields->numIotaTransposePerm);
+  static_assert(sizeof(ShardingSubgroup) == sizeof(uint32_t));
+  llvm::ArrayRef<ShardingSubgroup> last = sharding.getLastTileDims();
+  fields->lastTileDims = reinterpret_cast<const uint32_t *>(last.data());
+  fields->numLastTileDims = static_cast<intptr_t>(last.size());
+  fields->tupleElements = wrap(mlir::Attribute(sharding.getTupleElements()));
+  fields->hasShardAs = sharding.getShardAs().has_value();
+  fields->shardAs = sharding.getShardAs().value_or(0);
+  fields->hasShardLike = sharding.getShardLike().has_value();
+  fields->shardLike = sharding.getShardLike().value_or(0);
+  mlir::StringAttr metadata = sharding.getMetadata();
+  fields->metadata = metadata ? wrap(metadata.getValue())
+                              : MlirStringRef{nullptr, 0};
+  return true;
+}
+
+MlirAttribute rxlaHloShardingAttrGet(MlirContext context,
+                                     const RxlaHloShardingFields *fields) {
+  mlir::MLIRContext *ctx = unwrap(context);
+  std::optional<ShardingKind> kind = symbolizeShardingKind(fields->kind);
+  if (!kind)
+    return MlirAttribute{nullptr};
+  auto list = [](const int64_t *data, intptr_t size) {
+    return llvm::ArrayRef<int64_t>(data, static_cast<size_t>(size));
+  };
+  llvm::SmallVector<ShardingSubgroup> last;
+  for (intptr_t i = 0; i < fields->numLastTileDims; ++i) {
+    std::optional<ShardingSubgroup> t =
+        symbolizeShardingSubgroup(fields->lastTileDims[i]);
+    if (!t)
+      return MlirAttribute{nullptr};
+    last.push_back(*t);
+  }
+  mlir::ArrayAttr tuple;
+  if (!mlirAttributeIsNull(fields->tupleElements)) {
+    tuple = llvm::dyn_cast<mlir::ArrayAttr>(unwrap(fields->tupleElements));
+    if (!tuple)
+      return MlirAttribute{nullptr};
+  }
+  std::optional<int64_t> shardAs, shardLike;
+  if (fields->hasShardAs)
+    shardAs = fields->shardAs;
+  if (fields->hasShardLike)
+    shardLike = fields->shardLike;
+  mlir::StringAttr metadata;
+  if (fields->metadata.data)
+    metadata = mlir::StringAttr::get(ctx, unwrap(fields->metadata));
+  // The verifier's rules as a null result (see rxlaHloStructAttrGet).
+  mlir::ScopedDiagnosticHandler quiet(
+      ctx, [](mlir::Diagnostic &) { return mlir::success(); });
+  auto error = [ctx] { return mlir::emitError(mlir::UnknownLoc::get(ctx)); };
+  // The generated getChecked (the storage is complete only in HloAttrs.cpp).
+  llvm::function_ref<mlir::InFlightDiagnostic()> emitError(error);
+  return wrap(mlir::Attribute(ShardingAttr::getChecked(
+      emitError, ctx,
+      *kind, list(fields->tileDims, fields->numTileDims),
+      list(fields->devices, fields->numDevices),
+      list(fields->iotaReshapeDims, fields->numIotaReshapeDims),
+      list(fields->iotaTransposePerm, fields->numIotaTransposePerm),
+      llvm::ArrayRef<ShardingSubgroup>(last),
+      tuple, shardAs, shardLike, metadata)));
+}

@@ -151,7 +151,7 @@ struct Partitioner<'s> {
 enum Want {
     /// As the entry's ROOT states (its printed `hlo.sharding`s), else as
     /// they come.
-    Stated(Vec<Option<String>>),
+    Stated(Vec<Option<MlirAttribute>>),
     /// Exactly these (a loop body: as its parameter).
     Given(Vec<Placement>),
     /// As they come.
@@ -161,12 +161,12 @@ enum Want {
 /// Partitions `entry` of `module` for `n` partitions.
 pub fn partition(module: Op, entry: Op, n: usize) -> Result<()> {
     for (i, arg) in entry.arguments().into_iter().enumerate() {
-        let text = arg.attr_text("hlo.sharding");
+        let stated_attr = arg.attr("hlo.sharding");
         // A manual sharding describes values inside a `shard_map`; a
         // runtime cannot split a global argument by it.
         // SAFETY: a live block argument.
         let at = unsafe { mlirValueGetLocation(arg.0) };
-        let place = stated(text.clone(), &arg.ty(), n, &format!("parameter {i}"))
+        let place = stated(stated_attr, &arg.ty(), n, &format!("parameter {i}"))
             .map_err(|e| super::propagation::located(at, e))?;
         if place == Some(Placement::Manual) {
             return Err(super::propagation::located(
@@ -178,7 +178,7 @@ pub fn partition(module: Op, entry: Op, n: usize) -> Result<()> {
             ));
         }
         if let HloType::Tuple(_) = arg.ty() {
-            let place = stated(text, &arg.ty(), n, &format!("parameter {i}"))?;
+            let place = stated(stated_attr, &arg.ty(), n, &format!("parameter {i}"))?;
             if place.is_some_and(|p| p != Placement::replicated(&arg.ty(), n)) {
                 return Err(PassError(format!(
                     "parameter {i}: a tuple parameter with a tiled sharding is not supported by the SPMD partitioner"
@@ -187,16 +187,19 @@ pub fn partition(module: Op, entry: Op, n: usize) -> Result<()> {
         }
     }
     // The ROOT's stated shardings, read before the ops change.
-    let stated_results: Vec<Option<String>> =
-        entry.return_values().into_iter().map(|v| v.op().and_then(|o| o.attr_text("hlo.sharding"))).collect();
+    let stated_results: Vec<Option<MlirAttribute>> =
+        entry.return_values().into_iter().map(|v| v.op().and_then(|o| o.attr_raw("hlo.sharding"))).collect();
     let channels = Cell::new(max_channel(module) + 1);
     let results = partition_computation(module, entry, n, &channels, None, Want::Stated(stated_results))?;
+    let context = entry.context();
     let mut attrs = Vec::new();
     for want in results {
         let sharding = want.to_sharding().ok_or_else(|| PassError("internal error: uneven result".into()))?;
-        attrs.push(format!("{{hlo.sharding = {}}}", sharding_attr::to_mlir(&sharding)));
+        let attr = sharding_attr::to_attr(context, &sharding)
+            .ok_or_else(|| PassError(format!("internal error: the result sharding {sharding:?} does not verify")))?;
+        attrs.push(attrs::dictionary(context, &[("hlo.sharding", attr)]));
     }
-    entry.set_attr("res_attrs", &format!("[{}]", attrs.join(", ")))?;
+    entry.set_attr_raw("res_attrs", attrs::array(context, &attrs));
     // The computations copied for partitioning, where nothing calls the
     // original any more (the callers now call the copies), go.
     loop {
@@ -522,9 +525,9 @@ impl Partitioner<'_> {
             let l = self.local(v)?;
             let ty = self.global_ty(v);
             let target = match want {
-                Want::Stated(texts) => {
-                    let text = texts.get(i).cloned().flatten();
-                    stated(text, &ty, self.n, &format!("result {i}"))?.unwrap_or_else(|| l.place.clone())
+                Want::Stated(attrs) => {
+                    let attr = attrs.get(i).copied().flatten();
+                    stated(attr, &ty, self.n, &format!("result {i}"))?.unwrap_or_else(|| l.place.clone())
                 }
                 Want::Given(places) => places.get(i).cloned().unwrap_or_else(|| l.place.clone()),
                 Want::Any => l.place.clone(),

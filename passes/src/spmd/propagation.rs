@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use melior::ir::{Location, OperationRef};
 use mlir_sys::{
     mlirAttributeIsADictionary, mlirAttributeIsAString, mlirDictionaryAttrGetElementByName, mlirStringAttrGetValue,
-    mlirValueGetLocation, MlirLocation,
+    mlirValueGetLocation, MlirAttribute, MlirLocation,
 };
 use rxla_ir::{
     computation,
@@ -40,17 +40,19 @@ impl Propagation {
 
 /// The `hlo.sharding` of an op's result or of a parameter, read.
 pub fn stated(
-    text: Option<String>,
+    attr: Option<MlirAttribute>,
     ty: &HloType,
     partitions: usize,
     what: &str,
 ) -> Result<Option<Placement>, PassError> {
-    let Some(text) = text else { return Ok(None) };
-    let sharding =
-        sharding_attr::from_mlir(&text).ok_or_else(|| PassError(format!("{what}: cannot read the sharding {text}")))?;
+    let Some(attr) = attr else { return Ok(None) };
+    // The attribute's text only for the messages.
+    let text = || rxla_ir::op::attr_to_string(attr);
+    let sharding = sharding_attr::from_attr(attr)
+        .ok_or_else(|| PassError(format!("{what}: cannot read the sharding {}", text())))?;
     Placement::of(ty, Some(&sharding), partitions)
         .map(Some)
-        .map_err(|e| PassError(format!("{what}: the sharding {text} cannot be partitioned: {e}")))
+        .map_err(|e| PassError(format!("{what}: the sharding {} cannot be partitioned: {e}", text())))
 }
 
 /// Reports `e` at `location` (an instruction's) and returns the pass's
@@ -78,7 +80,7 @@ pub fn propagate_from(entry: Op, partitions: usize, params: Option<&[Placement]>
         }
         // SAFETY: a live block argument.
         let at = unsafe { mlirValueGetLocation(arg.0) };
-        let place = stated(arg.attr_text("hlo.sharding"), &ty, partitions, &format!("parameter {i}"))
+        let place = stated(arg.attr("hlo.sharding"), &ty, partitions, &format!("parameter {i}"))
             .map_err(|e| located(at, e))?
             .unwrap_or_else(|| Placement::replicated(&ty, partitions));
         places.insert(arg, place);
@@ -93,7 +95,7 @@ pub fn propagate_from(entry: Op, partitions: usize, params: Option<&[Placement]>
             .map(|v| places.get(&v).cloned().unwrap_or_else(|| Placement::replicated(&v.ty(), partitions)))
             .collect();
         let stated = if op.num_results() == 1 {
-            stated(op.attr_text("hlo.sharding"), &op.result_type(0), partitions, &format!("'{}'", op.name()))
+            stated(op.attr_raw("hlo.sharding"), &op.result_type(0), partitions, &format!("'{}'", op.name()))
                 .map_err(|e| located(op.location(), e))?
         } else {
             None
@@ -264,7 +266,10 @@ impl HloPass for ShardingPropagation {
                 sharding = Some(Sharding::Tuple(vec![leaf.clone(); leaf_count(&op.result_type(0))]));
             }
             if let Some(sharding) = sharding {
-                op.set_attr("hlo.sharding", &sharding_attr::to_mlir(&sharding))?;
+                let attr = sharding_attr::to_attr(op.context(), &sharding).ok_or_else(|| {
+                    PassError(format!("internal error: the propagated sharding {sharding:?} does not verify"))
+                })?;
+                op.set_attr_raw("hlo.sharding", attr);
             }
         }
         Ok(())

@@ -84,6 +84,44 @@ MLIR_CAPI_EXPORTED MlirAttribute rxlaHloIndexGroupsAttrGet(
     MlirContext context, intptr_t numGroups, const int64_t *const *groups,
     const intptr_t *sizes);
 
+/// The fields of an `#hlo.sharding` (XLA's HloSharding). `kind` and the
+/// `lastTileDims` entries are the values of `rxla::hlo::ShardingKind`
+/// (replicated 0, manual 1, unknown 2, unreduced 3, maximal 4, tiled 5,
+/// tuple 6) and `rxla::hlo::ShardingSubgroup` (maximal 0, manual 1,
+/// unreduced 2, replicated 3). A maximal sharding's device is the one
+/// entry of `devices`; a tuple's leaves are `tupleElements` (an array of
+/// shardings; null otherwise); a null `metadata.data` means none.
+typedef struct {
+  uint32_t kind;
+  const int64_t *tileDims;
+  intptr_t numTileDims;
+  const int64_t *devices;
+  intptr_t numDevices;
+  const int64_t *iotaReshapeDims;
+  intptr_t numIotaReshapeDims;
+  const int64_t *iotaTransposePerm;
+  intptr_t numIotaTransposePerm;
+  const uint32_t *lastTileDims;
+  intptr_t numLastTileDims;
+  MlirAttribute tupleElements;
+  bool hasShardAs;
+  int64_t shardAs;
+  bool hasShardLike;
+  int64_t shardLike;
+  MlirStringRef metadata;
+} RxlaHloShardingFields;
+
+/// Fills `fields` from an `#hlo.sharding` (the lists point into the
+/// attribute, which lives as long as its context); false for any other
+/// attribute.
+MLIR_CAPI_EXPORTED bool rxlaHloShardingAttrGetFields(MlirAttribute attr,
+                                                     RxlaHloShardingFields *fields);
+
+/// The `#hlo.sharding` of `fields`; a null attribute where it would not
+/// verify (an unknown kind, devices listed twice, ...).
+MLIR_CAPI_EXPORTED MlirAttribute
+rxlaHloShardingAttrGet(MlirContext context, const RxlaHloShardingFields *fields);
+
 #ifdef __cplusplus
 }
 #endif
