@@ -106,7 +106,7 @@ impl AllReduceCombiner {
             moved.sort_by_key(|op| position[op]);
             Some((g.members, moved))
         };
-        let mut open: HashMap<String, Group> = HashMap::new();
+        let mut open: HashMap<Key, Group> = HashMap::new();
         for &op in &body {
             let defining: Vec<Op> = op.operands().into_iter().filter_map(|v| v.op()).collect();
             for g in open.values_mut() {
@@ -135,9 +135,14 @@ impl AllReduceCombiner {
     }
 }
 
+/// What all-reduces must share to combine: the reducer, the replica groups
+/// and `use_global_device_ids` (uniqued attributes, compared by address),
+/// and whether they have a channel id.
+type Key = (String, usize, usize, bool);
+
 /// What an all-reduce must share with others to combine, and its bytes;
 /// `None` for ops that do not combine.
-fn combinable(module: Op, op: Op) -> Option<(String, u64)> {
+fn combinable(module: Op, op: Op) -> Option<(Key, u64)> {
     if !op.is("all_reduce") || op.num_operands() == 0 || op.has_attr("hlo.sharding") {
         return None;
     }
@@ -148,12 +153,9 @@ fn combinable(module: Op, op: Op) -> Option<(String, u64)> {
             _ => return None,
         }
     }
-    let key = [reducer_key(module, op)]
-        .into_iter()
-        .chain(["replica_groups", "use_global_device_ids"].iter().map(|name| op.attr_text(name).unwrap_or_default()))
-        .chain([op.has_attr("channel_id").to_string()])
-        .collect::<Vec<_>>()
-        .join(" | ");
+    let attr = |name: &str| op.attr_raw(name).map_or(0, |a| a.ptr as usize);
+    let key =
+        (reducer_key(module, op), attr("replica_groups"), attr("use_global_device_ids"), op.has_attr("channel_id"));
     Some((key, bytes))
 }
 
