@@ -3,7 +3,7 @@
 
 use crate::{
     builder::Builder,
-    op::{parse_attr, string_ref, Op, Value},
+    op::{string_ref, Op, Value},
     pass::PassError,
     types::{ElementType, HloType, TensorType},
 };
@@ -122,19 +122,17 @@ pub fn create_function_named(
 ) -> Result<(Op, Builder, Vec<Value>), PassError> {
     let context = module.context();
     let location = module.location();
-    let name = name.to_string();
-    let list = |ts: &[HloType]| ts.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(", ");
-    let fn_type = format!("({}) -> ({})", list(params), list(results));
     let bug = |what: String| PassError(format!("internal error: {what}"));
+    let types = |ts: &[HloType]| {
+        ts.iter().map(|t| t.to_mlir(context).ok_or_else(|| bug(format!("bad type {t}")))).collect::<Result<Vec<_>, _>>()
+    };
+    let param_types: Vec<MlirType> = types(params)?;
+    let result_types: Vec<MlirType> = types(results)?;
     let attrs = [
-        ("sym_name", format!("\"{}\"", name.replace('"', "\\\""))),
-        ("function_type", fn_type.clone()),
-        ("sym_visibility", "\"private\"".to_string()),
+        ("sym_name", crate::attrs::string(context, name)),
+        ("function_type", crate::attrs::function_type(context, &param_types, &result_types)),
+        ("sym_visibility", crate::attrs::string(context, "private")),
     ];
-    let param_types: Vec<MlirType> = params
-        .iter()
-        .map(|t| t.to_mlir(context).ok_or_else(|| bug(format!("bad type {t}"))))
-        .collect::<Result<_, _>>()?;
     let locations = vec![location; params.len()];
     let func = unsafe {
         let block = mlirBlockCreate(params.len() as isize, param_types.as_ptr(), locations.as_ptr());
@@ -142,8 +140,7 @@ pub fn create_function_named(
         mlirRegionAppendOwnedBlock(region, block);
         let mut state = mlirOperationStateGet(string_ref("func.func"), location);
         let mut named = Vec::new();
-        for (key, text) in &attrs {
-            let attr = parse_attr(context, text).ok_or_else(|| bug(format!("bad attribute {text}")))?;
+        for (key, attr) in attrs {
             named.push(MlirNamedAttribute { name: mlirIdentifierGet(context, string_ref(key)), attribute: attr });
         }
         mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
