@@ -193,7 +193,7 @@ impl StructAttr {
 }
 
 /// `[1, 2]`.
-pub fn list_text(v: &[i64]) -> String {
+fn list_text(v: &[i64]) -> String {
     format!("[{}]", v.iter().map(i64::to_string).collect::<Vec<_>>().join(", "))
 }
 
