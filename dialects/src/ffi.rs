@@ -2,7 +2,7 @@
 
 use std::ffi::c_void;
 
-use mlir_sys::{MlirAttribute, MlirContext, MlirDialectHandle, MlirLocation, MlirOperation, MlirStringRef};
+use mlir_sys::{MlirAttribute, MlirContext, MlirDialectHandle, MlirLocation, MlirOperation, MlirStringRef, MlirType};
 
 extern "C" {
     pub fn mlirGetDialectHandle__hlo__() -> MlirDialectHandle;
@@ -26,6 +26,7 @@ extern "C" {
     pub fn rxlaGpuDimensionAttrGet(context: MlirContext, dim: i32) -> MlirAttribute;
     pub fn rxlaHloEnumAttrGetCase(attr: MlirAttribute) -> MlirStringRef;
     pub fn rxlaHloEnumAttrGet(context: MlirContext, kind: MlirStringRef, case: MlirStringRef) -> MlirAttribute;
+    pub fn rxlaHloTokenTypeGet(context: MlirContext) -> MlirType;
     pub fn rxlaHloIndexGroupsAttrGet(
         context: MlirContext,
         num_groups: isize,

@@ -405,15 +405,6 @@ impl Op {
         Ok(())
     }
 
-    /// Sets attribute `name` from its MLIR text; fails if the text does not
-    /// parse (a bug in the calling pass, reported as such).
-    pub fn set_attr(self, name: &str, text: &str) -> Result<(), crate::PassError> {
-        let attr = parse_attr(self.context(), text)
-            .ok_or_else(|| crate::PassError(format!("internal error: bad attribute '{text}' for '{name}'")))?;
-        self.set_attr_raw(name, attr);
-        Ok(())
-    }
-
     /// Removes attribute `name`; true if it was there.
     pub fn remove_attr(self, name: &str) -> bool {
         unsafe { mlirOperationRemoveAttributeByName(self.0, string_ref(name)) }

@@ -261,9 +261,9 @@ impl HloType {
         Self::parse(&crate::op::type_to_string(ty))
     }
 
-    /// The MLIR type, built through the C API (tokens and `Other` types,
-    /// which have no constructor there, through their printed form).
-    /// `None` for an element type MLIR does not know.
+    /// The MLIR type, built through the C API (`Other` types other than
+    /// `index`, which have no constructor there, through their printed
+    /// form). `None` for an element type MLIR does not know.
     pub fn to_mlir(&self, context: MlirContext) -> Option<MlirType> {
         // SAFETY: constructors of uniqued types in a live context.
         unsafe {
@@ -273,7 +273,9 @@ impl HloType {
                     let types: Vec<MlirType> = items.iter().map(|t| t.to_mlir(context)).collect::<Option<_>>()?;
                     Some(mlirTupleTypeGet(context, types.len() as isize, types.as_ptr()))
                 }
-                HloType::Token | HloType::Other(_) => crate::op::parse_type(context, &self.to_string()),
+                HloType::Token => Some(rxla_dialects::ffi::rxlaHloTokenTypeGet(context)),
+                HloType::Other(text) if text == "index" => Some(mlirIndexTypeGet(context)),
+                HloType::Other(text) => crate::op::parse_type(context, text),
             }
         }
     }
@@ -481,6 +483,12 @@ mod tests {
             let ty = crate::op::parse_type(context.to_raw(), text).unwrap_or_else(|| panic!("{text} parses"));
             assert_eq!(HloType::from_mlir(ty), HloType::parse(text), "{text}");
             assert_eq!(HloType::from_mlir(ty).to_string(), text, "{text}");
+            if !text.contains('?') {
+                let built = HloType::parse(text).to_mlir(context.to_raw()).unwrap_or_else(|| panic!("{text} builds"));
+                assert_eq!(built.ptr, ty.ptr, "{text}");
+            }
         }
+        let index = HloType::Other("index".into()).to_mlir(context.to_raw()).expect("index builds");
+        assert_eq!(index.ptr, crate::op::parse_type(context.to_raw(), "index").expect("parses").ptr);
     }
 }

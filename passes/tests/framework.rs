@@ -80,7 +80,7 @@ func.func private @sum(%x: tensor<f32>, %y: tensor<f32>) -> tensor<f32> {
     let rw = ops.iter().copied().find(|o| o.is("reduce_window")).unwrap();
     let w = Window::of(rw).unwrap();
     assert_eq!(w.output_dims(&[4, 6]), vec![2, 3]);
-    rw.set_attr("window", &w.to_text()).unwrap();
+    rw.set_attr_raw("window", w.to_attr(context.to_raw()).unwrap());
     assert_eq!(rw.symbol_attr("to_apply").as_deref(), Some("sum"));
     assert!(m.as_operation().verify());
 

@@ -359,3 +359,7 @@ MlirAttribute rxlaHloShardingAttrGet(MlirContext context,
       llvm::ArrayRef<ShardingSubgroup>(last),
       tuple, shardAs, shardLike, metadata)));
 }
+
+MlirType rxlaHloTokenTypeGet(MlirContext context) {
+  return wrap(mlir::Type(TokenType::get(unwrap(context))));
+}

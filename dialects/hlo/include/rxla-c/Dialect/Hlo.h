@@ -122,6 +122,9 @@ MLIR_CAPI_EXPORTED bool rxlaHloShardingAttrGetFields(MlirAttribute attr,
 MLIR_CAPI_EXPORTED MlirAttribute
 rxlaHloShardingAttrGet(MlirContext context, const RxlaHloShardingFields *fields);
 
+/// `!hlo.token`.
+MLIR_CAPI_EXPORTED MlirType rxlaHloTokenTypeGet(MlirContext context);
+
 #ifdef __cplusplus
 }
 #endif
