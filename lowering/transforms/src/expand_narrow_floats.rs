@@ -194,7 +194,7 @@ fn expand_neg(op: Op, (t, format): (PrimitiveType, FloatFormat)) -> Result<()> {
         SpecialValues::FiniteNegZeroNan => {
             // 0 is the only zero and the sign bit alone is NaN: both negate
             // to themselves.
-            let pred = b.int_attr(b.int(64), 0); // eq
+            let pred = b.int_attr(b.int(64), cmpi_code("eq"));
             let zero_or_nan = b.val("arith.cmpi", &[magnitude, constant(0)], shaped(b.int(1)), &[("predicate", pred)]);
             flipped = b.val("arith.select", &[zero_or_nan, bits, flipped], int, &[]);
         }
@@ -202,7 +202,7 @@ fn expand_neg(op: Op, (t, format): (PrimitiveType, FloatFormat)) -> Result<()> {
             // NaN (above infinity) becomes the canonical NaN, sign flipped.
             let infinity = format.infinity(false).expect("IEEE formats have infinities") as i64;
             let quiet = format.nan(false, 0).expect("IEEE formats have NaN") as i64;
-            let pred = b.int_attr(b.int(64), 8); // ugt
+            let pred = b.int_attr(b.int(64), cmpi_code("ugt"));
             let nan = b.val("arith.cmpi", &[magnitude, constant(infinity)], shaped(b.int(1)), &[("predicate", pred)]);
             let new_sign = b.val("arith.andi", &[flipped, constant(sign)], int, &[]);
             let canonical = b.val("arith.ori", &[new_sign, constant(quiet)], int, &[]);
