@@ -83,10 +83,9 @@ fn leaf_body(leaf: &LeafSharding) -> String {
     out
 }
 
-/// `ShardingKind` and `ShardingSubgroup` values (HloEnums.td).
+/// `ShardingKind` values (HloEnums.td). `ShardingSubgroup`'s are the
+/// positions in `SubgroupType::ALL`, which lists them in the same order.
 const KINDS: [&str; 7] = ["replicated", "manual", "unknown", "unreduced", "maximal", "tiled", "tuple"];
-const SUBGROUPS: [SubgroupType; 4] =
-    [SubgroupType::Maximal, SubgroupType::Manual, SubgroupType::Unreduced, SubgroupType::Replicated];
 
 /// The `#hlo.sharding` attribute of `sharding`, built through the dialect's
 /// C API; `None` where it would not verify.
@@ -128,8 +127,12 @@ fn leaf_attr(context: MlirContext, leaf: &LeafSharding, tuple: Option<MlirAttrib
             ("maximal", Lists { devices: &maximal, ..Lists::default() })
         }
         LeafKind::Tiled(t) => {
-            let last = t.last_tile_dims.iter().map(|s| SUBGROUPS.iter().position(|g| g == s).unwrap_or(0) as u32);
-            let mut lists = Lists { tile: &t.dims, last: last.collect(), ..Lists::default() };
+            let last: Option<Vec<u32>> = t
+                .last_tile_dims
+                .iter()
+                .map(|s| SubgroupType::ALL.iter().position(|g| g == s).map(|k| k as u32))
+                .collect();
+            let mut lists = Lists { tile: &t.dims, last: last?, ..Lists::default() };
             match &t.devices {
                 TileDevices::List(ids) => lists.devices = ids,
                 TileDevices::Iota { reshape_dims, transpose_perm } => {
@@ -249,7 +252,7 @@ fn leaf_of(f: &ffi::RxlaHloShardingFields) -> Option<LeafSharding> {
             };
             let last_tile_dims: Vec<SubgroupType> = ints(f.last_tile_dims, f.num_last_tile_dims)
                 .into_iter()
-                .map(|k| SUBGROUPS.get(k as usize).copied())
+                .map(|k| SubgroupType::ALL.get(k as usize).copied())
                 .collect::<Option<_>>()?;
             LeafKind::Tiled(Tiling { dims: ints(f.tile_dims, f.num_tile_dims), devices, last_tile_dims })
         }

@@ -329,7 +329,8 @@ pub fn literal_attr(ty: MlirType, literal: &str) -> Option<MlirAttribute> {
         // Exact bits: one element's bytes as a rank-0 tensor, read back.
         let bits = u64::from_str_radix(hex, 16).ok()?;
         let bytes = bits.to_le_bytes();
-        let one = rxla_ir::attrs::dense_raw(tensor_type(&[], elem), &bytes[..(bit_width(elem) as usize).div_ceil(8)])?;
+        let width = (bit_width(elem) as usize).div_ceil(8);
+        let one = rxla_ir::attrs::dense_raw(tensor_type(&[], elem), bytes.get(..width)?)?;
         unsafe { mlirDenseElementsAttrGetSplatValue(one) }
     } else if is_float(elem) {
         unsafe { mlirFloatAttrDoubleGet(ctx, elem, literal.parse::<f64>().ok()?) }
