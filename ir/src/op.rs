@@ -551,7 +551,7 @@ impl std::hash::Hash for Value {
 /// many users (a learning rate read by every parameter's update, a
 /// constant zero) are common in large modules: past a few users, a hash
 /// set keeps this linear.
-fn distinct(owners: impl Iterator<Item = Op>) -> Vec<Op> {
+pub fn distinct(owners: impl Iterator<Item = Op>) -> Vec<Op> {
     const LINEAR_SCAN: usize = 16;
     let mut owners = owners;
     let mut out: Vec<Op> = Vec::new();

@@ -6,7 +6,6 @@ use super::{Functions, Src, View};
 use mlir_sys::*;
 use rxla_ir::{
     builder::Builder,
-    computation,
     hlo_analysis::{layout_attr, parsed_type, FusionKind, FxHashMap, FxHashSet},
     op::{Op, Value},
     pass::PassError,
@@ -53,192 +52,67 @@ pub fn materialize_with_clones(
     }
     let outputs: Vec<Value> = view.roots.iter().map(|s| value(*s, &clones)).collect();
     b.ret(&outputs)?;
-    let fusion = create_fusion(funcs, view, kind, &name, &result_types, before)?;
+    let fusion = create_fusion(funcs, view, &view.params, kind, &name, &result_types, before)?;
     Ok((fusion, clones))
 }
 
-/// Makes `view`, the fusion of `producer` (whose results are `results`)
-/// into `c` (whose view is `consumer`; `View::fuse(producer, results,
-/// consumer, &[])`), by growing a fused computation that already holds one
-/// side's ops instead of building the whole computation afresh: `c`'s own
-/// computation, or `donor`, the producer's (when the producer is being
-/// fused into its last consumer). The larger side stays where it is and
-/// the other side's ops move or are copied in, so a fusion step costs the
-/// smaller side's size: a chain fused op by op would otherwise cost its
-/// length squared. (XLA's `FuseInstruction` copies the producer into the
-/// consumer's computation; merging two fusions copies one of them.)
-///
-/// The module is the one [`materialize_with_clones`] makes: the
-/// computation gets the next fresh name and moves to the end of the
-/// module, its parameters are the view's, its ops in the view's order.
-/// Only computations this pass run created are grown (they belong to one
-/// fusion); `None`, with nothing changed, when neither side has one whose
-/// ops and signature are its side's view.
-pub fn fuse_into_owned(
+/// Builds `view`, a fusion planned to replace `root` (the view's outputs
+/// are `root`'s results, in order): an `hlo.fusion` right before `root`
+/// that takes `root`'s uses, and its fused computation. The view's
+/// parameters are read through `replaced`, which maps the results of the
+/// roots replaced so far to their fusions' (and gets `root`'s). Ops for
+/// which `movable` holds (only this fusion holds them) move into the fused
+/// computation; the others are copied. Nothing is erased.
+pub fn build_planned(
     funcs: &mut Functions,
     view: &View,
-    producer: &View,
-    results: &[Value],
-    consumer: &View,
-    c: Op,
-    donor: Option<Op>,
-) -> Result<Option<(Op, Vec<Op>)>, PassError> {
-    let offset = producer.nodes.len();
-    let same_ops = view.nodes.len() == offset + consumer.nodes.len()
-        && view.nodes.iter().zip(producer.nodes.iter().chain(&consumer.nodes)).all(|(a, b)| a.op == b.op);
-    if !same_ops || view.roots.len() != consumer.roots.len() {
-        return Ok(None);
-    }
-    let own = funcs.owned_callee(c);
-    let consumer_side = own.map(|f| (f, Side::Consumer, consumer.nodes.len()));
-    let producer_side = donor.map(|f| (f, Side::Producer, offset));
-    let mut sides: Vec<(Op, Side, usize)> = [consumer_side, producer_side].into_iter().flatten().collect();
-    sides.sort_by_key(|s| std::cmp::Reverse(s.2));
-    // The position of each of the view's parameters.
-    let position: FxHashMap<Value, usize> = view.params.iter().enumerate().map(|(i, v)| (*v, i)).collect();
-    for (func, side, _) in sides {
-        let (kept, part) = match side {
-            Side::Consumer => (offset..view.nodes.len(), consumer),
-            Side::Producer => (0..offset, producer),
-        };
-        if !holds(func, part) {
-            continue;
-        }
-        // Where each of the computation's arguments goes: a parameter of
-        // the view, or (a consumer's read of the producer's result) the
-        // producer's root.
-        let old_args: Option<Vec<Src>> = part
-            .params
-            .iter()
-            .map(|v| match results.iter().position(|r| *r == *v).filter(|_| side == Side::Consumer) {
-                Some(r) => match producer.roots[r] {
-                    Src::Param(i) => position.get(&producer.params[i]).map(|&p| Src::Param(p)),
-                    node => Some(node),
-                },
-                None => position.get(v).map(|&p| Src::Param(p)),
-            })
-            .collect();
-        let Some(old_args) = old_args else { continue };
-        // The other side's ops move in when their computation is about to
-        // be erased, else are copied.
-        let donors: Vec<Op> = match side {
-            Side::Consumer => donor.into_iter().collect(),
-            Side::Producer => own.into_iter().collect(),
-        };
-        let made = grow(funcs, view, func, kept, old_args, &donors, c)?;
-        return Ok(Some(made));
-    }
-    Ok(None)
-}
-
-/// Which side of a producer-consumer fusion a computation holds.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Side {
-    Producer,
-    Consumer,
-}
-
-/// True if `func`'s body is `part`'s ops in order, its arguments `part`'s
-/// parameters and its outputs `part`'s roots.
-fn holds(func: Op, part: &View) -> bool {
-    let (Some(block), Some(terminator)) = (func.region_block(0), func.terminator()) else {
-        return false;
-    };
-    let args = func.arguments();
-    if args.len() != part.params.len() {
-        return false;
-    }
-    let mut next = unsafe { Some(Op::from_raw(mlirBlockGetFirstOperation(block))) };
-    for node in &part.nodes {
-        if next != Some(node.op) {
-            return false;
-        }
-        next = node.op.next();
-    }
-    let value = |s: Src| match s {
-        Src::Param(j) => args[j],
-        Src::Node(k, r) => part.nodes[k].op.result(r),
-    };
-    next == Some(terminator)
-        && terminator.num_operands() == part.roots.len()
-        && part.roots.iter().enumerate().all(|(i, s)| terminator.operand(i) == value(*s))
-}
-
-/// Grows `func`, which holds the view's nodes `kept`, into the view's
-/// fused computation (see [`fuse_into_owned`]); `old_args[j]` is what the
-/// view reads where `func` read its argument `j`. Creates the fusion
-/// before `before`.
-fn grow(
-    funcs: &mut Functions,
-    view: &View,
-    func: Op,
-    kept: std::ops::Range<usize>,
-    old_args: Vec<Src>,
-    donors: &[Op],
-    before: Op,
-) -> Result<(Op, Vec<Op>), PassError> {
-    let bug = |what: &str| PassError(format!("internal error: {what}"));
-    let context = before.context();
-    let block = func.region_block(0).ok_or_else(|| bug("a computation without a block"))?;
-    let terminator = func.terminator().ok_or_else(|| bug("a computation without a terminator"))?;
+    root: Op,
+    replaced: &mut FxHashMap<Value, Value>,
+    movable: &impl Fn(Op) -> bool,
+) -> Result<Op, PassError> {
+    let context = root.context();
     let (param_types, result_types) = signature(context, view)?;
-    let old_count = func.arguments().len();
-    let location = funcs.module.location();
-    let new_args: Vec<Value> =
-        param_types.iter().map(|t| Value(unsafe { mlirBlockAddArgument(block, *t, location) })).collect();
-    // The view's ops: the kept ones where they are, the others before the
-    // first kept op or before the terminator, in the view's order.
-    let first_kept = if kept.is_empty() { terminator } else { view.nodes[kept.start].op };
+    let operands: Vec<Value> = view.params.iter().map(|v| replaced.get(v).copied().unwrap_or(*v)).collect();
+    let name = funcs.fresh_name("fused_computation");
+    let (func, b, args) = create_fused_function(funcs.module, &name, &param_types, &result_types)?;
+    funcs.by_name.insert(name.clone(), func);
+    funcs.created.insert(name.clone());
+    set_param_layouts(func, view)?;
+    let fusion = create_fusion(funcs, view, &operands, view.kind(), &name, &result_types, root)?;
+    // The uses move before any op does: `root` itself may move in.
+    for r in 0..root.num_results() {
+        let (old, new) = (root.result(r), fusion.result(r));
+        old.replace_all_uses_with(new);
+        replaced.insert(old, new);
+    }
     let mut ops: Vec<Op> = Vec::with_capacity(view.nodes.len());
-    for (k, node) in view.nodes.iter().enumerate() {
-        if kept.contains(&k) {
-            ops.push(node.op);
-            continue;
-        }
-        let op = take_or_clone(node.op, donors);
+    for node in &view.nodes {
+        let op = if movable(node.op) {
+            unsafe { mlirOperationRemoveFromParent(node.op.raw()) };
+            node.op
+        } else {
+            node.op.clone_detached()
+        };
         for (i, s) in node.inputs.iter().enumerate() {
             let v = match *s {
-                Src::Param(p) => new_args[p],
-                Src::Node(j, r) => ops[j].result(r),
+                Src::Param(p) => args[p],
+                Src::Node(k, r) => ops[k].result(r),
             };
             op.set_operand(i, v);
         }
-        let at = if k < kept.start { first_kept } else { terminator };
-        unsafe { mlirBlockInsertOwnedOperationBefore(block, at.raw(), op.raw()) };
+        b.insert(op.raw());
         ops.push(op);
     }
-    let value = |s: Src| match s {
-        Src::Param(p) => new_args[p],
-        Src::Node(k, r) => ops[k].result(r),
-    };
-    let args = func.arguments();
-    for (old, src) in args.iter().zip(old_args) {
-        old.replace_all_uses_with(value(src));
-    }
-    let outputs: Vec<Value> = view.roots.iter().map(|s| value(*s)).collect();
-    terminator.set_operands(&outputs);
-    for _ in 0..old_count {
-        unsafe { mlirBlockEraseArgument(block, 0) };
-    }
-
-    let old_name = computation::name(func);
-    let name = funcs.fresh_name("fused_computation");
-    unsafe {
-        func.set_attr_raw("function_type", rxla_ir::attrs::function_type(context, &param_types, &result_types));
-        func.set_attr_raw("sym_name", mlirStringAttrGet(context, rxla_ir::op::string_ref(&name)));
-        let body = funcs.module.region_block(0).ok_or_else(|| bug("module without a body"))?;
-        mlirOperationRemoveFromParent(func.raw());
-        mlirBlockAppendOwnedOperation(body, func.raw());
-    }
-    func.remove_attr("arg_attrs");
-    set_param_layouts(func, view)?;
-    // The old name stays in `created`, so that erasing the fusion that
-    // called it forgets it without finding a computation to erase.
-    funcs.by_name.remove(&old_name);
-    funcs.by_name.insert(name.clone(), func);
-    funcs.created.insert(name.clone());
-    let fusion = create_fusion(funcs, view, view.kind(), &name, &result_types, before)?;
-    Ok((fusion, ops))
+    let outputs: Vec<Value> = view
+        .roots
+        .iter()
+        .map(|s| match *s {
+            Src::Param(p) => args[p],
+            Src::Node(k, r) => ops[k].result(r),
+        })
+        .collect();
+    b.ret(&outputs)?;
+    Ok(fusion)
 }
 
 /// `op` itself, taken out of its block, when it lives in one of the
@@ -269,11 +143,13 @@ fn set_param_layouts(func: Op, view: &View) -> Result<(), PassError> {
     Ok(())
 }
 
-/// An `hlo.fusion` of `kind` calling `name` on the view's parameters,
-/// right before `before`, with the view's output layout.
+/// An `hlo.fusion` of `kind` calling `name` on `operands` (the view's
+/// parameters, or what replaced them), right before `before`, with the
+/// view's output layout.
 fn create_fusion(
     funcs: &mut Functions,
     view: &View,
+    operands: &[Value],
     kind: FusionKind,
     name: &str,
     result_types: &[MlirType],
@@ -292,7 +168,7 @@ fn create_fusion(
                 attribute: mlirFlatSymbolRefAttrGet(context, rxla_ir::op::string_ref(name)),
             },
         ];
-        let operands: Vec<MlirValue> = view.params.iter().map(|v| v.0).collect();
+        let operands: Vec<MlirValue> = operands.iter().map(|v| v.0).collect();
         let mut state = mlirOperationStateGet(rxla_ir::op::string_ref("hlo.fusion"), before.location());
         mlirOperationStateAddOperands(&mut state, operands.len() as isize, operands.as_ptr());
         mlirOperationStateAddResults(&mut state, result_types.len() as isize, result_types.as_ptr());

@@ -53,7 +53,7 @@ pub mod multi_output;
 pub mod priority;
 mod view;
 
-pub use materialize::{fuse_into_owned, materialize, materialize_with_clones, restore_topological_order};
+pub use materialize::{build_planned, materialize, materialize_with_clones, restore_topological_order};
 pub use view::{is_reduce_intermediate, Facts, Functions, Inputs, Src, VNode, View};
 
 use rxla_ir::{

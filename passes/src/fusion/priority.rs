@@ -10,19 +10,27 @@
 //! some user cannot take, stay unfused. At the end, scalar constants are
 //! fused into every fusible user.
 //!
-//! Views, kernel times and producer-consumer verdicts are memoized
-//! (`Cache`), so a step costs the size of the fusions it touches.
+//! The pass plans first and builds after: each fusion is decided on views
+//! (a node's dataflow graph detached from the IR) and recorded as its
+//! consumer's new view, with use lists kept as the built fusions would
+//! leave them (`Graph`); once the queue is empty, each planned fusion's
+//! computation is built once ([`build_planned`]), in program order. A chain
+//! fused op by op is therefore built once, not once per step. Views, kernel
+//! times and producer-consumer verdicts are memoized (`Cache`), so a step
+//! costs the size of the fusions it touches.
 //!
 //! See `docs/passes/fusion.md` for the rules.
 
 use super::{
     cost::{benefit_of_times, kernel_time, Device},
-    creates_heavy_computation, duplicable, fits_in_budget, fuse_into_owned, fusible_computations, in_place_ok, is_node,
-    is_small_constant, materialize_with_clones, scatter_ok, Functions, FxHashMap, FxHashSet, TypeCacheGuard, View,
+    creates_heavy_computation, duplicable, fits_in_budget, fusible_computations, in_place_ok, is_node,
+    is_small_constant,
+    materialize::build_planned,
+    scatter_ok, Functions, FxHashMap, FxHashSet, TypeCacheGuard, View,
 };
 use melior::ir::OperationRef;
 use rxla_ir::{
-    op::{Op, Value},
+    op::{distinct, Op, Value},
     pass::{HloPass, PassError, PassOptions},
 };
 use std::{cell::RefCell, collections::BTreeMap, rc::Rc};
@@ -119,24 +127,15 @@ impl Queue {
     }
 }
 
-/// Whether `producer` can be fused into `consumer`, and the fused view if
-/// so (XLA:GPU's `PriorityFusionQueue::CanFuse` and
-/// `IsProducerConsumerFusible`).
-pub fn can_fuse(producer: &View, p: Op, consumer: &View, c: Op) -> Result<View, &'static str> {
-    if !is_node(c) {
-        return Err("the consumer is not fusible");
-    }
-    if producer.reduction_hero().is_some() && p.users().len() > 1 {
-        return Err("reduction output fusion only works for a single user");
-    }
-    can_fuse_views(producer, p, consumer, c)
-}
-
-/// [`can_fuse`] for a fusible consumer, without the rule that depends on
-/// the producer's other users (a producer with a reduction hero has one
-/// user): what only the two nodes decide, which [`Cache`] remembers.
-fn can_fuse_views(producer: &View, p: Op, consumer: &View, c: Op) -> Result<View, &'static str> {
-    if c.is("bitcast") {
+/// Whether `producer` (the node of `p`) can be fused into `consumer`, a
+/// fusible node, and the fused view if so (XLA:GPU's
+/// `PriorityFusionQueue::CanFuse` and `IsProducerConsumerFusible`),
+/// without the rule that depends on the producer's other users (a producer
+/// with a reduction hero has one user): what only the two nodes decide,
+/// which [`Cache`] remembers. `lone_bitcast`: the consumer is a plain
+/// bitcast.
+fn can_fuse_views(producer: &View, p: Op, consumer: &View, lone_bitcast: bool) -> Result<View, &'static str> {
+    if lone_bitcast {
         return Err("not fusing into a lone bitcast");
     }
     let results = p.results();
@@ -168,12 +167,12 @@ fn can_fuse_views(producer: &View, p: Op, consumer: &View, c: Op) -> Result<View
 
 /// A node as the planner sees it: its view and what the plans ask of it.
 struct Node {
-    /// Unique among the nodes built in one run (a key for the verdicts
-    /// that stays unique when an erased op's address is reused).
+    /// Unique among the nodes built in one run (a key for the verdicts).
     gen: u64,
-    /// `is_node(op)`.
+    /// `is_node(op)`, or a planned fusion.
     fusible: bool,
-    /// `View::of(op)`; `None` when the op is not fusible or has no view.
+    /// `View::of(op)` or the planned fusion's view; `None` when the op is
+    /// not fusible or has no view.
     view: Option<View>,
     /// `kernel_time` of the view.
     time: f64,
@@ -200,19 +199,21 @@ struct Fused {
     time: f64,
 }
 
-/// What [`plan`] computes from the IR, kept while it stays valid.
+/// What [`plan`] computes, kept while it stays valid.
 ///
-/// A node's view depends only on the op and its operands (a fused
-/// computation belongs to its fusion and never changes), so it is
-/// recomputed only when the op is erased ([`Cache::forget`], right before
-/// `erase_node`), and follows its operands when they are replaced
-/// ([`Cache::retarget`], right after `replace_result_uses`). Verdicts
-/// depend only on the two views, and are found by the producer's
-/// generation.
+/// The planner never changes the IR: a fusion it decides on is recorded as
+/// the consumer's new node (a *planned fusion*, whose view holds the
+/// producer's ops and the consumer's, and whose results are the
+/// consumer's), and the producer is *dead*. A node's view therefore changes
+/// only when the node is a consumer of a fusion ([`Cache::plan_fusion`]) or
+/// dies ([`Cache::forget`]). Verdicts depend only on the two views, and are
+/// found by the producer's generation.
 struct Cache {
     device: Device,
     nodes: FxHashMap<Op, Rc<Node>>,
     next_gen: u64,
+    /// Ops whose node is a planned fusion.
+    planned: FxHashSet<Op>,
     /// Producers with this many users keep a memo.
     memo_users: usize,
     /// The last assessment of each producer with many users.
@@ -240,10 +241,10 @@ const MEMO_LOOKAHEAD: usize = 16;
 struct Memo {
     /// The producer's node when assessed.
     producer: Rc<Node>,
-    /// Every user, in [`Op::users`] order.
+    /// Every user, in [`Graph::users`] order.
     consumers: Vec<Consumer>,
-    /// Users whose node changed (or that were erased) since: their
-    /// entries are stale.
+    /// Users whose node changed (or that died) since: their entries are
+    /// stale.
     stale: FxHashSet<Op>,
 }
 
@@ -264,6 +265,7 @@ impl Cache {
             device,
             nodes: FxHashMap::default(),
             next_gen: 0,
+            planned: FxHashSet::default(),
             memo_users,
             memos: FxHashMap::default(),
             watchers: FxHashMap::default(),
@@ -311,54 +313,25 @@ impl Cache {
         })
     }
 
-    /// Records the view of a fusion just made (`View::of` would rebuild the
-    /// same view from its fused computation).
-    fn insert_fusion(&mut self, fusion: Op, view: View) {
+    /// True if `op` is the plain op `name` (not a planned fusion).
+    fn is_plain(&self, op: Op, name: &str) -> bool {
+        !self.planned.contains(&op) && op.is(name)
+    }
+
+    /// Plans `view`, a producer fused into `c`, as `c`'s new node; `c`'s
+    /// former parameters are `old` (the use lists follow in `graph`).
+    fn plan_fusion(&mut self, graph: &mut Graph, c: Op, old: &[Value], view: View) {
+        graph.replace_node(c, old, &view.params);
         let node = self.make(true, Some(view));
-        self.changed(fusion);
-        self.nodes.insert(fusion, node);
+        self.changed(c);
+        self.nodes.insert(c, node);
+        self.planned.insert(c);
     }
 
     fn forget(&mut self, op: Op) {
         self.changed(op);
         self.memos.remove(&op);
         self.nodes.remove(&op);
-    }
-
-    /// Follows `old`'s results being replaced by `new`'s (same types) in
-    /// `users`: a user's view reads the new values in place of the old
-    /// ones and is otherwise the same (same ops, types and kernel time),
-    /// but it is a new node for the verdicts, whose fused views name the
-    /// values read.
-    fn retarget(&mut self, users: &[Op], old: Op, new: Op) {
-        for user in users {
-            let Some(node) = self.nodes.get(user).cloned() else {
-                continue;
-            };
-            let view = node.view.as_ref().map(|v| {
-                let mut v = v.clone();
-                for p in &mut v.params {
-                    if p.op() == Some(old) {
-                        if let Some(r) = p.result_number() {
-                            *p = new.result(r);
-                        }
-                    }
-                }
-                v
-            });
-            self.next_gen += 1;
-            let updated = Rc::new(Node {
-                gen: self.next_gen,
-                fusible: node.fusible,
-                view,
-                time: node.time,
-                duplicable: node.duplicable,
-                reduction_hero: node.reduction_hero,
-                verdicts: RefCell::new(Vec::new()),
-            });
-            self.changed(*user);
-            self.nodes.insert(*user, updated);
-        }
     }
 
     /// `can_fuse_views` of two fusible nodes, with the fused view's kernel
@@ -372,7 +345,7 @@ impl Cache {
             }
         }
         let result = match (&producer.view, &consumer.view) {
-            (Some(pv), Some(cv)) => can_fuse_views(pv, p, cv, c)
+            (Some(pv), Some(cv)) => can_fuse_views(pv, p, cv, self.is_plain(c, "bitcast"))
                 .ok()
                 .map(|view| Rc::new(Fused { time: kernel_time(&self.device, &view), view })),
             _ => None,
@@ -383,6 +356,59 @@ impl Cache {
             None => verdicts.push(entry),
         }
         result
+    }
+}
+
+/// The use lists as the planned fusions leave them: for each value, the
+/// ops reading it (once per operand), in MLIR's use-list order, as they
+/// would be had each planned fusion been built when planned. Read from the
+/// IR the first time a value is asked for (the IR does not change while
+/// planning).
+///
+/// The order is MLIR's because [`Graph::users`] decides the order in which
+/// a producer's consumers are assessed and fused (and the memos' cursor
+/// walks it), as `Op::users` did when each fusion was built at once: a new
+/// fusion op's operand uses go to the front of their lists, the erased
+/// consumer's and producer's uses leave them, and replacing the
+/// consumer's results by the fusion's reverses each result's list
+/// (`replaceAllUsesWith` moves the uses to the front one by one).
+#[derive(Default)]
+struct Graph {
+    uses: FxHashMap<Value, Vec<Op>>,
+}
+
+impl Graph {
+    fn uses_mut(&mut self, v: Value) -> &mut Vec<Op> {
+        self.uses.entry(v).or_insert_with(|| v.use_owners().collect())
+    }
+
+    /// The distinct readers of `op`'s results (`Op::users`).
+    fn users(&mut self, op: Op) -> Vec<Op> {
+        for r in 0..op.num_results() {
+            self.uses_mut(op.result(r));
+        }
+        let uses = &self.uses;
+        distinct((0..op.num_results()).flat_map(|r| uses[&op.result(r)].iter().copied()))
+    }
+
+    /// `c` reads `new` instead of `old` (a fusion replaced it).
+    fn replace_node(&mut self, c: Op, old: &[Value], new: &[Value]) {
+        for v in old {
+            self.uses_mut(*v).retain(|u| *u != c);
+        }
+        for v in new {
+            self.uses_mut(*v).insert(0, c);
+        }
+        for r in 0..c.num_results() {
+            self.uses_mut(c.result(r)).reverse();
+        }
+    }
+
+    /// `p`, which read `params`, is gone.
+    fn remove_node(&mut self, p: Op, params: &[Value]) {
+        for v in params {
+            self.uses_mut(*v).retain(|u| *u != p);
+        }
     }
 }
 
@@ -397,22 +423,28 @@ struct Plan {
 /// all of them and the benefit is not negative; `plan` also returns them.
 /// A producer is a fusible single-result node that is not a constant
 /// (constants are fused at the end) or a scatter.
-fn priority(cache: &mut Cache, funcs: &Functions, p: Op) -> Option<f64> {
-    assess(cache, funcs, p, false).map(|(benefit, _)| benefit)
+fn priority(cache: &mut Cache, graph: &mut Graph, funcs: &Functions, p: Op) -> Option<f64> {
+    assess(cache, graph, funcs, p, false).map(|(benefit, _)| benefit)
 }
 
 /// [`priority`]'s fusion: the producer and each consumer with its fused
 /// view.
-fn plan(cache: &mut Cache, funcs: &Functions, p: Op) -> Option<Plan> {
-    assess(cache, funcs, p, true).and_then(|(_, plan)| plan)
+fn plan(cache: &mut Cache, graph: &mut Graph, funcs: &Functions, p: Op) -> Option<Plan> {
+    assess(cache, graph, funcs, p, true).and_then(|(_, plan)| plan)
 }
 
 /// The benefit, and the plan when `want_plan`.
-fn assess(cache: &mut Cache, funcs: &Functions, p: Op, want_plan: bool) -> Option<(f64, Option<Plan>)> {
-    if p.num_results() != 1 || p.is("constant") || p.is("scatter") {
+fn assess(
+    cache: &mut Cache,
+    graph: &mut Graph,
+    funcs: &Functions,
+    p: Op,
+    want_plan: bool,
+) -> Option<(f64, Option<Plan>)> {
+    if p.num_results() != 1 || cache.is_plain(p, "constant") || cache.is_plain(p, "scatter") {
         return None;
     }
-    let users = p.users();
+    let users = graph.users(p);
     if users.is_empty() {
         return None;
     }
@@ -460,7 +492,7 @@ fn assess(cache: &mut Cache, funcs: &Functions, p: Op, want_plan: bool) -> Optio
         consumers.push(Consumer { op: c, time: consumer.time, fused_time: fused.time, node: consumer, fused });
     }
     if cfg!(debug_assertions) && memoized {
-        check_memoized(cache, funcs, p, &producer, &consumers);
+        check_memoized(cache, funcs, &users, p, &producer, &consumers);
     }
     let benefit =
         benefit_of_times(producer.time, consumers.iter().map(|c| c.time), consumers.iter().map(|c| c.fused_time));
@@ -476,53 +508,14 @@ fn assess(cache: &mut Cache, funcs: &Functions, p: Op, want_plan: bool) -> Optio
 
 /// Debug builds: the consumers an assessment took partly from a memo are
 /// those found afresh (the same ops, nodes and verdicts).
-fn check_memoized(cache: &mut Cache, funcs: &Functions, p: Op, producer: &Node, consumers: &[Consumer]) {
-    let users = p.users();
+fn check_memoized(cache: &mut Cache, funcs: &Functions, users: &[Op], p: Op, producer: &Node, consumers: &[Consumer]) {
     assert_eq!(users, consumers.iter().map(|c| c.op).collect::<Vec<_>>(), "memoized users of a producer");
-    for (c, memo) in users.into_iter().zip(consumers) {
+    for (&c, memo) in users.iter().zip(consumers) {
         let node = cache.node(c, funcs);
         let fused = cache.verdict(producer, p, &node, c);
         assert!(Rc::ptr_eq(&node, &memo.node), "a memoized consumer's node is current");
         assert!(fused.is_some_and(|f| Rc::ptr_eq(&f, &memo.fused)), "a memoized verdict is current");
     }
-}
-
-/// Fuses `view` as a fusion replacing `c` (whose results are the view's
-/// first results), keeping the cache in step; returns the fusion. The ops
-/// of `c`'s fused computation, and of `donor`'s (a producer fused into its
-/// last consumer), move into the new one. `parts` are the producer's view
-/// and results and the consumer's view `view` fuses (`View::fuse`), when
-/// it does: the producer's ops then move into `c`'s fused computation if
-/// this run made it ([`fuse_into_owned`]).
-fn replace_by_fusion(
-    cache: &mut Cache,
-    funcs: &mut Functions,
-    view: &View,
-    c: Op,
-    donor: Option<Op>,
-    parts: Option<(&View, &[Value], &View)>,
-) -> Result<Op, PassError> {
-    let donor = donor.and_then(|p| funcs.owned_callee(p));
-    let grown = match parts {
-        Some((producer, results, consumer)) => fuse_into_owned(funcs, view, producer, results, consumer, c, donor)?,
-        None => None,
-    };
-    let (fusion, clones) = match grown {
-        Some(made) => made,
-        None => {
-            let donors: Vec<Op> = [funcs.owned_callee(c), donor].into_iter().flatten().collect();
-            materialize_with_clones(funcs, view, view.kind(), c, &donors)?
-        }
-    };
-    let users = c.users();
-    for r in 0..c.num_results() {
-        c.replace_result_uses(r, fusion.result(r));
-    }
-    cache.retarget(&users, c, fusion);
-    cache.forget(c);
-    funcs.erase_node(c);
-    cache.insert_fusion(fusion, view.with_ops(&clones));
-    Ok(fusion)
 }
 
 fn run_on(pass: &PriorityFusion, funcs: &mut Functions, func: Op) -> Result<(), PassError> {
@@ -531,55 +524,50 @@ fn run_on(pass: &PriorityFusion, funcs: &mut Functions, func: Op) -> Result<(), 
     };
     let ops: Vec<Op> = func.body_ops().into_iter().filter(|op| *op != terminator).collect();
     let mut cache = Cache::new(pass.device, pass.memo_users);
+    let mut graph = Graph::default();
+    // Producers fused into all their users.
+    let mut dead: FxHashSet<Op> = FxHashSet::default();
     let mut queue = Queue::default();
     for &op in &ops {
         queue.register(op);
     }
     for &op in &ops {
-        let priority = priority(&mut cache, funcs, op);
+        let priority = priority(&mut cache, &mut graph, funcs, op);
         queue.set(op, priority);
     }
     while let Some(p) = queue.pop() {
         // The neighbourhood may have changed since the priority was set.
-        let Some(chosen) = plan(&mut cache, funcs, p) else {
+        let Some(chosen) = plan(&mut cache, &mut graph, funcs, p) else {
             continue;
         };
         let producer = chosen.producer.view.as_ref().ok_or_else(|| bug("producer view"))?;
-        let results = p.results();
         let mut created = Vec::with_capacity(chosen.consumers.len());
-        let last = chosen.consumers.len() - 1;
-        for (i, Consumer { op: c, node: planned, fused, .. }) in chosen.consumers.into_iter().enumerate() {
-            // The producer's fused computation moves into its last
-            // consumer's.
-            let donor = (i == last).then_some(p);
-            // The consumer's view now (an earlier fusion may have replaced
-            // one of its operands).
-            let consumer = cache.node(c, funcs);
-            let view = consumer.view.as_ref().ok_or_else(|| bug("consumer view"))?;
-            let parts = Some((producer, &results[..], view));
-            let fusion = if Rc::ptr_eq(&consumer, &planned) {
-                replace_by_fusion(&mut cache, funcs, &fused.view, c, donor, parts)?
-            } else {
-                let fused = View::fuse(producer, &results, view, &[]);
-                replace_by_fusion(&mut cache, funcs, &fused, c, donor, parts)?
-            };
+        for Consumer { op: c, node, fused, .. } in chosen.consumers {
+            // Planning a fusion changes only its consumer's node, so the
+            // other consumers' nodes are the ones assessed.
+            debug_assert!(Rc::ptr_eq(&cache.node(c, funcs), &node), "a consumer changed while planned");
+            let old = &node.view.as_ref().ok_or_else(|| bug("consumer view"))?.params;
+            cache.plan_fusion(&mut graph, c, old, fused.view.clone());
+            // A new fusion: a new id in the queue (XLA's unique ids).
             queue.forget(c);
-            queue.register(fusion);
-            created.push(fusion);
+            queue.register(c);
+            created.push(c);
         }
         queue.forget(p);
-        if p.has_uses() {
+        graph.remove_node(p, &producer.params);
+        if !graph.users(p).is_empty() {
             return Err(bug("a fused producer still has users"));
         }
         cache.forget(p);
-        funcs.erase_node(p);
+        dead.insert(p);
         // New fusions are producers now; their operands' producers have
         // new consumers.
         let mut touched: Vec<Op> = created.clone();
         let mut seen: FxHashSet<Op> = created.iter().copied().collect();
         for f in &created {
-            for i in 0..f.num_operands() {
-                if let Some(d) = f.operand(i).op() {
+            let node = cache.node(*f, funcs);
+            for v in node.view.iter().flat_map(|v| v.params.iter()) {
+                if let Some(d) = v.op() {
                     if queue.contains(d) && seen.insert(d) {
                         touched.push(d);
                     }
@@ -587,26 +575,27 @@ fn run_on(pass: &PriorityFusion, funcs: &mut Functions, func: Op) -> Result<(), 
             }
         }
         for op in touched {
-            let priority = priority(&mut cache, funcs, op);
+            let priority = priority(&mut cache, &mut graph, funcs, op);
             queue.set(op, priority);
         }
     }
     if pass.fuse_constants {
-        fuse_constants(&mut cache, funcs, func)?;
+        fuse_constants(&mut cache, &mut graph, funcs, &ops, &mut dead)?;
     }
-    Ok(())
+    build(funcs, &cache, func, &ops, &dead)
 }
 
-/// Fuses every scalar constant into each fusible user (XLA fuses small
-/// constants last: they cost nothing inside a kernel and would otherwise
-/// be kernel parameters).
-fn fuse_constants(cache: &mut Cache, funcs: &mut Functions, func: Op) -> Result<(), PassError> {
-    let Some(terminator) = func.terminator() else {
-        return Ok(());
-    };
-    let constants: Vec<Op> =
-        func.body_ops().into_iter().filter(|op| *op != terminator && is_small_constant(*op)).collect();
-    for constant in constants {
+/// Plans the fusion of every scalar constant into each fusible user (XLA
+/// fuses small constants last: they cost nothing inside a kernel and would
+/// otherwise be kernel parameters).
+fn fuse_constants(
+    cache: &mut Cache,
+    graph: &mut Graph,
+    funcs: &Functions,
+    ops: &[Op],
+    dead: &mut FxHashSet<Op>,
+) -> Result<(), PassError> {
+    for &constant in ops.iter().filter(|op| is_small_constant(**op)) {
         let producer = cache.node(constant, funcs);
         let producer = match (producer.fusible, &producer.view) {
             (true, Some(_)) => producer,
@@ -618,26 +607,59 @@ fn fuse_constants(cache: &mut Cache, funcs: &mut Functions, func: Op) -> Result<
         };
         let producer = producer.view.as_ref().ok_or_else(|| bug("constant view"))?;
         let results = constant.results();
-        for c in constant.users() {
-            if !is_node(c) || c.is("bitcast") {
+        for c in graph.users(constant) {
+            let consumer = cache.node(c, funcs);
+            if !consumer.fusible || cache.is_plain(c, "bitcast") {
                 continue;
             }
-            let consumer = cache.node(c, funcs);
-            let Some(consumer) = consumer.view.as_ref() else {
+            let Some(view) = consumer.view.as_ref() else {
                 continue;
             };
-            if scatter_ok(producer, &results, consumer).is_err() {
+            if scatter_ok(producer, &results, view).is_err() {
                 continue;
             }
-            let fused = View::fuse(producer, &results, consumer, &[]);
-            if fits_in_budget(&fused, Some(consumer.params.len())).is_err() || fused.output_layout().is_none() {
+            let fused = View::fuse(producer, &results, view, &[]);
+            if fits_in_budget(&fused, Some(view.params.len())).is_err() || fused.output_layout().is_none() {
                 continue;
             }
-            replace_by_fusion(cache, funcs, &fused, c, None, Some((producer, &results, consumer)))?;
+            cache.plan_fusion(graph, c, &view.params, fused);
         }
-        if !constant.has_uses() {
+        if graph.users(constant).is_empty() {
             cache.forget(constant);
-            funcs.erase_node(constant);
+            dead.insert(constant);
+        }
+    }
+    Ok(())
+}
+
+/// Builds the planned fusions of `func` (whose ops were `ops`), in program
+/// order, and erases the ops they replace and the producers fused into
+/// them. An op of the computation that only one fusion holds moves into
+/// that fusion's computation; one duplicated into several is copied.
+fn build(funcs: &mut Functions, cache: &Cache, func: Op, ops: &[Op], dead: &FxHashSet<Op>) -> Result<(), PassError> {
+    let mut fusions: Vec<(Op, &View)> = Vec::new();
+    for &op in ops.iter().filter(|op| cache.planned.contains(op) && !dead.contains(op)) {
+        let view = cache.nodes.get(&op).and_then(|n| n.view.as_ref()).ok_or_else(|| bug("planned view"))?;
+        fusions.push((op, view));
+    }
+    let mut holders: FxHashMap<Op, u32> = FxHashMap::default();
+    for node in fusions.iter().flat_map(|(_, view)| view.nodes.iter()) {
+        *holders.entry(node.op).or_default() += 1;
+    }
+    // An op still read outside the fusions (a constant that some users
+    // could not take) stays.
+    let gone = |op: Op| dead.contains(&op) || cache.planned.contains(&op);
+    let movable = |op: Op| holders.get(&op) == Some(&1) && gone(op) && op.parent() == Some(func);
+    let mut replaced: FxHashMap<Value, Value> = FxHashMap::default();
+    for &(op, view) in &fusions {
+        build_planned(funcs, view, op, &mut replaced, &movable)?;
+    }
+    for &op in ops.iter().rev() {
+        if gone(op) && op.parent() == Some(func) {
+            if op.has_uses() {
+                return Err(bug("a fused op still has users"));
+            }
+            funcs.erase_node(op);
         }
     }
     Ok(())

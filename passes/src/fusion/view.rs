@@ -327,19 +327,6 @@ impl Functions {
         self.get(&callee_name(fusion)?)
     }
 
-    /// The fused computation of a fusion op if this pass run made it (it
-    /// then belongs to that fusion alone and is erased with it).
-    pub fn owned_callee(&self, op: Op) -> Option<Op> {
-        if !op.is("fusion") {
-            return None;
-        }
-        let name = callee_name(op)?;
-        if !self.created.contains(&name) {
-            return None;
-        }
-        self.get(&name)
-    }
-
     /// Erases a node: the op, and its fused computation when nothing else
     /// calls it. Its results must be unused.
     pub fn erase_node(&mut self, op: Op) {
