@@ -28,9 +28,8 @@ use melior::ir::Module;
 use rxla_hlo_text::ast::{self, Shape};
 use rxla_interpreter::{literal::Literal, npy, text, Interpreter};
 use rxla_opt::cli;
-// Links mimalloc, which replaces malloc for the whole process: see
-// docs/hlo-run.md ("Memory allocator").
-use libmimalloc_sys as _;
+#[path = "../../allocator.rs"]
+mod allocator;
 use std::{
     io::{Read, Write},
     path::PathBuf,
@@ -263,6 +262,7 @@ impl<T: std::fmt::Display> From<T> for Failure {
 
 fn main() -> ExitCode {
     use clap::CommandFactory;
+    allocator::configure();
     let args = Args::parse_from(cli::double_dash_long_options(&Args::command(), std::env::args_os()));
     // Under mpirun, this process is one device of the job.
     let job = match Job::join() {
