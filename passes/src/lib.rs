@@ -35,6 +35,7 @@ pub mod conditional_simplifier;
 pub mod constant_folding;
 pub mod cse;
 pub mod dce;
+pub mod default_layouts;
 pub mod divide_to_multiply;
 pub mod dot_strength_reduction;
 pub mod dus_accumulate;

@@ -53,6 +53,8 @@ pub fn hlo_pipeline(platform: Platform) -> Vec<Step> {
         // Calls become straight-line code; zero-sized arrays become constants.
         p("call-inliner"),
         p("zero_sized_hlo_elimination"),
+        // Layouts on intermediate values are the frontend's hints.
+        p("default-layouts"),
         // Ops the backends implement by expansion.
         p("batchnorm_expander"),
         p("logistic-expander"),

@@ -39,6 +39,7 @@ static REGISTRY: &[PassInfo] = &[
     pass!(crate::rng_expander::RngExpander),
     pass!(crate::select_and_scatter_expander::SelectAndScatterExpander),
     pass!(crate::sharding_remover::ShardingRemover),
+    pass!(crate::default_layouts::DefaultLayouts),
     pass!(crate::spmd::ShardingPropagation),
     pass!(crate::spmd::SpmdPartitioner),
     pass!(crate::all_reduce_combiner::AllReduceCombiner),
