@@ -78,3 +78,45 @@ func.func @matmul(%a: tensor<4x3xf32>, %b: tensor<3x5xf32>) -> tensor<4x5xf32> {
   %0 = hlo.dot %a, %b {dot_dimension_numbers = #hlo.dot<lhs_contracting_dims = [1], rhs_contracting_dims = [0]>} : (tensor<4x3xf32>, tensor<3x5xf32>) -> tensor<4x5xf32>
   return %0 : tensor<4x5xf32>
 }
+
+// -----
+
+// A transpose of a dot that puts the rhs free dims first is the dot with
+// its operands swapped (XLA's transpose-of-dot), precisions swapped too.
+// CHECK-LABEL: func.func @transpose_of_dot
+// CHECK-NEXT:    %[[D:.*]] = hlo.dot %arg1, %arg0 {dot_dimension_numbers = #hlo.dot<lhs_contracting_dims = [0], rhs_contracting_dims = [1]>, precision_config = [#hlo<precision DEFAULT>, #hlo<precision HIGHEST>]} : (tensor<3x5xf32>, tensor<4x3xf32>) -> tensor<5x4xf32>
+// CHECK-NEXT:    return %[[D]]
+func.func @transpose_of_dot(%a: tensor<4x3xf32>, %b: tensor<3x5xf32>) -> tensor<5x4xf32> {
+  %0 = hlo.dot %a, %b {dot_dimension_numbers = #hlo.dot<lhs_contracting_dims = [1], rhs_contracting_dims = [0]>, precision_config = [#hlo<precision HIGHEST>, #hlo<precision DEFAULT>]} : (tensor<4x3xf32>, tensor<3x5xf32>) -> tensor<4x5xf32>
+  %1 = hlo.transpose %0, dims = [1, 0] : (tensor<4x5xf32>) -> tensor<5x4xf32>
+  return %1 : tensor<5x4xf32>
+}
+
+// -----
+
+// Batch dims stay in front; several free dims on each side move as blocks.
+// CHECK-LABEL: func.func @transpose_of_batch_dot
+// CHECK-NEXT:    %[[D:.*]] = hlo.dot %arg1, %arg0 {dot_dimension_numbers = #hlo.dot<lhs_batch_dims = [1], rhs_batch_dims = [0], lhs_contracting_dims = [0], rhs_contracting_dims = [3]>} : (tensor<4x2x5xf32>, tensor<2x6x7x4xf32>) -> tensor<2x5x6x7xf32>
+// CHECK-NEXT:    return %[[D]]
+func.func @transpose_of_batch_dot(%a: tensor<2x6x7x4xf32>, %b: tensor<4x2x5xf32>) -> tensor<2x5x6x7xf32> {
+  %0 = hlo.dot %a, %b {dot_dimension_numbers = #hlo.dot<lhs_batch_dims = [0], rhs_batch_dims = [1], lhs_contracting_dims = [3], rhs_contracting_dims = [0]>} : (tensor<2x6x7x4xf32>, tensor<4x2x5xf32>) -> tensor<2x6x7x5xf32>
+  %1 = hlo.transpose %0, dims = [0, 3, 1, 2] : (tensor<2x6x7x5xf32>) -> tensor<2x5x6x7xf32>
+  return %1 : tensor<2x5x6x7xf32>
+}
+
+// -----
+
+// A dot with another user stays (it would be computed twice), and so does
+// a transpose that reorders the free dims of one side.
+// CHECK-LABEL: func.func @transpose_of_dot_kept
+// CHECK:         %[[D:.*]] = hlo.dot %arg0, %arg1
+// CHECK:         hlo.transpose %[[D]], dims = [1, 0]
+// CHECK:         %[[E:.*]] = hlo.dot %arg2, %arg1
+// CHECK:         hlo.transpose %[[E]], dims = [1, 0, 2]
+func.func @transpose_of_dot_kept(%a: tensor<4x3xf32>, %b: tensor<3x5xf32>, %c: tensor<2x4x3xf32>) -> (tensor<4x5xf32>, tensor<5x4xf32>, tensor<4x2x5xf32>) {
+  %0 = hlo.dot %a, %b {dot_dimension_numbers = #hlo.dot<lhs_contracting_dims = [1], rhs_contracting_dims = [0]>} : (tensor<4x3xf32>, tensor<3x5xf32>) -> tensor<4x5xf32>
+  %1 = hlo.transpose %0, dims = [1, 0] : (tensor<4x5xf32>) -> tensor<5x4xf32>
+  %2 = hlo.dot %c, %b {dot_dimension_numbers = #hlo.dot<lhs_contracting_dims = [2], rhs_contracting_dims = [0]>} : (tensor<2x4x3xf32>, tensor<3x5xf32>) -> tensor<2x4x5xf32>
+  %3 = hlo.transpose %2, dims = [1, 0, 2] : (tensor<2x4x5xf32>) -> tensor<4x2x5xf32>
+  return %0, %1, %3 : tensor<4x5xf32>, tensor<5x4xf32>, tensor<4x2x5xf32>
+}

@@ -9,6 +9,13 @@
 //!   result layout of dims is unchanged); likewise for the rhs.
 //! - Size-1 dims of either operand are dropped (XLA's
 //!   RemoveDegenerateDimensionFromDot): reshapes around a smaller dot.
+//! - `transpose(dot(a, b))` that puts b's free dims before a's (batch dims
+//!   in place) is `dot(b, a)` (XLA's transpose-of-dot rewrite, for any
+//!   number of free dims), when the transpose is the dot's only user: the
+//!   same products (real `x * y == y * x`; which payload the product of two
+//!   NaNs carries is not defined), summed in the same order, and
+//!   no transpose (a training step's weight gradients are often computed
+//!   as `dot(dy, x)` and transposed into the weight's shape).
 //!
 //! Not done (they change rounding): a dot with a size-1 or no contraction
 //! as a multiply (the dot starts from +0, so `0 + (-0) = +0`, and does not
@@ -40,6 +47,54 @@ fn new_dot(op: Op, b: &Builder, lhs: Value, rhs: Value, dims: &DotDims) -> Resul
         }
     }
     Ok(b.create("hlo.dot", &[lhs, rhs], &[out.into()], &attrs)?.result(0))
+}
+
+/// `transpose(dot(a, b))` as `dot(b, a)` (see the module docs); `op` is
+/// the transpose.
+pub(super) fn transpose_of_dot(op: Op, b: &Builder) -> R {
+    let Some(d) = def(op.operand(0), "dot") else { return Ok(None) };
+    if !d.has_single_user() || !eligible(d) || d.has_attr("algorithm") {
+        // A dot algorithm names its operands' precisions in order.
+        return Ok(None);
+    }
+    let (Some(perm), Some(dn)) = (op.dims_attr("dimensions"), DotDims::of(d)) else { return Ok(None) };
+    let (lhs, rhs) = (d.operand(0), d.operand(1));
+    let (Some(lt), Some(rt), Some(out)) = (tensor(lhs), tensor(rhs), result_tensor(op)) else { return Ok(None) };
+    if out.elem.is_complex() {
+        // A complex product's parts are sums of two real products, which
+        // the interpreter may fuse into one rounding: not symmetric.
+        return Ok(None);
+    }
+    let nb = dn.lhs_batch.len() as i64;
+    let nl = DotDims::free_dims(lt.dims.len(), &dn.lhs_batch, &dn.lhs_contracting).len() as i64;
+    let nr = DotDims::free_dims(rt.dims.len(), &dn.rhs_batch, &dn.rhs_contracting).len() as i64;
+    let swapped: Vec<i64> = (0..nb).chain(nb + nl..nb + nl + nr).chain(nb..nb + nl).collect();
+    if nl == 0 || nr == 0 || perm != swapped || dn.rhs_batch.len() != dn.lhs_batch.len() {
+        return Ok(None);
+    }
+    let nd = DotDims {
+        lhs_batch: dn.rhs_batch.clone(),
+        rhs_batch: dn.lhs_batch.clone(),
+        lhs_contracting: dn.rhs_contracting.clone(),
+        rhs_contracting: dn.lhs_contracting.clone(),
+    };
+    let dot_dims = nd
+        .to_attr(b.context())
+        .ok_or_else(|| PassError(format!("internal error: bad dot dimension numbers {nd:?}")))?;
+    let mut attrs = vec![("dot_dimension_numbers", dot_dims)];
+    if let Some(precision) = d.attr_raw("precision_config") {
+        // One precision per operand, in operand order.
+        let Some(mut each) = rxla_ir::attrs::array_elements(precision).filter(|e| e.len() == 2) else {
+            return Ok(None);
+        };
+        each.swap(0, 1);
+        attrs.push(("precision_config", rxla_ir::attrs::array(b.context(), &each)));
+    }
+    let ty = TensorType::new(&nd.result_dims(&rt.dims, &lt.dims), &out.elem);
+    if ty != out {
+        return Ok(None);
+    }
+    Ok(Some(b.create("hlo.dot", &[rhs, lhs], &[ty.into()], &attrs)?.result(0)))
 }
 
 fn dot(op: Op, b: &Builder) -> R {

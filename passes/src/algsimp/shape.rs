@@ -262,6 +262,9 @@ fn transpose(op: Op, b: &Builder) -> R {
             }
         }
     }
+    if let Some(v) = super::dot::transpose_of_dot(op, b)? {
+        return Ok(Some(v));
+    }
     movement_chain(op, b)
 }
 
