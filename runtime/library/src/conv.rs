@@ -14,9 +14,11 @@
 //!
 //! It is evaluated as im2col + a matrix product per block of output
 //! positions: each block of rows (batch, output position) gathers its
-//! `[rows, taps * C/G]` patch matrix (sized to stay in the L2 cache) and
-//! multiplies it by the group's packed `[taps * C/G, O/G]` kernel matrix;
-//! blocks and groups run in parallel. A block whose output rows are
+//! `[rows, taps * C/G]` patch matrix (sized to stay in the L2 cache, or at
+//! least `O/G` rows: gemm packs the whole kernel matrix for each product)
+//! and multiplies it by the group's `[taps * C/G, O/G]` kernel matrix
+//! (an HWIO kernel as it is, others packed once); blocks and groups run in
+//! parallel. A block whose output rows are
 //! equally spaced (NHWC outputs, NCHW within one image) is written by the
 //! product directly, others through a small scatter.
 //!
@@ -258,6 +260,16 @@ fn kernel_positions(kernel: &[usize]) -> Vec<usize> {
     out
 }
 
+/// True if the kernel already is the matrix [`pack_kernels`] makes: one
+/// group, no reversal, and its dims in the order spatial (in order), input
+/// feature, output feature (HWIO), so that row `(tap, ci)` and column
+/// `oo` are at `(tap * ci + c) * og + oo`.
+fn kernel_is_packed(p: &Params) -> bool {
+    let mut order = p.dims.kernel_spatial.clone();
+    order.extend([p.dims.kernel_input_feature, p.dims.kernel_output_feature]);
+    p.groups() == 1 && !p.reversal.iter().any(|r| *r) && order.iter().enumerate().all(|(i, d)| *d == i)
+}
+
 /// Every group's kernel matrix `[cols, og]` (row `(tap, ci)`, column `oo`),
 /// packed back to back.
 fn pack_kernels<T: Copy>(rhs: &[T], p: &Params, kpos: &[usize]) -> Vec<T> {
@@ -358,6 +370,10 @@ fn im2col<T: Scalar>(
 /// Bytes of patch matrix per block: about a quarter of a 2 MiB L2.
 const PATCH_BYTES: usize = 512 << 10;
 
+/// At most this many bytes of patch matrix per block when a block grows
+/// past [`PATCH_BYTES`] to amortize the kernel matrix's packing.
+const PATCH_MAX_BYTES: usize = 8 << 20;
+
 /// The convolution in compute type `T` into `out` (row-major result dims).
 fn conv_core<T: Scalar>(lhs: &[T], rhs: &[T], out: &mut [T], p: &Params) {
     let (rows, cols, og, groups) = (p.rows(), p.cols(), p.og, p.groups());
@@ -369,11 +385,21 @@ fn conv_core<T: Scalar>(lhs: &[T], rhs: &[T], out: &mut [T], p: &Params) {
         return;
     }
     let kpos = kernel_positions(&p.kernel_sp);
-    let w = pack_kernels(rhs, p, &kpos);
+    // An HWIO kernel is the matrix as it is (a 3x3x512x256 kernel is 4.7 MB
+    // to copy, on one thread).
+    let packed = (!kernel_is_packed(p)).then(|| pack_kernels(rhs, p, &kpos));
+    let w: &[T] = packed.as_deref().unwrap_or(rhs);
     let threads = rayon::current_num_threads();
-    let mut block = (PATCH_BYTES / (cols * std::mem::size_of::<T>())).clamp(8, 4096);
+    let size = std::mem::size_of::<T>();
+    let mut block = (PATCH_BYTES / (cols * size)).clamp(8, 4096);
+    // gemm packs the whole `[cols, og]` kernel matrix for every product, so
+    // a block of `r` rows packs `cols * og` elements for `r * cols` of
+    // patch: at least `og` rows keep that under half the block's traffic
+    // (a [2048, 4608] x [4608, 256] convolution in blocks of 28 rows
+    // packed its kernel 73 times).
+    block = block.max(og.min(PATCH_MAX_BYTES / (cols * size)));
     // Enough tasks to keep every thread busy.
-    let per_group = (threads * 4).div_ceil(groups);
+    let per_group = (threads * 2).div_ceil(groups);
     block = block.min(rows.div_ceil(per_group)).max(1);
     let blocks = rows.div_ceil(block);
     let of = p.os[p.dims.output_feature];
@@ -666,6 +692,70 @@ mod tests {
                 assert!((a - b).abs() <= 1e-5 * (1.0 + b.abs()), "element {i}: depthwise {a}, general {b}");
             }
             assert!(general.iter().any(|v| *v != 0.0));
+        }
+    }
+
+    /// An HWIO kernel is used as the kernel matrix directly; the same
+    /// kernel stored OIHW goes through `pack_kernels`: both give the same
+    /// result, which a direct loop confirms.
+    #[test]
+    fn hwio_kernels_skip_packing() {
+        let mut rng = 7u64;
+        let mut next = || {
+            rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((rng >> 40) as f32 / (1u64 << 24) as f32) - 0.5
+        };
+        let (n, h, w, ci, co) = (2usize, 6usize, 5usize, 3usize, 4usize);
+        let x: Vec<f32> = (0..n * h * w * ci).map(|_| next()).collect();
+        let hwio: Vec<f32> = (0..9 * ci * co).map(|_| next()).collect();
+        let mut oihw = vec![0f32; hwio.len()];
+        for (ky, kx, i, o) in (0..9 * ci * co).map(|e| (e / (3 * ci * co), e / (ci * co) % 3, e / co % ci, e % co)) {
+            oihw[((o * ci + i) * 3 + ky) * 3 + kx] = hwio[((ky * 3 + kx) * ci + i) * co + o];
+        }
+        let dims = |ki: usize, ko: usize, ks: Vec<usize>| ConvDims {
+            input_batch: 0,
+            input_feature: 3,
+            input_spatial: vec![1, 2],
+            kernel_input_feature: ki,
+            kernel_output_feature: ko,
+            kernel_spatial: ks,
+            output_batch: 0,
+            output_feature: 3,
+            output_spatial: vec![1, 2],
+        };
+        let window = [WindowDim { pad_low: 1, pad_high: 1, ..WindowDim::new(3) }; 2];
+        let bytes = |v: &[f32]| v.iter().flat_map(|e| e.to_le_bytes()).collect::<Vec<u8>>();
+        let run = |k: &[f32], kshape: [i64; 4], d: &ConvDims| {
+            let (xb, kb) = (bytes(&x), bytes(k));
+            let mut ob = vec![0u8; n * h * w * co * 4];
+            let (ls, os) = ([n as i64, h as i64, w as i64, ci as i64], [n as i64, h as i64, w as i64, co as i64]);
+            let lhs = ArrayRef::new(ElementType::F32, &ls, &xb);
+            let rhs = ArrayRef::new(ElementType::F32, &kshape, &kb);
+            let out = ArrayMut::new(ElementType::F32, &os, &mut ob);
+            let p = check(&lhs, &rhs, &out, d, &window, 1, 1).unwrap();
+            let packed = kernel_is_packed(&p);
+            convolution(lhs, rhs, out, d, &window, 1, 1).unwrap();
+            (packed, ob.chunks(4).map(|b| f32::from_le_bytes(b.try_into().unwrap())).collect::<Vec<f32>>())
+        };
+        let (direct, a) = run(&hwio, [3, 3, ci as i64, co as i64], &dims(2, 3, vec![0, 1]));
+        let (repacked, b) = run(&oihw, [co as i64, ci as i64, 3, 3], &dims(1, 0, vec![2, 3]));
+        assert!(direct && !repacked);
+        for (e, (u, v)) in a.iter().zip(&b).enumerate() {
+            let (bi, y, xx, o) = (e / (h * w * co), e / (w * co) % h, e / co % w, e % co);
+            let mut want = 0f32;
+            for ky in 0..3 {
+                for kx in 0..3 {
+                    let (iy, ix) = (y as i64 + ky as i64 - 1, xx as i64 + kx as i64 - 1);
+                    if iy < 0 || ix < 0 || iy >= h as i64 || ix >= w as i64 {
+                        continue;
+                    }
+                    for i in 0..ci {
+                        want += x[((bi * h + iy as usize) * w + ix as usize) * ci + i]
+                            * hwio[((ky * 3 + kx) * ci + i) * co + o];
+                    }
+                }
+            }
+            assert!((u - want).abs() <= 1e-5 && (v - want).abs() <= 1e-5, "element {e}: {u} {v}, want {want}");
         }
     }
 
