@@ -56,30 +56,15 @@ impl HloPass for DefaultLayouts {
     }
 }
 
-/// Ops whose results do not depend on how their operands are stored, and
-/// whose own layout is only where they store their result.
-const LAYOUT_FREE: &[&str] = &[
-    "broadcast",
-    "reshape",
-    "transpose",
-    "reverse",
-    "slice",
-    "dynamic_slice",
-    "dynamic_update_slice",
-    "concatenate",
-    "pad",
-    "iota",
-    "constant",
-    "gather",
-    "scatter",
-    "reduce",
-    "reduce_window",
-    "dot",
-    "convolution",
-];
-
+/// True for ops whose results do not depend on how their operands are
+/// stored, and whose own layout is only where they store their result:
+/// elementwise ops, the shape ops fusion knows but bitcast, dots and
+/// convolutions.
 fn layout_free(op: Op) -> bool {
-    crate::fusion::is_elementwise(op) || opcode_str(&op).is_some_and(|code| LAYOUT_FREE.contains(&code))
+    crate::fusion::is_elementwise(op)
+        || opcode_str(&op).is_some_and(|code| {
+            (crate::fusion::STRUCTURAL.contains(&code) && code != "bitcast") || code == "dot" || code == "convolution"
+        })
 }
 
 /// True if `op`'s layout is a hint: a single-result layout-free op read

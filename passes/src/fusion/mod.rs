@@ -157,7 +157,7 @@ const NARY: &[&str] = &[
 ];
 
 /// Non-elementwise opcodes the emitters handle inside a fusion.
-const STRUCTURAL: &[&str] = &[
+pub(crate) const STRUCTURAL: &[&str] = &[
     "constant",
     "iota",
     "broadcast",
