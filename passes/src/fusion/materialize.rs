@@ -15,20 +15,16 @@ use rxla_ir::{
 /// calling it, right before `before`; returns the fusion op. Uses of the
 /// old values are not touched.
 pub fn materialize(funcs: &mut Functions, view: &View, kind: FusionKind, before: Op) -> Result<Op, PassError> {
-    materialize_with_clones(funcs, view, kind, before, &[]).map(|(fusion, _)| fusion)
+    materialize_with_clones(funcs, view, kind, before).map(|(fusion, _)| fusion)
 }
 
 /// [`materialize`], also returning the fused computation's ops (node `k`'s
-/// at `k`). Ops of the view that live in one of the `donors` (fused
-/// computations about to be erased with their fusions) are moved into the
-/// new fused computation instead of copied: the same ops, in the same
-/// order, with the same operands, so the module is the same.
+/// at `k`): copies of the view's ops.
 pub fn materialize_with_clones(
     funcs: &mut Functions,
     view: &View,
     kind: FusionKind,
     before: Op,
-    donors: &[Op],
 ) -> Result<(Op, Vec<Op>), PassError> {
     let context = before.context();
     let (param_types, result_types) = signature(context, view)?;
@@ -43,7 +39,7 @@ pub fn materialize_with_clones(
         Src::Node(k, r) => clones[k].result(r),
     };
     for node in &view.nodes {
-        let op = take_or_clone(node.op, donors);
+        let op = node.op.clone_detached();
         for (i, s) in node.inputs.iter().enumerate() {
             op.set_operand(i, value(*s, &clones));
         }
@@ -113,17 +109,6 @@ pub fn build_planned(
         .collect();
     b.ret(&outputs)?;
     Ok(fusion)
-}
-
-/// `op` itself, taken out of its block, when it lives in one of the
-/// `donors` (fused computations about to be erased); else a copy.
-fn take_or_clone(op: Op, donors: &[Op]) -> Op {
-    if !donors.is_empty() && op.parent().is_some_and(|f| donors.contains(&f)) {
-        unsafe { mlirOperationRemoveFromParent(op.raw()) };
-        op
-    } else {
-        op.clone_detached()
-    }
 }
 
 /// Parameters keep their operands' layouts.

@@ -586,7 +586,7 @@ fn fuse_siblings(
             };
             let before = if order.pos(a) > order.pos(b) { a } else { b };
             let limit = order.pos(before);
-            let (fusion, clones) = materialize_with_clones(funcs, &merged, merged.kind(), before, &[])?;
+            let (fusion, clones) = materialize_with_clones(funcs, &merged, merged.kind(), before)?;
             nodes.forget_users(a);
             nodes.forget_users(b);
             let na = a.num_results();
@@ -717,7 +717,7 @@ fn fuse_producer(
         return Ok(());
     };
     let limit = order.pos(c);
-    let (fusion, clones) = materialize_with_clones(funcs, &merged, merged.kind(), c, &[])?;
+    let (fusion, clones) = materialize_with_clones(funcs, &merged, merged.kind(), c)?;
     nodes.forget_users(c);
     nodes.forget_users(p);
     let nc = c.num_results();
