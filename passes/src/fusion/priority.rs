@@ -446,21 +446,22 @@ impl Indexed {
         }
     }
 
-    fn iter(&self) -> Box<dyn Iterator<Item = Op> + '_> {
-        if self.reversed {
-            Box::new(self.slots.iter().rev().flatten().copied())
-        } else {
-            Box::new(self.slots.iter().flatten().copied())
-        }
+    fn iter(&self) -> impl Iterator<Item = Op> + '_ {
+        // One of the two directions, without boxing (this is walked at
+        // every assessment of a producer).
+        let (forward, backward) =
+            if self.reversed { (None, Some(self.slots.iter().rev())) } else { (Some(self.slots.iter()), None) };
+        forward.into_iter().flatten().chain(backward.into_iter().flatten()).flatten().copied()
     }
 }
 
 impl UseList {
-    fn iter(&self) -> Box<dyn Iterator<Item = Op> + '_> {
-        match self {
-            UseList::Short(ops) => Box::new(ops.iter().copied()),
-            UseList::Long(list) => list.iter(),
-        }
+    fn iter(&self) -> impl Iterator<Item = Op> + '_ {
+        let (short, long) = match self {
+            UseList::Short(ops) => (Some(ops.iter().copied()), None),
+            UseList::Long(list) => (None, Some(list.iter())),
+        };
+        short.into_iter().flatten().chain(long.into_iter().flatten())
     }
 }
 
