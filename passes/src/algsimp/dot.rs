@@ -23,6 +23,7 @@
 //! strength reduction to reduce(multiply).
 
 use super::*;
+use mlir_sys::MlirAttribute;
 use rxla_ir::{attrs::DotDims, rewrite::Pattern};
 
 pub(super) fn patterns(out: &mut Vec<Rc<dyn Pattern>>) {
@@ -33,6 +34,19 @@ type R = Result<Option<Value>, PassError>;
 
 /// A dot like `op` (precision config and algorithm kept) on new operands.
 fn new_dot(op: Op, b: &Builder, lhs: Value, rhs: Value, dims: &DotDims) -> Result<Value, PassError> {
+    dot_like(op, b, lhs, rhs, dims, op.attr_raw("precision_config"))
+}
+
+/// A dot with `op`'s element type and algorithm on new operands, with
+/// `precision` as its precision config.
+fn dot_like(
+    op: Op,
+    b: &Builder,
+    lhs: Value,
+    rhs: Value,
+    dims: &DotDims,
+    precision: Option<MlirAttribute>,
+) -> Result<Value, PassError> {
     let (Some(l), Some(r), Some(rt)) = (tensor(lhs), tensor(rhs), result_tensor(op)) else {
         return Err(PassError("internal error: dot of non-arrays".into()));
     };
@@ -41,11 +55,8 @@ fn new_dot(op: Op, b: &Builder, lhs: Value, rhs: Value, dims: &DotDims) -> Resul
         .to_attr(b.context())
         .ok_or_else(|| PassError(format!("internal error: bad dot dimension numbers {dims:?}")))?;
     let mut attrs = vec![("dot_dimension_numbers", dot_dims)];
-    for name in ["precision_config", "algorithm"] {
-        if let Some(attr) = op.attr_raw(name) {
-            attrs.push((name, attr));
-        }
-    }
+    attrs.extend(precision.map(|p| ("precision_config", p)));
+    attrs.extend(op.attr_raw("algorithm").map(|a| ("algorithm", a)));
     Ok(b.create("hlo.dot", &[lhs, rhs], &[out.into()], &attrs)?.result(0))
 }
 
@@ -78,23 +89,18 @@ pub(super) fn transpose_of_dot(op: Op, b: &Builder) -> R {
         lhs_contracting: dn.rhs_contracting.clone(),
         rhs_contracting: dn.lhs_contracting.clone(),
     };
-    let dot_dims = nd
-        .to_attr(b.context())
-        .ok_or_else(|| PassError(format!("internal error: bad dot dimension numbers {nd:?}")))?;
-    let mut attrs = vec![("dot_dimension_numbers", dot_dims)];
-    if let Some(precision) = d.attr_raw("precision_config") {
-        // One precision per operand, in operand order.
-        let Some(mut each) = rxla_ir::attrs::array_elements(precision).filter(|e| e.len() == 2) else {
-            return Ok(None);
-        };
-        each.swap(0, 1);
-        attrs.push(("precision_config", rxla_ir::attrs::array(b.context(), &each)));
-    }
-    let ty = TensorType::new(&nd.result_dims(&rt.dims, &lt.dims), &out.elem);
-    if ty != out {
+    // One precision per operand, in operand order.
+    let precision = match d.attr_raw("precision_config") {
+        Some(attr) => match rxla_ir::attrs::array_elements(attr).filter(|e| e.len() == 2) {
+            Some(each) => Some(rxla_ir::attrs::array(b.context(), &[each[1], each[0]])),
+            None => return Ok(None),
+        },
+        None => None,
+    };
+    if TensorType::new(&nd.result_dims(&rt.dims, &lt.dims), &out.elem) != out {
         return Ok(None);
     }
-    Ok(Some(b.create("hlo.dot", &[rhs, lhs], &[ty.into()], &attrs)?.result(0)))
+    Ok(Some(dot_like(d, b, rhs, lhs, &nd, precision)?))
 }
 
 fn dot(op: Op, b: &Builder) -> R {
