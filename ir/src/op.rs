@@ -106,6 +106,11 @@ impl Op {
         unsafe { string(mlirIdentifierStr(mlirOperationGetName(self.0))) }
     }
 
+    /// The op's name, e.g. `hlo.add`, without copying it.
+    pub fn name_str(&self) -> &str {
+        std::str::from_utf8(self.name_bytes()).unwrap_or_default()
+    }
+
     /// Number of operands.
     pub fn num_operands(self) -> usize {
         unsafe { mlirOperationGetNumOperands(self.0) as usize }

@@ -24,12 +24,13 @@
 use crate::call_inliner::frontend_attributes;
 use melior::ir::OperationRef;
 use mlir_sys::*;
+use rxla_ir::hlo_analysis::{FxHashMap, FxHashSet, FxHasher};
 use rxla_ir::{
     computation::{self, functions, SideEffects},
     op::{is_trivially_dead_when_unused, string, Op},
     pass::{HloPass, PassError, PassOptions},
 };
-use std::collections::{hash_map::DefaultHasher, HashMap, HashSet};
+use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
 #[derive(Clone, Debug)]
@@ -72,9 +73,9 @@ pub fn run_on_function(func: Op, effects: &mut SideEffects, same: &mut SameCompu
         return 0;
     }
     let mut merged = 0;
-    let mut erased: HashSet<Op> = HashSet::new();
+    let mut erased: FxHashSet<Op> = FxHashSet::default();
     let mut maybe_dead: Vec<Op> = Vec::new();
-    let mut replace = |op: Op, rep: Op, erased: &mut HashSet<Op>, maybe_dead: &mut Vec<Op>| {
+    let mut replace = |op: Op, rep: Op, erased: &mut FxHashSet<Op>, maybe_dead: &mut Vec<Op>| {
         for i in 0..op.num_results() {
             op.replace_result_uses(i, rep.result(i));
         }
@@ -108,18 +109,24 @@ pub fn run_on_function(func: Op, effects: &mut SideEffects, same: &mut SameCompu
         }
     }
 
-    // Everything else, in program order.
-    let mut table: HashMap<u64, Vec<Op>> = HashMap::new();
+    // Everything else, in program order. Keys hash what is cheap to read
+    // (name, result types, operands); attributes and eligibility, which
+    // need the op's attribute dictionary and callees, are only compared
+    // when a key matches, which most ops' keys never do.
+    let mut table: FxHashMap<u64, Vec<Op>> = FxHashMap::default();
     for &op in &ops {
-        if erased.contains(&op) || !eligible(op, effects) {
+        if erased.contains(&op) || !maybe_eligible(op) {
             continue;
         }
         let key = hash_key(op);
         let candidates = table.entry(key).or_default();
-        if let Some(&rep) = candidates.iter().find(|&&c| identical(c, op, same)) {
-            replace(op, rep, &mut erased, &mut maybe_dead);
-        } else {
-            candidates.push(op);
+        // An ineligible op merges with nothing and nothing merges into it
+        // (its twins can differ from it in attributes identity ignores:
+        // `MUST_FUSE`), so the search goes on past it.
+        let found = candidates.iter().copied().find(|&c| identical(c, op, same) && eligible(c, effects));
+        match found {
+            Some(rep) if eligible(op, effects) => replace(op, rep, &mut erased, &mut maybe_dead),
+            _ => candidates.push(op),
         }
     }
 
@@ -136,16 +143,20 @@ pub fn run_on_function(func: Op, effects: &mut SideEffects, same: &mut SameCompu
     merged
 }
 
+/// The part of [`eligible`] that reads only the op's name and arity.
+fn maybe_eligible(op: Op) -> bool {
+    let Some(opcode) = op.name_str().strip_prefix("hlo.") else {
+        return false;
+    };
+    if NEVER.contains(&op.name_str()) || opcode == "constant" || opcode == "iota" || op.num_results() == 0 {
+        return false;
+    }
+    op.num_operands() > 0 || opcode == "partition_id" || opcode == "replica_id"
+}
+
 /// XLA's ShouldEliminateInstruction plus rxla's never-merge list.
 fn eligible(op: Op, effects: &mut SideEffects) -> bool {
-    let name = op.name();
-    if !name.starts_with("hlo.") || NEVER.contains(&name.as_str()) || op.is("constant") || op.is("iota") {
-        return false;
-    }
-    if op.num_results() == 0 {
-        return false;
-    }
-    if op.num_operands() == 0 && !op.is("partition_id") && !op.is("replica_id") {
+    if !maybe_eligible(op) {
         return false;
     }
     if let Some(text) = op.string_attr("hlo.frontend_attributes") {
@@ -188,22 +199,21 @@ fn callee_names(attr: MlirAttribute) -> Vec<String> {
     }
 }
 
-/// A hash of everything identity compares except callee identity.
+/// A hash of the op's name, result types and operands (in a canonical
+/// order for commutative ops): equal for identical ops.
 fn hash_key(op: Op) -> u64 {
-    let mut h = DefaultHasher::new();
-    op.name().hash(&mut h);
-    for r in op.results() {
-        (r.raw_type().ptr as usize).hash(&mut h);
+    let mut h = FxHasher::default();
+    op.name_str().hash(&mut h);
+    for i in 0..op.num_results() {
+        (op.result(i).raw_type().ptr as usize).hash(&mut h);
     }
-    let mut operands: Vec<usize> = op.operands().iter().map(|v| v.0.ptr as usize).collect();
-    if COMMUTATIVE.contains(&op.name().as_str()) {
-        operands.sort_unstable();
-    }
-    operands.hash(&mut h);
-    for (name, attr) in compared_attrs(op) {
-        name.hash(&mut h);
-        if !is_callee_attr(attr) {
-            (attr.ptr as usize).hash(&mut h);
+    let n = op.num_operands();
+    if n == 2 && COMMUTATIVE.contains(&op.name_str()) {
+        let (a, b) = (op.operand(0).0.ptr as usize, op.operand(1).0.ptr as usize);
+        (a.min(b), a.max(b)).hash(&mut h);
+    } else {
+        for i in 0..n {
+            (op.operand(i).0.ptr as usize).hash(&mut h);
         }
     }
     h.finish()
@@ -243,7 +253,7 @@ fn same_attrs(a: Op, b: Op, same: &mut SameComputation) -> bool {
 /// XLA's IdenticalIgnoringCommutativeOperandOrder for two ops of one
 /// computation.
 fn identical(a: Op, b: Op, same: &mut SameComputation) -> bool {
-    if a.name() != b.name() || a.num_operands() != b.num_operands() || a.num_results() != b.num_results() {
+    if a.name_str() != b.name_str() || a.num_operands() != b.num_operands() || a.num_results() != b.num_results() {
         return false;
     }
     if !(0..a.num_results()).all(|i| a.result(i).raw_type().ptr == b.result(i).raw_type().ptr) {
@@ -251,7 +261,7 @@ fn identical(a: Op, b: Op, same: &mut SameComputation) -> bool {
     }
     let (x, y) = (a.operands(), b.operands());
     let in_order = x.iter().zip(&y).all(|(p, q)| p.same_as(*q));
-    let swapped = COMMUTATIVE.contains(&a.name().as_str()) && x.len() == 2 && x[0].same_as(y[1]) && x[1].same_as(y[0]);
+    let swapped = COMMUTATIVE.contains(&a.name_str()) && x.len() == 2 && x[0].same_as(y[1]) && x[1].same_as(y[0]);
     if !(in_order || swapped) {
         return false;
     }
