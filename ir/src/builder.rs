@@ -195,7 +195,7 @@ impl Builder {
 
     /// The array type of `v` (an error for tuples and tokens).
     pub fn tensor(v: Value) -> Result<TensorType> {
-        v.ty().tensor().cloned().ok_or_else(|| bug(format!("expected an array operand, got {}", v.ty())))
+        v.ty().into_tensor().ok_or_else(|| bug(format!("expected an array operand, got {}", v.ty())))
     }
 
     /// `hlo.<opcode>` with one operand and its type (negate, exp, abs, ...).

@@ -15,10 +15,63 @@ pub fn functions(module: Op) -> Vec<Op> {
     module.body_ops().into_iter().filter(|op| op.is_named("func.func")).collect()
 }
 
-/// The function named `name`. A scan of the module comparing names in
-/// place (no copies): passes call this per op, on modules with thousands
-/// of computations; callers with many names to look up use [`by_name`].
+/// The function named `name`: from the [`NameIndex`] of `module` while
+/// one lives, else by a scan of the module comparing names in place (no
+/// copies). Callers with many names to look up use [`by_name`].
 pub fn lookup(module: Op, name: &str) -> Option<Op> {
+    let indexed = INDEX.with(|index| {
+        let mut index = index.borrow_mut();
+        let (owner, names) = index.as_mut().filter(|(owner, _)| *owner == module)?;
+        let names = names.get_or_insert_with(|| {
+            let mut names = HashMap::new();
+            for f in functions(*owner) {
+                // The first of equally named functions, as the scan finds.
+                names.entry(self::name(f)).or_insert(f);
+            }
+            names
+        });
+        Some(names.get(name).copied())
+    });
+    match indexed {
+        // Functions added since the index was built are found by the scan.
+        Some(Some(found)) => Some(found),
+        _ => scan(module, name),
+    }
+}
+
+thread_local! {
+    /// The module a [`NameIndex`] is open for, and its functions by name
+    /// once the first lookup listed them.
+    static INDEX: std::cell::RefCell<Option<(Op, Option<HashMap<String, Op>>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// While alive, [`lookup`] on `module` answers from an index of its
+/// functions by name, built at the first lookup, instead of scanning the
+/// module (a pass that looks up each reduce's reducer scanned thousands of
+/// computations per op). The holder promises that no function of the
+/// module is erased or renamed while the index lives; functions added are
+/// still found. One index at a time: a nested one replaces it until it is
+/// dropped.
+pub struct NameIndex {
+    outer: Option<(Op, Option<HashMap<String, Op>>)>,
+}
+
+impl NameIndex {
+    pub fn new(module: Op) -> Self {
+        NameIndex { outer: INDEX.with(|index| index.borrow_mut().replace((module, None))) }
+    }
+}
+
+impl Drop for NameIndex {
+    fn drop(&mut self) {
+        let outer = self.outer.take();
+        INDEX.with(|index| *index.borrow_mut() = outer);
+    }
+}
+
+/// [`lookup`] by a scan of the module.
+fn scan(module: Op, name: &str) -> Option<Op> {
     let block = module.region_block(0)?;
     // SAFETY: a live module; the names are read while their ops live.
     unsafe {
@@ -454,5 +507,38 @@ mod tests {
         for missing in ["ad", "add.", "add.10", "", "Main"] {
             assert!(lookup(module, missing).is_none(), "@{missing}");
         }
+    }
+
+    /// Under a `NameIndex`, `lookup` answers as the scan does, finds
+    /// functions added after the index was built, and only serves the
+    /// module it was opened for; dropping a nested index restores the
+    /// outer one.
+    #[test]
+    fn name_index_answers_as_the_scan() {
+        let context = rxla_dialects::create_context();
+        let parse = |source: &str| Module::parse(&context, source).expect("parses");
+        let a = parse("func.func private @f() { return }\nfunc.func private @g() { return }");
+        let b = parse("func.func private @f() { return }\nfunc.func private @h() { return }");
+        let (ma, mb) = (Op::from_raw(a.as_operation().to_raw()), Op::from_raw(b.as_operation().to_raw()));
+        let names = ["f", "g", "h", "x"];
+        let scanned: Vec<_> = names.iter().map(|n| (scan(ma, n), scan(mb, n))).collect();
+        let indexed = |names: &[&str]| -> Vec<_> { names.iter().map(|n| (lookup(ma, n), lookup(mb, n))).collect() };
+        {
+            let _outer = NameIndex::new(ma);
+            assert_eq!(indexed(&names), scanned);
+            {
+                let _inner = NameIndex::new(mb);
+                assert_eq!(indexed(&names), scanned);
+            }
+            assert!(INDEX.with(|i| i.borrow().as_ref().map(|(m, _)| *m)) == Some(ma));
+            // A function added after the index was built.
+            let f = scan(ma, "f").expect("@f");
+            let added = f.clone_detached();
+            added.set_string_attr("sym_name", "k");
+            // SAFETY: `added` is detached and goes into @f's live block.
+            unsafe { mlirBlockInsertOwnedOperationBefore(f.block(), f.raw(), added.raw()) };
+            assert_eq!(lookup(ma, "k"), Some(added));
+        }
+        assert!(INDEX.with(|i| i.borrow().is_none()));
     }
 }

@@ -62,6 +62,39 @@ impl ElementType {
         }
     }
 
+    /// True if [`ElementType::from_mlir`] reads `ty`, without building
+    /// its spelling (hot in pass loops).
+    pub fn recognizes(ty: MlirType) -> bool {
+        // SAFETY: a live type; only queried.
+        unsafe {
+            if mlirTypeIsAInteger(ty) {
+                return true;
+            }
+            if mlirTypeIsAComplex(ty) {
+                return Self::recognizes(mlirComplexTypeGetElementType(ty));
+            }
+            [
+                mlirTypeIsAF32 as unsafe extern "C" fn(MlirType) -> bool,
+                mlirTypeIsABF16,
+                mlirTypeIsAF16,
+                mlirTypeIsAF64,
+                mlirTypeIsAFloat8E4M3FN,
+                mlirTypeIsAFloat8E5M2,
+                mlirTypeIsAFloat8E4M3FNUZ,
+                mlirTypeIsAFloat8E5M2FNUZ,
+                mlirTypeIsAFloat8E4M3B11FNUZ,
+                mlirTypeIsAFloat8E4M3,
+                mlirTypeIsAFloat8E3M4,
+                mlirTypeIsAFloat8E8M0FNU,
+                mlirTypeIsAFloat6E2M3FN,
+                mlirTypeIsAFloat6E3M2FN,
+                mlirTypeIsAFloat4E2M1FN,
+            ]
+            .into_iter()
+            .any(|is| is(ty))
+        }
+    }
+
     /// `pred` (`i1`).
     pub fn is_pred(&self) -> bool {
         self.0 == "i1"
@@ -261,6 +294,23 @@ impl HloType {
         Self::parse(&crate::op::type_to_string(ty))
     }
 
+    /// True if [`HloType::from_mlir`] makes `ty` a [`HloType::Tensor`] (a
+    /// static array), without building it.
+    pub fn is_array(ty: MlirType) -> bool {
+        // SAFETY: a live type; only queried.
+        unsafe {
+            if mlirTypeIsARankedTensor(ty)
+                && mlirRankedTensorTypeGetEncoding(ty).ptr.is_null()
+                && mlirShapedTypeHasStaticShape(ty)
+                && ElementType::recognizes(mlirShapedTypeGetElementType(ty))
+            {
+                return true;
+            }
+            // The rare rest the way `from_mlir` reads it (through text).
+            !mlirTypeIsATuple(ty) && matches!(HloType::from_mlir(ty), HloType::Tensor(_))
+        }
+    }
+
     /// The MLIR type, built through the C API (`Other` types other than
     /// `index`, which have no constructor there, through their printed
     /// form). `None` for an element type MLIR does not know.
@@ -308,6 +358,14 @@ impl HloType {
             }
         }
         HloType::Other(text.to_string())
+    }
+
+    /// The array shape, if this is one, taken out of the type.
+    pub fn into_tensor(self) -> Option<TensorType> {
+        match self {
+            HloType::Tensor(t) => Some(t),
+            _ => None,
+        }
     }
 
     /// The array shape, if this is one.
@@ -490,5 +548,38 @@ mod tests {
         }
         let index = HloType::Other("index".into()).to_mlir(context.to_raw()).expect("index builds");
         assert_eq!(index.ptr, crate::op::parse_type(context.to_raw(), "index").expect("parses").ptr);
+    }
+
+    /// `is_array` answers as `from_mlir(..).tensor()` does, also for the
+    /// types `from_mlir` reads through their printed form.
+    #[test]
+    fn is_array_agrees_with_from_mlir() {
+        let context = rxla_dialects::create_context();
+        let mut arrays = 0;
+        for text in [
+            "tensor<2x3xf32>",
+            "tensor<f64>",
+            "tensor<0x5xbf16>",
+            "tensor<7xi1>",
+            "tensor<4xui16>",
+            "tensor<3xcomplex<f32>>",
+            "tensor<8xf8E4M3FN>",
+            "tensor<8xf4E2M1FN>",
+            "tensor<8xi4>",
+            "tensor<4xindex>",
+            "tensor<?x3xf32>",
+            "tensor<*xf32>",
+            "!hlo.token",
+            "tuple<tensor<2xf32>>",
+            "tuple<>",
+            "f32",
+            "index",
+        ] {
+            let ty = crate::op::parse_type(context.to_raw(), text).unwrap_or_else(|| panic!("{text} parses"));
+            let expected = HloType::from_mlir(ty).tensor().is_some();
+            assert_eq!(HloType::is_array(ty), expected, "{text}");
+            arrays += expected as usize;
+        }
+        assert!(arrays >= 9, "{arrays}");
     }
 }

@@ -74,7 +74,7 @@ fn integer_type(elem: &ElementType) -> Option<ElementType> {
 impl ComparisonExpander {
     fn expand(&self, op: Op) -> Result<(), PassError> {
         let (mut lhs, mut rhs) = (op.operand(0), op.operand(1));
-        let Some(t) = lhs.ty().tensor().cloned() else { return Ok(()) };
+        let Some(t) = lhs.ty().into_tensor() else { return Ok(()) };
         let Some(direction) = enum_case(op, "comparison_direction") else { return Ok(()) };
         let mut elem = t.elem.clone();
         if integer_type(&elem).is_none() {

@@ -181,7 +181,7 @@ fn reciprocal_rules(
     } else if let Some(bc) = d.defined_by("broadcast") {
         let Some(dims) = bc.dims_attr("dimensions") else { return Ok(None) };
         let x = bc.operand(0);
-        let Some(xt) = x.ty().tensor().cloned() else { return Ok(None) };
+        let Some(xt) = x.ty().into_tensor() else { return Ok(None) };
         let applies = if is_constant(x) {
             !is_constant(a)
         } else {

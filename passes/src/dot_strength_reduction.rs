@@ -70,7 +70,7 @@ fn rewrite(module: Op, op: Op) -> Result<bool, PassError> {
         return Ok(false);
     }
     let (lhs, rhs) = (op.operand(0), op.operand(1));
-    let (Some(lt), Some(rt)) = (lhs.ty().tensor().cloned(), rhs.ty().tensor().cloned()) else { return Ok(false) };
+    let (Some(lt), Some(rt)) = (lhs.ty().into_tensor(), rhs.ty().into_tensor()) else { return Ok(false) };
     let HloType::Tensor(out) = op.result_type(0) else { return Ok(false) };
     let Some(dn) = DotDims::of(op) else { return Ok(false) };
     if dn.lhs_batch.len() != dn.rhs_batch.len() || dn.lhs_contracting.len() != dn.rhs_contracting.len() {

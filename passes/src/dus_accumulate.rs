@@ -74,7 +74,7 @@ fn rewrite(add: Op) -> Result<Vec<Op>, PassError> {
     };
     let update = dus.operand(1);
     let indices: Vec<Value> = dus.operands().into_iter().skip(2).collect();
-    let Some(u) = update.ty().tensor().cloned() else { return Ok(vec![]) };
+    let Some(u) = update.ty().into_tensor() else { return Ok(vec![]) };
     if !layout_of(update).is_default() || !layout_of(acc).is_default() || !layout_of(dus.result(0)).is_default() {
         return Ok(vec![]);
     }

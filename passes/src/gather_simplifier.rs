@@ -110,7 +110,7 @@ pub fn is_simplified(dims: &GatherDims, indices_rank: usize) -> bool {
 }
 
 fn tensor(v: Value) -> Result<TensorType, PassError> {
-    v.ty().tensor().cloned().ok_or_else(|| bug("expected an array"))
+    v.ty().into_tensor().ok_or_else(|| bug("expected an array"))
 }
 
 /// `v` transposed by `perm`, or `v` itself for the identity.

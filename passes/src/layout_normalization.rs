@@ -201,7 +201,7 @@ impl Normalizer {
         if shape::is_identity_permutation(&order) {
             return Ok(Some(v));
         }
-        let t = v.ty().tensor().cloned().ok_or_else(|| bug("not an array"))?;
+        let t = v.ty().into_tensor().ok_or_else(|| bug("not an array"))?;
         let at = match v.op() {
             Some(def) => def.next().ok_or_else(|| bug("an op without a successor"))?,
             None => *self.func.body_ops().first().ok_or_else(|| bug("an empty function"))?,
@@ -236,7 +236,7 @@ impl Normalizer {
                 }
             }
         }
-        let t = x.ty().tensor().cloned().ok_or_else(|| bug("not an array"))?;
+        let t = x.ty().into_tensor().ok_or_else(|| bug("not an array"))?;
         let moved: Vec<i64> = perm.iter().copied().filter(|&d| t.dims[d as usize] != 1).collect();
         if moved.windows(2).all(|w| w[0] < w[1]) {
             let dims = shape::permute(&t.dims, perm);
@@ -248,7 +248,7 @@ impl Normalizer {
 
     /// `reshape(x, dims)`, folding into a reshape this pass made.
     fn reshape(&mut self, b: &Builder, x: Value, dims: &[i64]) -> Result<Value, PassError> {
-        let t = x.ty().tensor().cloned().ok_or_else(|| bug("not an array"))?;
+        let t = x.ty().into_tensor().ok_or_else(|| bug("not an array"))?;
         if t.dims == dims {
             return Ok(x);
         }
@@ -273,7 +273,7 @@ impl Normalizer {
             return Ok(());
         }
         let r = op.result(0);
-        let Some(rt) = r.ty().tensor().cloned() else { return Ok(()) };
+        let Some(rt) = r.ty().into_tensor() else { return Ok(()) };
         let Some(order) = Self::order(r) else { return Ok(()) };
         let has_layout = |v: &Value| Self::order(*v).is_some_and(|o| !shape::is_identity_permutation(&o));
         if shape::is_identity_permutation(&order) && !op.operands().iter().any(has_layout) {
@@ -327,7 +327,7 @@ impl Normalizer {
         if shape::is_identity_permutation(&order) {
             return Ok(());
         }
-        let rt = r.ty().tensor().cloned().ok_or_else(|| bug("not an array"))?;
+        let rt = r.ty().into_tensor().ok_or_else(|| bug("not an array"))?;
         let uses = r.uses();
         op.remove_attr("hlo.layout");
         let after = Builder::before(op.next().ok_or_else(|| bug("an op without a successor"))?);
@@ -491,7 +491,7 @@ impl Normalizer {
             return Ok(None);
         }
         let a = op.operand(0);
-        let Some(at) = a.ty().tensor().cloned() else { return Ok(None) };
+        let Some(at) = a.ty().into_tensor() else { return Ok(None) };
         let Some(reduced) = op.dims_attr("dimensions") else { return Ok(None) };
         let Some(a_order) = Self::order(a) else { return Ok(None) };
         // The input arrangement: its physical order (memory order, what

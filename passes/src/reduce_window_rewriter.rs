@@ -175,7 +175,7 @@ fn binary_reducer(func: Op) -> Option<String> {
 
 /// True if `init` is the identity of `opcode` on its element type.
 fn is_identity(opcode: &str, init: Value) -> bool {
-    let (Some(value), Some(t)) = (splat(init), init.ty().tensor().cloned()) else { return false };
+    let (Some(value), Some(t)) = (splat(init), init.ty().into_tensor()) else { return false };
     let elem = &t.elem;
     match opcode {
         "add" | "or" => value.is_zero(),

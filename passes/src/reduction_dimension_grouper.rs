@@ -77,7 +77,7 @@ pub fn group(reduce: Op) -> Result<bool, PassError> {
     }
     let Some(dims) = reduce.dims_attr("dimensions") else { return Ok(false) };
     let inputs: Vec<Value> = (0..n).map(|i| reduce.operand(i)).collect();
-    let Some(first) = inputs[0].ty().tensor().cloned() else { return Ok(false) };
+    let Some(first) = inputs[0].ty().into_tensor() else { return Ok(false) };
     for &v in &inputs {
         if v.ty().tensor().is_none_or(|t| t.dims != first.dims) || !layout_of(v).is_default() {
             return Ok(false);
@@ -87,7 +87,7 @@ pub fn group(reduce: Op) -> Result<bool, PassError> {
     let b = Builder::before(reduce);
     let mut operands = Vec::with_capacity(2 * n);
     for &v in &inputs {
-        let t = v.ty().tensor().cloned().unwrap_or_else(|| first.clone());
+        let t = v.ty().into_tensor().unwrap_or_else(|| first.clone());
         operands.push(b.bitcast(v, &TensorType::new(&shape, &t.elem))?);
     }
     operands.extend((n..2 * n).map(|i| reduce.operand(i)));

@@ -72,7 +72,7 @@ pub fn normalize(module: Op, reduce: Op, keep_order: bool) -> Result<bool, PassE
     }
     let Some(reduced) = reduce.dims_attr("dimensions") else { return Ok(false) };
     let inputs: Vec<Value> = (0..n).map(|i| reduce.operand(i)).collect();
-    let Some(first) = inputs[0].ty().tensor().cloned() else { return Ok(false) };
+    let Some(first) = inputs[0].ty().into_tensor() else { return Ok(false) };
     let layout = layout_of(inputs[0]);
     let LayoutKind::Permuted(m2m) = &layout else { return Ok(false) };
     for &v in &inputs {
@@ -88,7 +88,7 @@ pub fn normalize(module: Op, reduce: Op, keep_order: bool) -> Result<bool, PassE
     // Each result's layout as a major-to-minor order (None: opaque).
     let mut result_orders = Vec::with_capacity(n);
     for r in reduce.results() {
-        let Some(t) = r.ty().tensor().cloned() else { return Ok(false) };
+        let Some(t) = r.ty().into_tensor() else { return Ok(false) };
         match layout_of(r).major_to_minor(t.rank()) {
             Some(o) => result_orders.push((t, o)),
             None => return Ok(false),

@@ -389,7 +389,7 @@ fn sink(op: Op, rearrange: Op) -> Result<(), PassError> {
 /// `value` with the inverse of `rearrange` applied (its dims become
 /// `new_dims`).
 fn inverse_rearrange(b: &Builder, rearrange: Op, value: Value, new_dims: &[i64]) -> Result<Value, PassError> {
-    let t = value.ty().tensor().cloned().ok_or_else(|| PassError("internal error: non-array operand".into()))?;
+    let t = value.ty().into_tensor().ok_or_else(|| PassError("internal error: non-array operand".into()))?;
     let perm = if rearrange.is("transpose") {
         Some(
             rearrange

@@ -177,13 +177,13 @@ pub fn simplify(module: Op, scatter: Op) -> Result<bool, PassError> {
     // 3. Updates as [N, window...].
     let mut new_updates = Vec::with_capacity(n);
     for &u in updates {
-        let t = u.ty().tensor().cloned().ok_or_else(|| bug("updates are not an array"))?;
+        let t = u.ty().into_tensor().ok_or_else(|| bug("updates are not an array"))?;
         let rank = t.rank() as i64;
         let mut perm: Vec<i64> = (0..rank).filter(|d| !dims.update_window_dims.contains(d)).collect();
         let num_scatter_dims = perm.len();
         perm.extend(&dims.update_window_dims);
         let mut v = maybe_transpose(&b, u, &perm)?;
-        let vt = v.ty().tensor().cloned().ok_or_else(|| bug("updates are not an array"))?;
+        let vt = v.ty().into_tensor().ok_or_else(|| bug("updates are not an array"))?;
         if num_scatter_dims > 1 {
             let mut collapsed = vec![vt.dims[..num_scatter_dims].iter().product::<i64>()];
             collapsed.extend(&vt.dims[num_scatter_dims..]);
@@ -195,7 +195,7 @@ pub fn simplify(module: Op, scatter: Op) -> Result<bool, PassError> {
             let positions: Vec<i64> = dims.inserted_window_dims.iter().map(|d| d + 1).collect();
             v = insert_degenerate_dims(&b, v, &positions)?;
         }
-        let vt = v.ty().tensor().cloned().ok_or_else(|| bug("updates are not an array"))?;
+        let vt = v.ty().into_tensor().ok_or_else(|| bug("updates are not an array"))?;
         if vt.rank() != operand_rank + 1 || vt.dims[0] != n_indices {
             return Err(bug(&format!("scatter_simplifier built updates {:?} for {n_indices} indices", vt.dims)));
         }

@@ -66,7 +66,7 @@ impl HloPass for SelectAndScatterExpander {
 
 fn expand(module: Op, sas: Op) -> Result<()> {
     let (operand, source, init) = (sas.operand(0), sas.operand(1), sas.operand(2));
-    let (Some(shape), Some(source_shape)) = (operand.ty().tensor().cloned(), source.ty().tensor().cloned()) else {
+    let (Some(shape), Some(source_shape)) = (operand.ty().into_tensor(), source.ty().into_tensor()) else {
         return Ok(());
     };
     let (Some(select_name), Some(scatter_name), Some(window)) =

@@ -70,7 +70,7 @@ fn expand(module: Op, sort: Op) -> Result<(), PassError> {
     let Some(comparator_name) = sort.symbol_attr("to_apply") else { return Ok(()) };
     let Some(comparator) = computation::lookup(module, &comparator_name) else { return Ok(()) };
     let inputs = sort.operands();
-    let Some(shape) = inputs.first().and_then(|v| v.ty().tensor().cloned()) else { return Ok(()) };
+    let Some(shape) = inputs.first().and_then(|v| v.ty().into_tensor()) else { return Ok(()) };
     if inputs.iter().any(|v| v.ty().tensor().is_none()) || dimension as usize >= shape.rank() {
         return Ok(());
     }

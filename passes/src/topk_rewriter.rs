@@ -119,7 +119,7 @@ fn match_topk(module: Op, sort: Op) -> Option<TopkMatch> {
 
 /// True if `v` is the s32 position along `dim` of every element of `x`.
 fn is_positions(v: Value, x: &TensorType, dim: i64) -> bool {
-    let Some(t) = v.ty().tensor().cloned() else { return false };
+    let Some(t) = v.ty().into_tensor() else { return false };
     if t.dims != x.dims || !t.elem.is_signed_int() || t.elem.bit_width() != 32 || !layout_of(v).is_default() {
         return false;
     }

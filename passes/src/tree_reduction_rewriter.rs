@@ -114,7 +114,7 @@ impl TreeReductionRewriter {
             return Ok(false);
         }
         let x = reduce.operand(0);
-        let Some(t) = x.ty().tensor().cloned() else { return Ok(false) };
+        let Some(t) = x.ty().into_tensor() else { return Ok(false) };
         let Some(dims) = reduce.dims_attr("dimensions") else { return Ok(false) };
         let rank = t.rank() as i64;
         if rank == 0 || dims != [rank - 1] || t.dims.iter().any(|&d| d < 0) {

@@ -88,7 +88,7 @@ fn rewrite(reduce: Op) -> Result<bool, PassError> {
         return Ok(false);
     };
     let mut x = reduce.operand(0);
-    let Some(mut t) = x.ty().tensor().cloned() else { return Ok(false) };
+    let Some(mut t) = x.ty().into_tensor() else { return Ok(false) };
     if dims.is_empty() || t.dims.iter().any(|&d| d <= 0) {
         return Ok(false);
     }

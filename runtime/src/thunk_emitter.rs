@@ -691,7 +691,7 @@ impl ThunkEmitter {
         keys: &crate::sort_keys::KeyComparator,
     ) -> Result<Vec<Tree>> {
         let dimension = op.int_attr("dimension").ok_or_else(|| err(op, "missing dimension"))? as usize;
-        let operand_type = op.operand(0).ty().tensor().cloned().ok_or_else(|| err(op, "sort of a non-array"))?;
+        let operand_type = op.operand(0).ty().into_tensor().ok_or_else(|| err(op, "sort of a non-array"))?;
         let func =
             crate::sort_keys::key_function(self.module, keys, &operand_type, "sort_keys").map_err(|e| err(op, e))?;
         let kernel = rxla_emitters::emit_computation(func, None, Some(self.module), &self.target)

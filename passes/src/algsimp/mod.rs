@@ -42,7 +42,7 @@ use rxla_ir::{
     op::{Op, Value},
     pass::{HloPass, PassError, PassOptions},
     rewrite::{apply_greedily, DriverOptions, Pattern, Rewriter},
-    types::{ElementType, TensorType},
+    types::{ElementType, HloType, TensorType},
 };
 use std::rc::Rc;
 
@@ -68,6 +68,8 @@ impl HloPass for AlgSimp {
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassError> {
         let module = Op::of(&module);
+        // No rule adds, erases or renames computations.
+        let _names = rxla_ir::computation::NameIndex::new(module);
         apply_greedily(
             module,
             &patterns(),
@@ -172,7 +174,7 @@ fn eligible(op: Op) -> bool {
     if op.has_attr("hlo.control_predecessors") || op.has_attr("hlo.sharding") || op.has_attr("hlo.layout") {
         return false;
     }
-    op.results().iter().chain(op.operands().iter()).all(|v| v.ty().tensor().is_some())
+    op.results().iter().chain(op.operands().iter()).all(|v| HloType::is_array(v.raw_type()))
 }
 
 // ---------------------------------------------------------------------------
@@ -180,7 +182,7 @@ fn eligible(op: Op) -> bool {
 
 /// The array type of `v` (`None` for tuples, tokens and dynamic shapes).
 pub(crate) fn tensor(v: Value) -> Option<TensorType> {
-    v.ty().tensor().cloned()
+    v.ty().into_tensor()
 }
 
 /// The array type of the op's (first) result.

@@ -20,7 +20,7 @@ use crate::scatter_simplifier::ScatterDims;
 /// result (all of one rank): their sharding along those dimensions passes
 /// through, and the op runs on each block alone.
 pub fn passthrough_dims(op: Op) -> Option<Vec<bool>> {
-    passthrough_dims_with(op, |v| v.ty().tensor().cloned())
+    passthrough_dims_with(op, |v| v.ty().into_tensor())
 }
 
 /// [`passthrough_dims`] with the values' (global) types given by `ty`.
@@ -545,7 +545,7 @@ pub fn infer(op: Op, operands: &[Placement], partitions: usize) -> Vec<Placement
 /// Elementwise ops, including those whose operands may be scalars
 /// (`select`'s predicate, `clamp`'s bounds) and `map`.
 pub fn is_elementwise(op: Op) -> bool {
-    is_elementwise_with(op, |v| v.ty().tensor().cloned())
+    is_elementwise_with(op, |v| v.ty().into_tensor())
 }
 
 /// [`is_elementwise`] with the values' (global) types given by `ty`.
