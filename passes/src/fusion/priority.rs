@@ -233,18 +233,16 @@ struct Cache {
 /// grew quadratically with the model's depth.
 const MEMO_USERS: usize = 64;
 
-/// How far past its expected place an unchanged consumer is looked for in
-/// a memo (the consumers in between were fused since).
-const MEMO_LOOKAHEAD: usize = 16;
-
 /// A producer's last assessment, kept so that assessing it again after a
 /// few of its users changed costs those users (and a walk of its use
 /// list), not all of them.
 struct Memo {
     /// The producer's node when assessed.
     producer: Rc<Node>,
-    /// Every user, in [`Graph::users`] order.
-    consumers: Vec<Consumer>,
+    /// Each user's entry, by op. (The use list gives the order: a fusion
+    /// of one user moves it in the list, which left an ordered copy to be
+    /// rebuilt at every assessment.)
+    consumers: FxHashMap<Op, Consumer>,
     /// Users whose node changed (or that died) since: their entries are
     /// stale.
     stale: FxHashSet<Op>,
@@ -477,6 +475,15 @@ impl Graph {
         })
     }
 
+    /// The distinct readers of the single-result `op`, borrowed where the
+    /// list is long.
+    fn single_users(&mut self, op: Op) -> Users<'_> {
+        match self.list(op.result(0)) {
+            UseList::Long(list) => Users::Many(list),
+            short => Users::Few(distinct(short.iter())),
+        }
+    }
+
     /// The distinct readers of `op`'s results (`Op::users`).
     fn users(&mut self, op: Op) -> Vec<Op> {
         for r in 0..op.num_results() {
@@ -539,6 +546,29 @@ impl Graph {
     }
 }
 
+/// [`Graph::single_users`].
+enum Users<'a> {
+    Few(Vec<Op>),
+    Many(&'a Indexed),
+}
+
+impl Users<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Users::Few(ops) => ops.len(),
+            Users::Many(list) => list.at.len(),
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = Op> + '_ {
+        let (few, many) = match self {
+            Users::Few(ops) => (Some(ops.iter().copied()), None),
+            Users::Many(list) => (None, Some(list.iter())),
+        };
+        few.into_iter().flatten().chain(many.into_iter().flatten())
+    }
+}
+
 /// A fusion [`plan`] found worth making.
 struct Plan {
     producer: Rc<Node>,
@@ -571,8 +601,8 @@ fn assess(
     if p.num_results() != 1 || cache.is_plain(p, "constant") || cache.is_plain(p, "scatter") {
         return None;
     }
-    let users = graph.users(p);
-    if users.is_empty() {
+    let users = graph.single_users(p);
+    if users.len() == 0 {
         return None;
     }
     let producer = cache.node(p, funcs);
@@ -586,58 +616,71 @@ fn assess(
     // each verdict would be found again (the same producer node and
     // consumer node), so it is taken as is.
     let memo = cache.memos.remove(&p).filter(|m| Rc::ptr_eq(&m.producer, &producer));
-    let (mut old, stale): (Vec<Option<Consumer>>, FxHashSet<Op>) = match memo {
-        Some(m) => (m.consumers.into_iter().map(Some).collect(), m.stale),
-        None => (Vec::new(), FxHashSet::default()),
+    let mut known = match memo {
+        Some(Memo { mut consumers, stale, .. }) => {
+            for c in &stale {
+                consumers.remove(c);
+            }
+            consumers
+        }
+        None => FxHashMap::default(),
     };
     let keep = users.len() >= cache.memo_users;
-    let memoized = !old.is_empty();
+    let memoized = !known.is_empty();
     let block = p.block().ptr;
-    let mut consumers: Vec<Consumer> = Vec::with_capacity(users.len());
-    let mut cursor = 0;
-    for &c in &users {
-        let end = old.len().min(cursor + MEMO_LOOKAHEAD);
-        let at = (cursor..end).find(|&k| old[k].as_ref().is_some_and(|e| e.op == c));
-        if let Some(k) = at {
-            cursor = k + 1;
-            if stale.is_empty() || !stale.contains(&c) {
-                consumers.extend(old[k].take());
-                continue;
+    // The kernel times in use-list order, for the sums.
+    let mut times: Vec<f64> = Vec::with_capacity(users.len());
+    let mut fused_times: Vec<f64> = Vec::with_capacity(users.len());
+    let mut planned: Vec<Consumer> = Vec::new();
+    for c in users.iter() {
+        let entry = match known.get(&c) {
+            Some(entry) => entry,
+            None => {
+                if c.block().ptr != block {
+                    return None;
+                }
+                let consumer = cache.node(c, funcs);
+                if !consumer.fusible || consumer.view.is_none() {
+                    return None;
+                }
+                let fused = cache.verdict(&producer, p, &consumer, c)?;
+                if keep {
+                    cache.watchers.entry(c).or_default().push(p);
+                }
+                let entry = Consumer { op: c, time: consumer.time, fused_time: fused.time, node: consumer, fused };
+                known.entry(c).or_insert(entry)
             }
+        };
+        times.push(entry.time);
+        fused_times.push(entry.fused_time);
+        if want_plan {
+            planned.push(entry.clone());
         }
-        if c.block().ptr != block {
-            return None;
-        }
-        let consumer = cache.node(c, funcs);
-        if !consumer.fusible || consumer.view.is_none() {
-            return None;
-        }
-        let fused = cache.verdict(&producer, p, &consumer, c)?;
-        if keep {
-            cache.watchers.entry(c).or_default().push(p);
-        }
-        consumers.push(Consumer { op: c, time: consumer.time, fused_time: fused.time, node: consumer, fused });
     }
     if cfg!(debug_assertions) && memoized {
-        check_memoized(cache, funcs, &users, p, &producer, &consumers);
+        let users: Vec<Op> = users.iter().collect();
+        check_memoized(cache, funcs, &users, p, &producer, &known);
     }
-    let benefit =
-        benefit_of_times(producer.time, consumers.iter().map(|c| c.time), consumers.iter().map(|c| c.fused_time));
-    let plan = (want_plan && benefit >= 0.0).then(|| Plan {
-        producer: producer.clone(),
-        consumers: if keep { consumers.clone() } else { std::mem::take(&mut consumers) },
-    });
+    let benefit = benefit_of_times(producer.time, times.into_iter(), fused_times.into_iter());
+    let plan = (want_plan && benefit >= 0.0).then(|| Plan { producer: producer.clone(), consumers: planned });
     if keep {
-        cache.memos.insert(p, Memo { producer, consumers, stale: FxHashSet::default() });
+        cache.memos.insert(p, Memo { producer, consumers: known, stale: FxHashSet::default() });
     }
     (benefit >= 0.0).then_some((benefit, plan))
 }
 
 /// Debug builds: the consumers an assessment took partly from a memo are
-/// those found afresh (the same ops, nodes and verdicts).
-fn check_memoized(cache: &mut Cache, funcs: &Functions, users: &[Op], p: Op, producer: &Node, consumers: &[Consumer]) {
-    assert_eq!(users, consumers.iter().map(|c| c.op).collect::<Vec<_>>(), "memoized users of a producer");
-    for (&c, memo) in users.iter().zip(consumers) {
+/// those found afresh (the same nodes and verdicts).
+fn check_memoized(
+    cache: &mut Cache,
+    funcs: &Functions,
+    users: &[Op],
+    p: Op,
+    producer: &Node,
+    consumers: &FxHashMap<Op, Consumer>,
+) {
+    for &c in users {
+        let memo = &consumers[&c];
         let node = cache.node(c, funcs);
         let fused = cache.verdict(producer, p, &node, c);
         assert!(Rc::ptr_eq(&node, &memo.node), "a memoized consumer's node is current");
