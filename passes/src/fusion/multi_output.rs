@@ -171,13 +171,22 @@ fn unique_slice(view: &View, parent: Value) -> Option<(Vec<i64>, Vec<i64>)> {
     Some((node.op.dims_attr("start_indices")?, node.op.dims_attr("limit_indices")?))
 }
 
+/// The slice of `parent` a sibling reads, as XLA's
+/// `ParameterSlicesAreNonOverlapping` sees it: `None` where it does not
+/// matter (an operand under 1 KiB, or not read through one slice).
+type ParentSlice = Option<(Vec<i64>, Vec<i64>)>;
+
+fn parent_slice(view: &View, parent: Value) -> ParentSlice {
+    if super::value_bytes(parent) < 1024 {
+        return None;
+    }
+    unique_slice(view, parent)
+}
+
 /// XLA's `ParameterSlicesAreNonOverlapping`: siblings that read disjoint
 /// slices of a large operand share nothing worth a fusion.
-fn slices_overlap(a: &View, b: &View, parent: Value) -> bool {
-    if super::value_bytes(parent) < 1024 {
-        return true;
-    }
-    let (Some((s1, l1)), Some((s2, l2))) = (unique_slice(a, parent), unique_slice(b, parent)) else {
+fn slices_overlap(a: &ParentSlice, b: &ParentSlice) -> bool {
+    let (Some((s1, l1)), Some((s2, l2))) = (a, b) else {
         return true;
     };
     (0..s1.len()).all(|d| s1[d] < l2[d] && s2[d] < l1[d])
@@ -268,11 +277,13 @@ impl Nodes {
 
 /// XLA's `CanFuseSiblings` but for the siblings' connection and the
 /// merged view's limits: the checks that need only the two nodes.
-fn siblings_compatible(a: &Node, b: &Node, parent: Value) -> Result<(), &'static str> {
-    let va = a.view.as_ref().ok_or("no view")?;
-    let vb = b.view.as_ref().ok_or("no view")?;
+/// (`sa` and `sb` are the siblings' [`parent_slice`]s.)
+fn siblings_compatible(a: &Node, sa: &ParentSlice, b: &Node, sb: &ParentSlice) -> Result<(), &'static str> {
+    if a.view.is_none() || b.view.is_none() {
+        return Err("no view");
+    }
     shapes_compatible(a.hero.as_ref().ok_or("no view")?, b.hero.as_ref().ok_or("no view")?)?;
-    if !slices_overlap(va, vb, parent) {
+    if !slices_overlap(sa, sb) {
         return Err("the siblings read disjoint slices");
     }
     if a.in_place || b.in_place {
@@ -309,7 +320,28 @@ fn sibling_candidate(op: Op, nodes: &mut Nodes, funcs: &Functions) -> bool {
 /// quadratic in the computation's size.)
 struct Order {
     func: Op,
-    position: FxHashMap<Op, u64>,
+    /// Each op's position, and the marks of the searches over the order
+    /// (one map, so that a search looks each op it meets up once).
+    position: FxHashMap<Op, Slot>,
+    /// The number of the current search: a slot whose `seen` (`sibling`)
+    /// equals it was reached (is one of the searched siblings) in it.
+    search: u64,
+}
+
+/// An op of an [`Order`].
+#[derive(Clone, Copy)]
+struct Slot {
+    pos: u64,
+    seen: u64,
+    sibling: u64,
+    /// Its index among the siblings of search `sibling`.
+    index: u32,
+}
+
+impl Slot {
+    fn at(pos: u64) -> Self {
+        Slot { pos, seen: 0, sibling: 0, index: 0 }
+    }
 }
 
 /// The initial distance between the positions of adjacent ops.
@@ -317,7 +349,7 @@ const GAP: u64 = 1 << 32;
 
 impl Order {
     fn new(func: Op) -> Self {
-        let mut order = Order { func, position: FxHashMap::default() };
+        let mut order = Order { func, position: FxHashMap::default(), search: 0 };
         order.renumber();
         order
     }
@@ -325,12 +357,18 @@ impl Order {
     fn renumber(&mut self) {
         self.position.clear();
         for (i, op) in self.func.body_ops().into_iter().enumerate() {
-            self.position.insert(op, (i as u64 + 1) * GAP);
+            self.position.insert(op, Slot::at((i as u64 + 1) * GAP));
         }
     }
 
     fn pos(&self, op: Op) -> u64 {
-        self.position.get(&op).copied().unwrap_or(u64::MAX)
+        self.position.get(&op).map_or(u64::MAX, |s| s.pos)
+    }
+
+    /// A new search number (marks of earlier searches no longer count).
+    fn new_search(&mut self) -> u64 {
+        self.search += 1;
+        self.search
     }
 
     /// Updates the order after `fusion` replaced the ops `replaced` (now
@@ -343,7 +381,7 @@ impl Order {
         }
         // Every op before `fusion` is before `last`'s old position and every
         // op after the moved ones was after it.
-        self.position.insert(fusion, limit);
+        self.position.insert(fusion, Slot::at(limit));
         if moved.is_empty() {
             return;
         }
@@ -356,7 +394,7 @@ impl Order {
         }
         let step = (hi - limit) / slots;
         for (i, op) in moved.iter().enumerate() {
-            self.position.insert(*op, limit + step * (i as u64 + 1));
+            self.position.insert(*op, Slot::at(limit + step * (i as u64 + 1)));
         }
     }
 
@@ -425,18 +463,21 @@ impl Order {
     /// True if an op of `targets` is reachable from `from` through def-use
     /// edges. Edges only go forward in the order, so the search stops at
     /// the last target's position.
-    fn reaches(&self, from: Op, targets: &[Op]) -> bool {
+    fn reaches(&mut self, from: Op, targets: &[Op]) -> bool {
         let Some(limit) = targets.iter().map(|t| self.pos(*t)).max() else {
             return false;
         };
-        let mut seen: FxHashSet<Op> = FxHashSet::default();
+        let search = self.new_search();
         let mut work: Vec<Op> = from.users();
         while let Some(op) = work.pop() {
             if targets.contains(&op) {
                 return true;
             }
-            if self.pos(op) < limit && seen.insert(op) {
-                work.extend(op.users());
+            if let Some(slot) = self.position.get_mut(&op) {
+                if slot.pos < limit && slot.seen != search {
+                    slot.seen = search;
+                    work.extend(op.users());
+                }
             }
         }
         false
@@ -451,7 +492,7 @@ impl Order {
     /// whose sets are known. (A walk over every op between the first and
     /// the last of `ops` costs their distance, which in a training step
     /// spans the forward and backward passes: quadratic in the module.)
-    fn reachability(&self, ops: &[Op]) -> Vec<Vec<u64>> {
+    fn reachability(&mut self, ops: &[Op]) -> Vec<Vec<u64>> {
         let words = ops.len().div_ceil(64);
         let positions: Vec<u64> = ops.iter().map(|op| self.pos(*op)).collect();
         if positions.contains(&u64::MAX) {
@@ -469,14 +510,18 @@ impl Order {
                 .collect();
         }
         let n = ops.len();
-        let own: FxHashMap<Op, usize> = ops.iter().enumerate().map(|(j, op)| (*op, j)).collect();
+        let own = self.new_search();
+        for (j, op) in ops.iter().enumerate() {
+            if let Some(slot) = self.position.get_mut(op) {
+                (slot.sibling, slot.index) = (own, j as u32);
+            }
+        }
         // Latest first: a search from a sibling takes the sets of the later
         // siblings it meets.
         let mut by_pos: Vec<usize> = (0..n).collect();
         by_pos.sort_unstable_by_key(|&j| std::cmp::Reverse(positions[j]));
         // `fwd[j]`: the siblings `ops[j]` reaches.
         let mut fwd = vec![vec![0u64; words]; n];
-        let mut seen: FxHashSet<Op> = FxHashSet::default();
         let mut stack: Vec<(u64, Op)> = Vec::new();
         for (rank, &j) in by_pos.iter().enumerate().skip(1) {
             let later = &by_pos[..rank];
@@ -484,14 +529,16 @@ impl Order {
             // Ops at or past the latest sibling not yet found cannot lead
             // to one.
             let mut limit = positions[later[0]];
-            seen.clear();
+            let search = self.new_search();
             stack.clear();
             stack.push((0, ops[j]));
             'search: while let Some((_, op)) = stack.pop() {
                 let start = stack.len();
                 for r in 0..op.num_results() {
                     for user in op.result(r).use_owners() {
-                        if let Some(&k) = own.get(&user) {
+                        let Some(slot) = self.position.get_mut(&user) else { continue };
+                        if slot.sibling == own {
+                            let k = slot.index as usize;
                             // A sibling: what it reaches is known; the
                             // search does not go through it.
                             if !has_bit(&found, k) {
@@ -506,9 +553,9 @@ impl Order {
                             }
                             continue;
                         }
-                        let p = self.pos(user);
-                        if p < limit && seen.insert(user) {
-                            stack.push((p, user));
+                        if slot.pos < limit && slot.seen != search {
+                            slot.seen = search;
+                            stack.push((slot.pos, user));
                         }
                     }
                 }
@@ -555,6 +602,14 @@ fn fuse_siblings(
     }
     let mut siblings = order.sorted(users);
     siblings.sort_by_key(|op| std::cmp::Reverse(preference(*op)));
+    // Each sibling's node and slice of `parent`, read once (the pairs
+    // below are quadratic in the siblings: 512 readers of one table).
+    let describe = |op: Op, nodes: &mut Nodes, funcs: &Functions| -> (Rc<Node>, ParentSlice) {
+        let node = nodes.get(op, funcs);
+        let slice = node.view.as_ref().and_then(|v| parent_slice(v, parent));
+        (node, slice)
+    };
+    let mut described: Vec<(Rc<Node>, ParentSlice)> = siblings.iter().map(|op| describe(*op, nodes, funcs)).collect();
     // Which siblings reach which: computed when first needed, then kept
     // up to date through fusions ([`merge_reach`]). A fused sibling stays
     // in `siblings` (so indices keep their meaning), no longer `alive`.
@@ -572,8 +627,8 @@ fn fuse_siblings(
                 continue;
             }
             let (a, b) = (siblings[i], siblings[j]);
-            let (na, nb) = (nodes.get(a, funcs), nodes.get(b, funcs));
-            if siblings_compatible(&na, &nb, parent).is_err() {
+            let ((na, sa), (nb, sb)) = (&described[i], &described[j]);
+            if siblings_compatible(na, sa, nb, sb).is_err() {
                 continue;
             }
             let sets = reach.get_or_insert_with(|| order.reachability(&siblings));
@@ -581,7 +636,7 @@ fn fuse_siblings(
                 // The fusion would create a cycle.
                 continue;
             }
-            let Ok(merged) = merge_siblings(&na, &nb) else {
+            let Ok(merged) = merge_siblings(na, nb) else {
                 continue;
             };
             let before = if order.pos(a) > order.pos(b) { a } else { b };
@@ -606,6 +661,13 @@ fn fuse_siblings(
             order.fused(&[a, b], fusion, limit);
             siblings[i] = fusion;
             alive[j] = false;
+            // The fusion's node, and those of siblings that read `a` or
+            // `b` (forgotten above: their operands changed).
+            for k in 0..siblings.len() {
+                if alive[k] && (k == i || !nodes.map.contains_key(&siblings[k])) {
+                    described[k] = describe(siblings[k], nodes, funcs);
+                }
+            }
             merge_reach(sets, i, j);
         }
         i += 1;
@@ -752,7 +814,7 @@ fn can_fuse_producer(
     results: &[Value],
     c: Op,
     consumer: &Node,
-    order: &Order,
+    order: &mut Order,
 ) -> Result<View, &'static str> {
     let (Some(pv), Some(cv)) = (&producer.view, &consumer.view) else {
         return Err("no view");
@@ -899,7 +961,7 @@ mod tests {
             let module = Module::parse(&context, &text).expect("parses");
             let func = Op::of(&module.as_operation()).body_ops()[0];
             let ops = func.body_ops();
-            let order = Order::new(func);
+            let mut order = Order::new(func);
             let r = closure(&edges, n);
             let mut chosen: Vec<usize> = Vec::new();
             let k = 2 + next(10);
