@@ -142,6 +142,8 @@ pub struct TypeFacts {
     pub elements: i64,
     /// `HloType::byte_size`.
     pub bytes: u64,
+    /// An array type ([`HloType::is_array`]).
+    pub array: bool,
 }
 
 impl TypeFacts {
@@ -151,7 +153,7 @@ impl TypeFacts {
             HloType::Tensor(tt) if static_array => tt.num_elements(),
             _ => 0,
         };
-        TypeFacts { static_array, elements, bytes: t.byte_size() }
+        TypeFacts { static_array, elements, bytes: t.byte_size(), array: matches!(t, HloType::Tensor(_)) }
     }
 }
 
@@ -250,6 +252,15 @@ pub fn type_facts(v: Value) -> TypeFacts {
             f
         }
         None => TypeFacts::of(&v.ty()),
+    }
+}
+
+/// [`HloType::is_array`] of `v`'s type, memoized like [`type_facts`].
+pub fn is_array_value(v: Value) -> bool {
+    if TYPES.with(|t| t.borrow().active) {
+        type_facts(v).array
+    } else {
+        HloType::is_array(v.raw_type())
     }
 }
 

@@ -39,10 +39,11 @@ use crate::constant::{self, Scalar};
 use melior::ir::OperationRef;
 use rxla_ir::{
     builder::Builder,
+    hlo_analysis::{is_array_value, value_type, TypeCacheGuard},
     op::{Op, Value},
     pass::{HloPass, PassError, PassOptions},
     rewrite::{apply_greedily, DriverOptions, Pattern, Rewriter},
-    types::{ElementType, HloType, TensorType},
+    types::{ElementType, TensorType},
 };
 use std::rc::Rc;
 
@@ -70,6 +71,7 @@ impl HloPass for AlgSimp {
         let module = Op::of(&module);
         // No rule adds, erases or renames computations.
         let _names = rxla_ir::computation::NameIndex::new(module);
+        let _types = TypeCacheGuard::new();
         apply_greedily(
             module,
             &patterns(),
@@ -174,7 +176,7 @@ fn eligible(op: Op) -> bool {
     if op.has_attr("hlo.control_predecessors") || op.has_attr("hlo.sharding") || op.has_attr("hlo.layout") {
         return false;
     }
-    op.results().iter().chain(op.operands().iter()).all(|v| HloType::is_array(v.raw_type()))
+    op.results().iter().chain(op.operands().iter()).all(|v| is_array_value(*v))
 }
 
 // ---------------------------------------------------------------------------
@@ -182,7 +184,7 @@ fn eligible(op: Op) -> bool {
 
 /// The array type of `v` (`None` for tuples, tokens and dynamic shapes).
 pub(crate) fn tensor(v: Value) -> Option<TensorType> {
-    v.ty().into_tensor()
+    value_type(v).into_tensor()
 }
 
 /// The array type of the op's (first) result.
