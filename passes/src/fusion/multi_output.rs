@@ -408,23 +408,24 @@ impl Order {
     /// the rest), found without its pass over the whole body. Returns
     /// `None`, changing nothing, when a user of the fusion is outside this
     /// order (nested in a region), for that function to handle.
-    fn move_dependents_after(&self, fusion: Op, limit: u64) -> Option<Vec<Op>> {
+    fn move_dependents_after(&mut self, fusion: Op, limit: u64) -> Option<Vec<Op>> {
         if limit == u64::MAX {
             return None;
         }
         let block = fusion.block().ptr;
+        let search = self.new_search();
         let mut late: Vec<(u64, Op)> = Vec::new();
-        let mut seen: FxHashSet<Op> = FxHashSet::default();
         let mut work: Vec<Op> = vec![fusion];
         while let Some(op) = work.pop() {
-            for v in op.results() {
-                for (user, _) in v.uses() {
-                    let p = self.pos(user);
-                    if user.block().ptr != block || p == u64::MAX {
-                        return None;
-                    }
-                    if p < limit && seen.insert(user) {
-                        late.push((p, user));
+            for r in 0..op.num_results() {
+                for user in op.result(r).use_owners() {
+                    let slot = match self.position.get_mut(&user) {
+                        Some(slot) if user.block().ptr == block => slot,
+                        _ => return None,
+                    };
+                    if slot.pos < limit && slot.seen != search {
+                        slot.seen = search;
+                        late.push((slot.pos, user));
                         work.push(user);
                     }
                 }

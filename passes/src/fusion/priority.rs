@@ -33,7 +33,7 @@ use rxla_ir::{
     op::{distinct, Op, Value},
     pass::{HloPass, PassError, PassOptions},
 };
-use std::{cell::RefCell, collections::BTreeMap, rc::Rc};
+use std::{cell::RefCell, collections::BinaryHeap, rc::Rc};
 
 #[derive(Clone, Debug)]
 pub struct PriorityFusion {
@@ -83,13 +83,43 @@ impl Ord for Priority {
 }
 
 /// The producers, best first; ties go to the later op (as XLA's unique
-/// ids do).
+/// ids do). A binary heap whose entries go stale when their op's priority
+/// is set again (`key` has the live one): a priority changes at every
+/// fusion next to its producer, and a balanced tree paid for a removal
+/// and an insertion each time.
 #[derive(Default)]
 struct Queue {
-    by_priority: BTreeMap<(Priority, u64), Op>,
+    heap: BinaryHeap<Entry>,
     key: FxHashMap<Op, (Priority, u64)>,
     id: FxHashMap<Op, u64>,
     next: u64,
+}
+
+/// A queued producer: its priority and id (ordered by them), and the op.
+struct Entry(Priority, u64, Op);
+
+impl Entry {
+    /// The priority's bits and the id (equal for the same key, NaNs too).
+    fn key(&self) -> (u64, u64) {
+        (self.0 .0.to_bits(), self.1)
+    }
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == std::cmp::Ordering::Equal
+    }
+}
+impl Eq for Entry {}
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Entry {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (self.0, self.1).cmp(&(other.0, other.1))
+    }
 }
 
 impl Queue {
@@ -99,13 +129,10 @@ impl Queue {
     }
 
     fn set(&mut self, op: Op, priority: Option<f64>) {
-        if let Some(old) = self.key.remove(&op) {
-            self.by_priority.remove(&old);
-        }
+        self.key.remove(&op);
         if let (Some(p), Some(&id)) = (priority, self.id.get(&op)) {
-            let key = (Priority(p), id);
-            self.by_priority.insert(key, op);
-            self.key.insert(op, key);
+            self.heap.push(Entry(Priority(p), id, op));
+            self.key.insert(op, (Priority(p), id));
         }
     }
 
@@ -116,10 +143,14 @@ impl Queue {
     }
 
     fn pop(&mut self) -> Option<Op> {
-        let (&key, &op) = self.by_priority.iter().next_back()?;
-        self.by_priority.remove(&key);
-        self.key.remove(&op);
-        Some(op)
+        while let Some(entry) = self.heap.pop() {
+            let live = self.key.get(&entry.2).is_some_and(|(p, id)| (p.0.to_bits(), *id) == entry.key());
+            if live {
+                self.key.remove(&entry.2);
+                return Some(entry.2);
+            }
+        }
+        None
     }
 
     fn contains(&self, op: Op) -> bool {
