@@ -172,8 +172,16 @@ fn fold(module: Op, op: Op) -> Result<(), PassError> {
 }
 
 /// Runs `op` alone in a scratch module (its constant operand expressions
-/// and called computations cloned in) through the interpreter.
+/// and called computations cloned in) through the interpreter. The
+/// constants of the expression whose storage [`constant_literal`] reads
+/// become parameters of the scratch function, passed to the interpreter as
+/// literals: cloned in, every element went through text on the way (the
+/// syntax tree keeps elements as tokens), which was most of the pass's
+/// time on modules that fold large tables (a sequence's positions and
+/// their sines and cosines).
 fn evaluate(module: Op, op: Op) -> Result<Literal, String> {
+    let mut leaves: Vec<(Op, Literal)> = Vec::new();
+    collect_constants(op, &mut HashSet::new(), &mut leaves);
     unsafe {
         let scratch = Module::from_raw(mlirModuleCreateEmpty(mlirLocationUnknownGet(op.context())));
         let root = Op::from_raw(mlirModuleGetOperation(scratch.to_raw()));
@@ -181,14 +189,88 @@ fn evaluate(module: Op, op: Op) -> Result<Literal, String> {
             let clone = f.clone_detached();
             mlirBlockAppendOwnedOperation(root.region_block(0).expect("module body"), clone.raw());
         }
-        let (func, b, _) = computation::create_function(root, "main", &[], &[op.result_type(0)]).map_err(|e| e.0)?;
+        let params: Vec<HloType> = leaves.iter().map(|(c, _)| c.result_type(0)).collect();
+        let (func, b, args) =
+            computation::create_function(root, "main", &params, &[op.result_type(0)]).map_err(|e| e.0)?;
         func.remove_attr("sym_visibility");
         func.set_attr_raw("hlo.entry", mlirUnitAttrGet(op.context()));
-        let mut cloned: HashMap<Value, Value> = HashMap::new();
+        let mut cloned: HashMap<Value, Value> =
+            leaves.iter().zip(&args).map(|((c, _), arg)| (c.result(0), *arg)).collect();
         let value = clone_expression(&b, op, &mut cloned)?;
         b.ret(&[value]).map_err(|e| e.0)?;
         let ast = rxla_translate::export::export_ast(&scratch).map_err(|e| e.to_string())?;
-        Interpreter::new(&ast).run(&[]).map_err(|e| e.to_string())
+        let literals: Vec<Literal> = leaves.into_iter().map(|(_, l)| l).collect();
+        Interpreter::new(&ast).run(&literals).map_err(|e| e.to_string())
+    }
+}
+
+/// The `hlo.constant`s `op`'s operands come from (through the ops
+/// [`clone_expression`] clones), each once, with their values where
+/// [`constant_literal`] reads them.
+fn collect_constants(op: Op, seen: &mut HashSet<Op>, out: &mut Vec<(Op, Literal)>) {
+    for v in op.operands() {
+        let Some(def) = v.op() else { continue };
+        if !seen.insert(def) {
+            continue;
+        }
+        if def.is("constant") {
+            if let Some(literal) = constant_literal(def) {
+                out.push((def, literal));
+            }
+        } else {
+            collect_constants(def, seen, out);
+        }
+    }
+}
+
+/// The value of a dense `hlo.constant` of a byte-sized (or `pred`) element
+/// type, read from the attribute's storage; `None` for other constants
+/// (they are cloned into the scratch module as they are).
+fn constant_literal(op: Op) -> Option<Literal> {
+    let ty = op.result_type(0).into_tensor()?;
+    let attr = op.attr_raw("value")?;
+    let n = usize::try_from(ty.num_elements()).ok()?;
+    // SAFETY: a live attribute; reads stay within its element count and
+    // element size (one element for a splat).
+    unsafe {
+        if !mlirAttributeIsADenseElements(attr) || mlirElementsAttrGetNumElements(attr) as usize != n {
+            return None;
+        }
+        let splat = mlirDenseElementsAttrIsSplat(attr);
+        let index = |i: usize| if splat { 0 } else { i as isize };
+        if ty.elem.0 == "i1" {
+            let v = (0..n).map(|i| mlirDenseElementsAttrGetBoolValue(attr, index(i))).collect();
+            return Some(Literal::Array { dims: ty.dims, data: Data::Pred(v) });
+        }
+        let raw = mlirDenseElementsAttrGetRawData(attr) as *const u8;
+        if raw.is_null() && n > 0 {
+            return None;
+        }
+        fn read<T, const N: usize>(raw: *const u8, n: usize, splat: bool, f: impl Fn([u8; N]) -> T) -> Vec<T> {
+            (0..n)
+                .map(|i| {
+                    let at = if splat { 0 } else { i * N };
+                    // SAFETY: the caller's element count and size.
+                    f(unsafe { std::ptr::read_unaligned(raw.add(at) as *const [u8; N]) })
+                })
+                .collect()
+        }
+        let data = match ty.elem.0.as_str() {
+            "i8" => Data::S8(read(raw, n, splat, i8::from_le_bytes)),
+            "i16" => Data::S16(read(raw, n, splat, i16::from_le_bytes)),
+            "i32" => Data::S32(read(raw, n, splat, i32::from_le_bytes)),
+            "i64" => Data::S64(read(raw, n, splat, i64::from_le_bytes)),
+            "ui8" => Data::U8(read(raw, n, splat, u8::from_le_bytes)),
+            "ui16" => Data::U16(read(raw, n, splat, u16::from_le_bytes)),
+            "ui32" => Data::U32(read(raw, n, splat, u32::from_le_bytes)),
+            "ui64" => Data::U64(read(raw, n, splat, u64::from_le_bytes)),
+            "f16" => Data::F16(read(raw, n, splat, |b| half::f16::from_bits(u16::from_le_bytes(b)))),
+            "bf16" => Data::Bf16(read(raw, n, splat, |b| half::bf16::from_bits(u16::from_le_bytes(b)))),
+            "f32" => Data::F32(read(raw, n, splat, f32::from_le_bytes)),
+            "f64" => Data::F64(read(raw, n, splat, f64::from_le_bytes)),
+            _ => return None,
+        };
+        Some(Literal::Array { dims: ty.dims, data })
     }
 }
 
