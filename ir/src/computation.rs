@@ -39,11 +39,12 @@ pub fn lookup(module: Op, name: &str) -> Option<Op> {
     }
 }
 
+/// The module a [`NameIndex`] is open for, and its functions by name once
+/// the first lookup listed them.
+type OpenIndex = Option<(Op, Option<HashMap<String, Op>>)>;
+
 thread_local! {
-    /// The module a [`NameIndex`] is open for, and its functions by name
-    /// once the first lookup listed them.
-    static INDEX: std::cell::RefCell<Option<(Op, Option<HashMap<String, Op>>)>> =
-        const { std::cell::RefCell::new(None) };
+    static INDEX: std::cell::RefCell<OpenIndex> = const { std::cell::RefCell::new(None) };
 }
 
 /// While alive, [`lookup`] on `module` answers from an index of its
@@ -54,7 +55,7 @@ thread_local! {
 /// still found. One index at a time: a nested one replaces it until it is
 /// dropped.
 pub struct NameIndex {
-    outer: Option<(Op, Option<HashMap<String, Op>>)>,
+    outer: OpenIndex,
 }
 
 impl NameIndex {
