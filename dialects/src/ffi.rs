@@ -2,7 +2,10 @@
 
 use std::ffi::c_void;
 
-use mlir_sys::{MlirAttribute, MlirContext, MlirDialectHandle, MlirLocation, MlirOperation, MlirStringRef, MlirType};
+use mlir_sys::{
+    MlirAttribute, MlirContext, MlirDialectHandle, MlirLocation, MlirNamedAttribute, MlirOperation, MlirStringRef,
+    MlirType,
+};
 
 extern "C" {
     pub fn mlirGetDialectHandle__hlo__() -> MlirDialectHandle;
@@ -11,6 +14,11 @@ extern "C" {
     pub fn rxlaOperationIsTriviallyDead(op: MlirOperation) -> bool;
     pub fn rxlaOperationIsMemoryEffectFree(op: MlirOperation) -> bool;
     pub fn rxlaOperationGetAttrDictionary(op: MlirOperation) -> MlirAttribute;
+    pub fn rxlaOperationForEachAttr(
+        op: MlirOperation,
+        callback: unsafe extern "C" fn(MlirNamedAttribute, *mut c_void),
+        user_data: *mut c_void,
+    );
     pub fn rxlaContextSetPrintOpOnDiagnostic(context: MlirContext, enable: bool);
     pub fn rxlaEmitWarning(location: MlirLocation, message: MlirStringRef);
     pub fn rxlaAttributeIsAIndexingMap(attr: MlirAttribute) -> bool;

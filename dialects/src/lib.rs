@@ -165,6 +165,25 @@ pub unsafe fn attr_dictionary(op: mlir_sys::MlirOperation) -> mlir_sys::MlirAttr
     unsafe { ffi::rxlaOperationGetAttrDictionary(op) }
 }
 
+/// Every attribute of the live operation `op`, inherent and discardable,
+/// sorted by name: the elements of [`attr_dictionary`], read without
+/// building that dictionary (which uniques a new attribute for ops that
+/// keep attributes as properties: a hash of every attribute and a lock).
+///
+/// # Safety
+/// `op` must be a live operation.
+pub unsafe fn named_attrs(op: mlir_sys::MlirOperation) -> Vec<mlir_sys::MlirNamedAttribute> {
+    unsafe extern "C" fn push(attr: mlir_sys::MlirNamedAttribute, user: *mut std::ffi::c_void) {
+        // SAFETY: `user` is the Vec below, alive for the call.
+        unsafe { (*(user as *mut Vec<mlir_sys::MlirNamedAttribute>)).push(attr) };
+    }
+    let mut out: Vec<mlir_sys::MlirNamedAttribute> = Vec::new();
+    // SAFETY: the caller guarantees a live operation; the callback only
+    // pushes to `out`.
+    unsafe { ffi::rxlaOperationForEachAttr(op, push, &mut out as *mut _ as *mut std::ffi::c_void) };
+    out
+}
+
 /// True if `op` would be dead were its results unused: it has no memory
 /// effects (MLIR's `wouldOpBeTriviallyDead`).
 pub fn is_trivially_dead<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {

@@ -194,14 +194,11 @@ impl Op {
     }
 
     /// Every attribute, inherent and discardable, sorted by name: the
-    /// op's attribute dictionary, built once (see
-    /// `rxla_dialects::attr_dictionary`).
+    /// elements of the op's attribute dictionary, read without building it
+    /// (see `rxla_dialects::named_attrs`).
     pub fn named_attrs(self) -> Vec<MlirNamedAttribute> {
-        // SAFETY: a live op; the dictionary is uniqued in the context.
-        unsafe {
-            let dict = rxla_dialects::attr_dictionary(self.0);
-            (0..mlirDictionaryAttrGetNumElements(dict)).map(|i| mlirDictionaryAttrGetElement(dict, i)).collect()
-        }
+        // SAFETY: a live op; its attributes are uniqued in the context.
+        unsafe { rxla_dialects::named_attrs(self.0) }
     }
 
     /// Every attribute as (name, attribute), sorted by name.
@@ -840,5 +837,53 @@ mod tests {
         assert_eq!(names, ["dimensions", "note", "to_apply"]);
         assert_eq!(named, one_by_one);
         assert_eq!(reduce.symbol_uses(), ["sum"]);
+    }
+
+    /// `named_attrs` lists the elements of `getAttrDictionary` for ops of
+    /// every kind the compiler builds: with properties (hlo, func, arith,
+    /// llvm) and without, inherent attributes set and unset, discardable
+    /// ones among them.
+    #[test]
+    fn named_attrs_match_the_dictionary_for_every_op() {
+        let context = rxla_dialects::create_context();
+        let source = r#"
+            func.func private @sum(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> attributes {note = 1 : i64} {
+              %0 = hlo.add %a, %b {other = "x", zeta = unit} : tensor<f32>
+              return %0 : tensor<f32>
+            }
+            func.func @main(%x: tensor<4x2xf32>, %i: tensor<f32>) -> (tensor<4xf32>, tensor<2x4xf32>) {
+              %0 = hlo.reduce %x, %i {dimensions = array<i64: 1>, to_apply = @sum, aaa = "first"} : (tensor<4x2xf32>, tensor<f32>) -> tensor<4xf32>
+              %1 = hlo.transpose %x, dims = [1, 0] : (tensor<4x2xf32>) -> tensor<2x4xf32>
+              %2 = hlo.compare LT, %i, %i : (tensor<f32>, tensor<f32>) -> tensor<i1>
+              %c = arith.constant {b = 2 : i32} 3 : index
+              %d = arith.addi %c, %c overflow<nsw> : index
+              %e = "test.unregistered"(%c) {z = 1 : i64, a = 2 : i64} : (index) -> index
+              return %0, %1 : tensor<4xf32>, tensor<2x4xf32>
+            }
+            llvm.func @f(%p: i64) -> i64 {
+              %m = llvm.mul %p, %p overflow<nsw, nuw> {tag = "t"} : i64
+              llvm.return %m : i64
+            }
+        "#;
+        context.set_allow_unregistered_dialects(true);
+        let module = Module::parse(&context, source).expect("parses");
+        let root = Op::from_raw(module.as_operation().to_raw());
+        let mut checked = 0;
+        for op in root.walk_preorder() {
+            let named: Vec<(usize, usize)> =
+                op.named_attrs().iter().map(|a| (a.name.ptr as usize, a.attribute.ptr as usize)).collect();
+            let dictionary: Vec<(usize, usize)> = unsafe {
+                let dict = rxla_dialects::attr_dictionary(op.raw());
+                (0..mlirDictionaryAttrGetNumElements(dict))
+                    .map(|i| {
+                        let a = mlirDictionaryAttrGetElement(dict, i);
+                        (a.name.ptr as usize, a.attribute.ptr as usize)
+                    })
+                    .collect()
+            };
+            assert_eq!(named, dictionary, "{}", op.name());
+            checked += !named.is_empty() as usize;
+        }
+        assert!(checked >= 10, "{checked}");
     }
 }

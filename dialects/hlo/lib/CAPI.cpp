@@ -23,6 +23,40 @@ MlirAttribute rxlaOperationGetAttrDictionary(MlirOperation op) {
   return wrap(mlir::Attribute(unwrap(op)->getAttrDictionary()));
 }
 
+void rxlaOperationForEachAttr(MlirOperation op,
+                              void (*callback)(MlirNamedAttribute, void *),
+                              void *userData) {
+  mlir::Operation *o = unwrap(op);
+  auto emit = [&](const mlir::NamedAttribute &a) {
+    callback(mlirNamedAttributeGet(wrap(a.getName()), wrap(a.getValue())),
+             userData);
+  };
+  // Without properties the op's dictionary is all its attributes.
+  if (o->getPropertiesStorageSize() == 0) {
+    for (const mlir::NamedAttribute &a : o->getAttrDictionary())
+      emit(a);
+    return;
+  }
+  // With properties, getAttrDictionary builds (and uniques) a dictionary
+  // of the inherent and discardable attributes; this lists the same ones
+  // in the same (name) order without building it.
+  llvm::SmallVector<mlir::NamedAttribute, 8> attrs;
+  if (std::optional<mlir::RegisteredOperationName> info =
+          o->getRegisteredInfo())
+    for (mlir::StringAttr name : info->getAttributeNames())
+      if (std::optional<mlir::Attribute> a = o->getInherentAttr(name);
+          a && *a)
+        attrs.emplace_back(name, *a);
+  for (const mlir::NamedAttribute &a : o->getDiscardableAttrs())
+    attrs.push_back(a);
+  llvm::sort(attrs, [](const mlir::NamedAttribute &x,
+                       const mlir::NamedAttribute &y) {
+    return x.getName().strref() < y.getName().strref();
+  });
+  for (const mlir::NamedAttribute &a : attrs)
+    emit(a);
+}
+
 void rxlaEmitWarning(MlirLocation location, MlirStringRef message) {
   mlir::emitWarning(unwrap(location)) << unwrap(message);
 }

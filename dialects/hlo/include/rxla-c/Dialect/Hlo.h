@@ -30,6 +30,15 @@ MLIR_CAPI_EXPORTED bool rxlaOperationIsMemoryEffectFree(MlirOperation op);
 /// times.
 MLIR_CAPI_EXPORTED MlirAttribute rxlaOperationGetAttrDictionary(MlirOperation op);
 
+/// Calls `callback` with each of `op`'s attributes, inherent and
+/// discardable, in name order: the elements of
+/// rxlaOperationGetAttrDictionary, without building (and uniquing) that
+/// dictionary for ops that keep attributes as properties.
+MLIR_CAPI_EXPORTED void
+rxlaOperationForEachAttr(MlirOperation op,
+                         void (*callback)(MlirNamedAttribute, void *),
+                         void *userData);
+
 /// Whether diagnostics on an operation get a "see current operation" note
 /// (MLIR's MLIRContext::printOpOnDiagnostic; mlir-opt turns it off for
 /// --verify-diagnostics). Not in MLIR's C API.
