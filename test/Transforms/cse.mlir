@@ -158,3 +158,24 @@ func.func @cleanup(%a: tensor<f32>) -> (tensor<f32>, tensor<f32>) {
   %5 = hlo.get_tuple_element %4[0] : (tuple<tensor<f32>, tensor<f32>>) -> tensor<f32>
   return %2, %5 : tensor<f32>, tensor<f32>
 }
+
+// -----
+
+// An instruction marked MUST_FUSE merges with nothing, and nothing merges
+// into it, although identity ignores frontend attributes: its twins merge
+// with each other, whichever comes first.
+// CHECK-LABEL: func.func @must_fuse
+// CHECK-NEXT: %[[A:.*]] = hlo.add %arg0, %arg1 {hlo.frontend_attributes = "{MUST_FUSE=\22true\22}"}
+// CHECK-NEXT: %[[B:.*]] = hlo.add %arg0, %arg1 : tensor<4xf32>
+// CHECK-NEXT: %[[C:.*]] = hlo.multiply %arg0, %arg1 : tensor<4xf32>
+// CHECK-NEXT: %[[D:.*]] = hlo.multiply %arg0, %arg1 {hlo.frontend_attributes = "{MUST_FUSE=\22true\22}"}
+// CHECK-NEXT: return %[[A]], %[[B]], %[[B]], %[[C]], %[[D]], %[[C]]
+func.func @must_fuse(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %0 = hlo.add %a, %b {hlo.frontend_attributes = "{MUST_FUSE=\22true\22}"} : tensor<4xf32>
+  %1 = hlo.add %a, %b : tensor<4xf32>
+  %2 = hlo.add %b, %a : tensor<4xf32>
+  %3 = hlo.multiply %a, %b : tensor<4xf32>
+  %4 = hlo.multiply %a, %b {hlo.frontend_attributes = "{MUST_FUSE=\22true\22}"} : tensor<4xf32>
+  %5 = hlo.multiply %a, %b : tensor<4xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
