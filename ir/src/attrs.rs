@@ -265,6 +265,40 @@ pub fn dense_raw(ty: mlir_sys::MlirType, bytes: &[u8]) -> Option<MlirAttribute> 
     (!attr.ptr.is_null()).then_some(attr)
 }
 
+/// The elements of the dense elements attribute `attr` as its storage
+/// holds them, the inverse of [`dense_raw`]: `n` elements, row-major,
+/// little-endian, `element_bytes` wide each (a splat repeated); `i1`
+/// elements, which MLIR stores as bits, one byte each (0 or 1). `None` if
+/// `attr` is not a dense elements attribute of `n` elements.
+pub fn dense_bytes(attr: MlirAttribute, n: usize, element_bytes: usize) -> Option<Vec<u8>> {
+    use mlir_sys::*;
+    // SAFETY: a live attribute; reads stay within its `n` elements of
+    // `element_bytes` (one element for a splat).
+    unsafe {
+        if !mlirAttributeIsADenseElements(attr) || mlirElementsAttrGetNumElements(attr) != n as i64 {
+            return None;
+        }
+        let splat = mlirDenseElementsAttrIsSplat(attr);
+        let element = mlirShapedTypeGetElementType(mlirAttributeGetType(attr));
+        if mlirTypeIsAInteger(element) && mlirIntegerTypeGetWidth(element) == 1 {
+            return Some(
+                (0..n)
+                    .map(|i| mlirDenseElementsAttrGetBoolValue(attr, if splat { 0 } else { i as isize }) as u8)
+                    .collect(),
+            );
+        }
+        if n == 0 {
+            return Some(Vec::new());
+        }
+        let raw = mlirDenseElementsAttrGetRawData(attr) as *const u8;
+        if raw.is_null() {
+            return None;
+        }
+        let data = std::slice::from_raw_parts(raw, if splat { element_bytes } else { element_bytes * n });
+        Some(if splat { data.repeat(n) } else { data.to_vec() })
+    }
+}
+
 /// A dense `i1` elements attribute of the shaped type `ty`; one value
 /// makes a splat.
 pub fn dense_bools(ty: mlir_sys::MlirType, values: &[bool]) -> MlirAttribute {

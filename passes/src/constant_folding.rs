@@ -228,50 +228,35 @@ fn collect_constants(op: Op, seen: &mut HashSet<Op>, out: &mut Vec<(Op, Literal)
 /// (they are cloned into the scratch module as they are).
 fn constant_literal(op: Op) -> Option<Literal> {
     let ty = op.result_type(0).into_tensor()?;
-    let attr = op.attr_raw("value")?;
     let n = usize::try_from(ty.num_elements()).ok()?;
-    // SAFETY: a live attribute; reads stay within its element count and
-    // element size (one element for a splat).
-    unsafe {
-        if !mlirAttributeIsADenseElements(attr) || mlirElementsAttrGetNumElements(attr) as usize != n {
-            return None;
-        }
-        let splat = mlirDenseElementsAttrIsSplat(attr);
-        let index = |i: usize| if splat { 0 } else { i as isize };
-        if ty.elem.0 == "i1" {
-            let v = (0..n).map(|i| mlirDenseElementsAttrGetBoolValue(attr, index(i))).collect();
-            return Some(Literal::Array { dims: ty.dims, data: Data::Pred(v) });
-        }
-        let raw = mlirDenseElementsAttrGetRawData(attr) as *const u8;
-        if raw.is_null() && n > 0 {
-            return None;
-        }
-        fn read<T, const N: usize>(raw: *const u8, n: usize, splat: bool, f: impl Fn([u8; N]) -> T) -> Vec<T> {
-            (0..n)
-                .map(|i| {
-                    let at = if splat { 0 } else { i * N };
-                    // SAFETY: the caller's element count and size.
-                    f(unsafe { std::ptr::read_unaligned(raw.add(at) as *const [u8; N]) })
-                })
-                .collect()
-        }
-        let data = match ty.elem.0.as_str() {
-            "i8" => Data::S8(read(raw, n, splat, i8::from_le_bytes)),
-            "i16" => Data::S16(read(raw, n, splat, i16::from_le_bytes)),
-            "i32" => Data::S32(read(raw, n, splat, i32::from_le_bytes)),
-            "i64" => Data::S64(read(raw, n, splat, i64::from_le_bytes)),
-            "ui8" => Data::U8(read(raw, n, splat, u8::from_le_bytes)),
-            "ui16" => Data::U16(read(raw, n, splat, u16::from_le_bytes)),
-            "ui32" => Data::U32(read(raw, n, splat, u32::from_le_bytes)),
-            "ui64" => Data::U64(read(raw, n, splat, u64::from_le_bytes)),
-            "f16" => Data::F16(read(raw, n, splat, |b| half::f16::from_bits(u16::from_le_bytes(b)))),
-            "bf16" => Data::Bf16(read(raw, n, splat, |b| half::bf16::from_bits(u16::from_le_bytes(b)))),
-            "f32" => Data::F32(read(raw, n, splat, f32::from_le_bytes)),
-            "f64" => Data::F64(read(raw, n, splat, f64::from_le_bytes)),
-            _ => return None,
-        };
-        Some(Literal::Array { dims: ty.dims, data })
+    let width = match ty.elem.0.as_str() {
+        "i1" | "i8" | "ui8" => 1,
+        "i16" | "ui16" | "f16" | "bf16" => 2,
+        "i32" | "ui32" | "f32" => 4,
+        "i64" | "ui64" | "f64" => 8,
+        _ => return None,
+    };
+    let bytes = rxla_ir::attrs::dense_bytes(op.attr_raw("value")?, n, width)?;
+    fn le<T, const N: usize>(bytes: &[u8], f: impl Fn([u8; N]) -> T) -> Vec<T> {
+        bytes.chunks_exact(N).map(|c| f(c.try_into().expect("N bytes"))).collect()
     }
+    let data = match ty.elem.0.as_str() {
+        "i1" => Data::Pred(bytes.iter().map(|&b| b != 0).collect()),
+        "i8" => Data::S8(le(&bytes, i8::from_le_bytes)),
+        "i16" => Data::S16(le(&bytes, i16::from_le_bytes)),
+        "i32" => Data::S32(le(&bytes, i32::from_le_bytes)),
+        "i64" => Data::S64(le(&bytes, i64::from_le_bytes)),
+        "ui8" => Data::U8(bytes),
+        "ui16" => Data::U16(le(&bytes, u16::from_le_bytes)),
+        "ui32" => Data::U32(le(&bytes, u32::from_le_bytes)),
+        "ui64" => Data::U64(le(&bytes, u64::from_le_bytes)),
+        "f16" => Data::F16(le(&bytes, |b| half::f16::from_bits(u16::from_le_bytes(b)))),
+        "bf16" => Data::Bf16(le(&bytes, |b| half::bf16::from_bits(u16::from_le_bytes(b)))),
+        "f32" => Data::F32(le(&bytes, f32::from_le_bytes)),
+        "f64" => Data::F64(le(&bytes, f64::from_le_bytes)),
+        _ => return None,
+    };
+    Some(Literal::Array { dims: ty.dims, data })
 }
 
 /// Clones `op` and the ops its operands come from into the builder's block.

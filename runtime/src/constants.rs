@@ -37,59 +37,38 @@ pub fn bytes(module: Op, op: Op, shape: &ArrayShape) -> Result<Vec<u8>, String> 
 }
 
 fn dense_bytes(op: Op, shape: &ArrayShape) -> Option<Vec<u8>> {
-    let attr = op.attr_raw("value")?;
-    let n = shape.elements();
-    unsafe {
-        if !mlirAttributeIsADenseElements(attr) {
-            return None;
-        }
-        let splat = mlirDenseElementsAttrIsSplat(attr);
-        if shape.ty == ElementType::Pred {
-            return Some(
-                (0..n)
-                    .map(|i| mlirDenseElementsAttrGetBoolValue(attr, if splat { 0 } else { i as isize }) as u8)
-                    .collect(),
-            );
-        }
-        use ElementType::*;
-        let natural = matches!(
-            shape.ty,
-            S8 | S16
-                | S32
-                | S64
-                | U8
-                | U16
-                | U32
-                | U64
-                | F16
-                | Bf16
-                | F32
-                | F64
-                | C64
-                | C128
-                | F8e4m3fn
-                | F8e5m2
-                | F8e4m3
-                | F8e3m4
-                | F8e4m3fnuz
-                | F8e4m3b11fnuz
-                | F8e5m2fnuz
-                | F8e8m0fnu
-        );
-        if !natural {
-            return None;
-        }
-        let size = byte_size(shape.ty);
-        let raw = mlirDenseElementsAttrGetRawData(attr) as *const u8;
-        if n == 0 {
-            return Some(Vec::new());
-        }
-        if raw.is_null() {
-            return None;
-        }
-        let data = std::slice::from_raw_parts(raw, if splat { size } else { size * n });
-        Some(if splat { data.repeat(n) } else { data.to_vec() })
+    use ElementType::*;
+    // Types whose attribute storage is the memory format (pred: one byte
+    // per element either way).
+    let natural = matches!(
+        shape.ty,
+        Pred | S8
+            | S16
+            | S32
+            | S64
+            | U8
+            | U16
+            | U32
+            | U64
+            | F16
+            | Bf16
+            | F32
+            | F64
+            | C64
+            | C128
+            | F8e4m3fn
+            | F8e5m2
+            | F8e4m3
+            | F8e3m4
+            | F8e4m3fnuz
+            | F8e4m3b11fnuz
+            | F8e5m2fnuz
+            | F8e8m0fnu
+    );
+    if !natural {
+        return None;
     }
+    rxla_ir::attrs::dense_bytes(op.attr_raw("value")?, shape.elements(), byte_size(shape.ty))
 }
 
 /// Every computation `op` calls, transitively.
