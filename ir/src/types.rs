@@ -9,6 +9,26 @@
 use mlir_sys::*;
 use std::fmt;
 
+/// MLIR's float types an HLO array may hold: the C API's test for each,
+/// and its spelling.
+const FLOATS: [(unsafe extern "C" fn(MlirType) -> bool, &str); 15] = [
+    (mlirTypeIsAF32, "f32"),
+    (mlirTypeIsABF16, "bf16"),
+    (mlirTypeIsAF16, "f16"),
+    (mlirTypeIsAF64, "f64"),
+    (mlirTypeIsAFloat8E4M3FN, "f8E4M3FN"),
+    (mlirTypeIsAFloat8E5M2, "f8E5M2"),
+    (mlirTypeIsAFloat8E4M3FNUZ, "f8E4M3FNUZ"),
+    (mlirTypeIsAFloat8E5M2FNUZ, "f8E5M2FNUZ"),
+    (mlirTypeIsAFloat8E4M3B11FNUZ, "f8E4M3B11FNUZ"),
+    (mlirTypeIsAFloat8E4M3, "f8E4M3"),
+    (mlirTypeIsAFloat8E3M4, "f8E3M4"),
+    (mlirTypeIsAFloat8E8M0FNU, "f8E8M0FNU"),
+    (mlirTypeIsAFloat6E2M3FN, "f6E2M3FN"),
+    (mlirTypeIsAFloat6E3M2FN, "f6E3M2FN"),
+    (mlirTypeIsAFloat4E2M1FN, "f4E2M1FN"),
+];
+
 /// The element type of an array, by its MLIR spelling.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ElementType(pub String);
@@ -38,26 +58,7 @@ impl ElementType {
                 let part = Self::from_mlir(mlirComplexTypeGetElementType(ty))?;
                 return Some(Self(format!("complex<{part}>")));
             }
-            let name = [
-                (mlirTypeIsAF32 as unsafe extern "C" fn(MlirType) -> bool, "f32"),
-                (mlirTypeIsABF16, "bf16"),
-                (mlirTypeIsAF16, "f16"),
-                (mlirTypeIsAF64, "f64"),
-                (mlirTypeIsAFloat8E4M3FN, "f8E4M3FN"),
-                (mlirTypeIsAFloat8E5M2, "f8E5M2"),
-                (mlirTypeIsAFloat8E4M3FNUZ, "f8E4M3FNUZ"),
-                (mlirTypeIsAFloat8E5M2FNUZ, "f8E5M2FNUZ"),
-                (mlirTypeIsAFloat8E4M3B11FNUZ, "f8E4M3B11FNUZ"),
-                (mlirTypeIsAFloat8E4M3, "f8E4M3"),
-                (mlirTypeIsAFloat8E3M4, "f8E3M4"),
-                (mlirTypeIsAFloat8E8M0FNU, "f8E8M0FNU"),
-                (mlirTypeIsAFloat6E2M3FN, "f6E2M3FN"),
-                (mlirTypeIsAFloat6E3M2FN, "f6E3M2FN"),
-                (mlirTypeIsAFloat4E2M1FN, "f4E2M1FN"),
-            ]
-            .into_iter()
-            .find(|(is, _)| is(ty))
-            .map(|(_, name)| name)?;
+            let name = FLOATS.iter().find(|(is, _)| is(ty)).map(|(_, name)| *name)?;
             Some(Self(name.to_string()))
         }
     }
@@ -73,25 +74,7 @@ impl ElementType {
             if mlirTypeIsAComplex(ty) {
                 return Self::recognizes(mlirComplexTypeGetElementType(ty));
             }
-            [
-                mlirTypeIsAF32 as unsafe extern "C" fn(MlirType) -> bool,
-                mlirTypeIsABF16,
-                mlirTypeIsAF16,
-                mlirTypeIsAF64,
-                mlirTypeIsAFloat8E4M3FN,
-                mlirTypeIsAFloat8E5M2,
-                mlirTypeIsAFloat8E4M3FNUZ,
-                mlirTypeIsAFloat8E5M2FNUZ,
-                mlirTypeIsAFloat8E4M3B11FNUZ,
-                mlirTypeIsAFloat8E4M3,
-                mlirTypeIsAFloat8E3M4,
-                mlirTypeIsAFloat8E8M0FNU,
-                mlirTypeIsAFloat6E2M3FN,
-                mlirTypeIsAFloat6E3M2FN,
-                mlirTypeIsAFloat4E2M1FN,
-            ]
-            .into_iter()
-            .any(|is| is(ty))
+            FLOATS.iter().any(|(is, _)| is(ty))
         }
     }
 
