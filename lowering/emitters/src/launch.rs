@@ -118,20 +118,83 @@ pub fn linearize(idx: &[Expr], shape: &[i64]) -> Expr {
 }
 
 /// The index in `to` of the element at `idx` of `from` when both are the
-/// same row-major buffer (XLA's bitcast map).
+/// same row-major buffer (XLA's bitcast map), for an `idx` within `from`.
+///
+/// Both shapes are cut into the shortest runs of dimensions with the same
+/// number of elements (`[2, 768, 197]` and `[2, 12, 64, 197]` into `2`,
+/// `768 = 12 x 64` and `197`), and each run is linearized and delinearized
+/// on its own, with no `mod` on its outermost dimension. For an index
+/// within the shape that is the same element as linearizing the whole
+/// index; but a run's index does not depend on the others, so an index
+/// whose range is not tight (`8 * tile + 7` in a dimension of 197, under
+/// a guard) still maps dimension by dimension instead of through a
+/// division by the whole run below it, which the simplifier could not
+/// undo, and a dimension that moves over unchanged stays as it is.
 pub fn bitcast_index(idx: &[Expr], from: &[i64], to: &[i64]) -> Vec<Expr> {
     if from == to {
         return idx.to_vec();
     }
     // Shapes that differ only in size-1 dimensions: the index moves over
-    // as it is, with no linearization (whose `mod`s would hide a
-    // contiguous index from the vectorizer where a range is not tight).
+    // as it is.
     let kept = |shape: &[i64]| shape.iter().copied().filter(|&d| d != 1).collect::<Vec<_>>();
     if kept(from) == kept(to) {
         let mut moved = from.iter().zip(idx).filter(|(&d, _)| d != 1).map(|(_, e)| e.clone());
         return to.iter().map(|&d| if d == 1 { Expr::zero() } else { moved.next().expect("same kept dims") }).collect();
     }
-    delinearize(&linearize(idx, from), to)
+    let Some(runs) = equal_size_runs(from, to) else {
+        return delinearize(&linearize(idx, from), to);
+    };
+    let mut out = Vec::with_capacity(to.len());
+    for (f, t) in runs {
+        match (f.len(), t.len()) {
+            (_, 0) => {}
+            (1, 1) => out.push(idx[f.start].clone()),
+            _ => {
+                let linear = linearize(&idx[f.clone()], &from[f]);
+                let mut within = delinearize(&linear, &to[t.clone()]);
+                // The run's outermost dimension takes what is left (no wrap).
+                let inner: i64 = to[t.start + 1..t.end].iter().map(|&d| d.max(1)).product();
+                within[0] = linear.floor_div_const(inner);
+                out.extend(within);
+            }
+        }
+    }
+    out
+}
+
+/// `from` and `to` cut into the shortest runs of dimensions with equal
+/// element counts, as index ranges into each (a run may be empty on one
+/// side: trailing size-1 dimensions). `None` when the element counts
+/// differ or a dimension is empty.
+fn equal_size_runs(from: &[i64], to: &[i64]) -> Option<Vec<(std::ops::Range<usize>, std::ops::Range<usize>)>> {
+    if from.iter().chain(to).any(|&d| d <= 0) {
+        return None;
+    }
+    let (mut i, mut j) = (0, 0);
+    let mut runs = Vec::new();
+    while i < from.len() || j < to.len() {
+        let (fi, tj) = (i, j);
+        let (mut pf, mut pt) = (1i64, 1i64);
+        if i < from.len() {
+            pf *= from[i];
+            i += 1;
+        }
+        if j < to.len() {
+            pt *= to[j];
+            j += 1;
+        }
+        while pf != pt {
+            if pf < pt {
+                pf = pf.checked_mul(*from.get(i)?)?;
+                i += 1;
+            } else {
+                pt = pt.checked_mul(*to.get(j)?)?;
+                j += 1;
+            }
+        }
+        runs.push((fi..i, tj..j));
+    }
+    Some(runs)
 }
 
 /// XLA's default thread-to-element map over `shape`: dims `th_x ... bl_z`,
@@ -332,11 +395,51 @@ mod tests {
     fn bitcast() {
         let idx = vec![Expr::dim(0), Expr::dim(1)];
         let r = bitcast_index(&idx, &[4, 6], &[24]);
-        // Simplified away once the bounds of d0 and d1 are known.
-        assert_eq!(r[0].to_string(), "(d0 * 6 + d1) mod 24");
+        // One run of dimensions: linearized, with no wrap around 24.
+        assert_eq!(r[0].to_string(), "d0 * 6 + d1");
+        // Runs `2 | 768 = 12 x 64 | 197` map one by one.
+        let idx = [Expr::dim(0), Expr::dim(1).mul_const(8).add_const(3), Expr::dim(2)];
+        let r: Vec<String> =
+            bitcast_index(&idx, &[2, 768, 197], &[2, 12, 64, 197]).iter().map(|e| e.to_string()).collect();
+        assert_eq!(r[0], "d0");
+        assert_eq!(r[3], "d2");
+        assert!(r.iter().all(|e| !e.contains("197")), "no division by the run below: {r:?}");
         // Only size-1 dimensions differ: the index moves over unchanged.
         let r = bitcast_index(&[Expr::zero(), Expr::dim(0), Expr::dim(1)], &[1, 4, 6], &[4, 1, 6]);
         let r: Vec<String> = r.iter().map(|e| e.to_string()).collect();
         assert_eq!(r, ["d0", "0", "d1"]);
+    }
+
+    /// For every index within `from`, the runs' index is the element
+    /// linearizing the whole index finds.
+    #[test]
+    fn bitcast_runs_agree_with_linearization() {
+        let pairs: [(&[i64], &[i64]); 9] = [
+            (&[2, 6, 5], &[2, 2, 3, 5]),
+            (&[2, 2, 3, 5], &[2, 6, 5]),
+            (&[4, 6], &[24]),
+            (&[24], &[2, 3, 4]),
+            (&[2, 3, 4], &[4, 3, 2]),
+            (&[3, 1, 4], &[12, 1, 1]),
+            (&[1, 6, 1], &[2, 3]),
+            (&[6, 4], &[2, 12]),
+            (&[1], &[1, 1]),
+        ];
+        for (from, to) in pairs {
+            let idx: Vec<Expr> = (0..from.len()).map(Expr::dim).collect();
+            let runs = bitcast_index(&idx, from, to);
+            let whole = delinearize(&linearize(&idx, from), to);
+            let n: i64 = from.iter().product();
+            for linear in 0..n {
+                let mut point = vec![0; from.len()];
+                let mut rest = linear;
+                for d in (0..from.len()).rev() {
+                    point[d] = rest % from[d];
+                    rest /= from[d];
+                }
+                let eval = |es: &[Expr]| es.iter().map(|e| e.eval(&point, &[]).unwrap()).collect::<Vec<_>>();
+                assert_eq!(eval(&runs), eval(&whole), "{from:?} -> {to:?} at {point:?}");
+            }
+        }
     }
 }
