@@ -17,7 +17,7 @@ use crate::{
 };
 use mlir_sys::{MlirAttribute, MlirType};
 use rxla_dialects::ffi;
-use rxla_indexing::{Expr, IndexingMap, Variable};
+use rxla_indexing::{BinOp, Expr, ExprKind, IndexingMap, Variable};
 use rxla_ir::op::{string_ref, Value};
 
 /// The body of a loop over a map: gets the map's results, the range
@@ -232,6 +232,10 @@ fn nest(
     body: &mut LoopBody,
 ) -> Result<Vec<Value>, EmitError> {
     let j = syms.len();
+    if j == unroll_from && j < map.num_range_vars() {
+        let tile = UnrolledTile::hoist(fb, map, dims, syms)?;
+        return tile.unroll(fb, &mut Vec::new(), inits, body);
+    }
     if j < map.num_range_vars() {
         let b = map.range_vars()[j].bounds;
         if b.lower == b.upper {
@@ -255,6 +259,113 @@ fn nest(
     let iters: Vec<Value> = inits.to_vec();
     let syms_now = syms.clone();
     fb.if_then(cond, &iters, &mut |fb| body(fb, &results, &syms_now, &iters))
+}
+
+/// The unrolled range variables of a map (the last ones, from `first`)
+/// with everything that does not depend on them computed once: the map's
+/// results and constraints over the builder's variables, where each
+/// sub-expression of the outer loops' variables that is not affine (the
+/// tile's coordinates: `(wg * n + t) mod k`, ...) became a variable of its
+/// own, and the unrolled variables are symbols `s0, s1, ...`. Each
+/// unrolled element then indexes as `coordinate * size + constant`, which
+/// the simplifier can see through (`(8 * v + 3) floordiv 64` is
+/// `v floordiv 8`), instead of repeating the tile's division and modulo
+/// with another constant folded in, which neither the lowering nor LLVM
+/// could share between the elements.
+struct UnrolledTile<'m> {
+    map: &'m IndexingMap,
+    first: usize,
+    outer_syms: Vec<Expr>,
+    results: Vec<Expr>,
+    constraints: Vec<(Expr, rxla_indexing::Interval)>,
+    /// The element-independent part of the guard: the dimensions' and the
+    /// outer range variables' bounds.
+    outer_cond: Option<Value>,
+}
+
+impl<'m> UnrolledTile<'m> {
+    fn hoist(fb: &mut FuncBuilder, map: &'m IndexingMap, dims: &[Expr], outer: &[Expr]) -> Result<Self, EmitError> {
+        let first = outer.len();
+        let mut syms = outer.to_vec();
+        syms.extend((0..map.num_range_vars() - first).map(Expr::sym));
+        let mut conds = Vec::new();
+        for (d, var) in map.dim_vars().iter().enumerate() {
+            conds.extend(fb.in_range(&dims[d], var.bounds.lower, var.bounds.upper)?);
+        }
+        for (j, var) in map.range_vars()[..first].iter().enumerate() {
+            conds.extend(fb.in_range(&outer[j], var.bounds.lower, var.bounds.upper)?);
+        }
+        let outer_cond = if conds.is_empty() { None } else { Some(fb.and_all(&conds)) };
+        let results = map
+            .results()
+            .iter()
+            .map(|e| hoist_coordinates(fb, &e.replace_dims_and_symbols(dims, &syms)))
+            .collect::<Result<_, _>>()?;
+        let constraints = map
+            .constraints()
+            .iter()
+            .map(|(e, r)| Ok((hoist_coordinates(fb, &e.replace_dims_and_symbols(dims, &syms))?, *r)))
+            .collect::<Result<_, EmitError>>()?;
+        Ok(UnrolledTile { map, first, outer_syms: outer.to_vec(), results, constraints, outer_cond })
+    }
+
+    /// Emits the body for every value of the unrolled variables from the
+    /// `consts.len()`-th on.
+    fn unroll(
+        &self,
+        fb: &mut FuncBuilder,
+        consts: &mut Vec<i64>,
+        inits: &[Value],
+        body: &mut LoopBody,
+    ) -> Result<Vec<Value>, EmitError> {
+        let k = consts.len();
+        if self.first + k < self.map.num_range_vars() {
+            let b = self.map.range_vars()[self.first + k].bounds;
+            let mut values = inits.to_vec();
+            for c in b.lower..=b.upper {
+                consts.push(c);
+                values = self.unroll(fb, consts, &values, body)?;
+                consts.pop();
+            }
+            return Ok(values);
+        }
+        let at = |e: &Expr| {
+            e.map_vars(&mut |v| match v {
+                rxla_indexing::Var::Dim(i) => Expr::dim(i),
+                rxla_indexing::Var::Sym(j) => Expr::constant(consts[j]),
+            })
+        };
+        let mut conds: Vec<Value> = self.outer_cond.into_iter().collect();
+        for (e, r) in &self.constraints {
+            conds.extend(fb.in_range(&at(e), r.lower, r.upper)?);
+        }
+        let cond = match conds.len() {
+            0 => None,
+            1 => Some(conds[0]),
+            _ => Some(fb.and_all(&conds)),
+        };
+        let results: Vec<Expr> = self.results.iter().map(|e| fb.simplify(&at(e))).collect();
+        let mut syms = self.outer_syms.clone();
+        syms.extend(consts.iter().map(|&c| Expr::constant(c)));
+        fb.if_then(cond, inits, &mut |fb| body(fb, &results, &syms, inits))
+    }
+}
+
+/// `e` with every maximal sub-expression that reads no symbol and is not
+/// affine (a division, modulo, minimum or maximum of the builder's
+/// variables) replaced by a new variable holding its value.
+fn hoist_coordinates(fb: &mut FuncBuilder, e: &Expr) -> Result<Expr, EmitError> {
+    let Some((op, lhs, rhs)) = e.as_binary() else { return Ok(e.clone()) };
+    if !matches!(op, BinOp::Add | BinOp::Mul) && e.used_syms().is_empty() {
+        let e = fb.simplify(e);
+        if e.is_const() || matches!(e.kind(), ExprKind::Dim(_)) {
+            return Ok(e);
+        }
+        let (lo, hi) = fb.range(&e);
+        let v = fb.index(&e)?;
+        return Ok(fb.var(v, lo, hi));
+    }
+    Ok(Expr::binary(op, &hoist_coordinates(fb, lhs)?, &hoist_coordinates(fb, rhs)?))
 }
 
 /// `xla.predicated_insert`: inserts `value` into `tensor` at `indices` if
