@@ -8,10 +8,103 @@ use crate::{pool, program::*, relayout::relayout};
 use rayon::prelude::*;
 use rxla_interpreter::{Interpreter, Literal};
 use rxla_library::array::{bytes_literal, literal_bytes, ArrayMut, ArrayRef, ArrayShape, Buffer, ElementType};
+use rxla_lowering::lower_tensors::MAX_DIRECT_BUFFERS;
 use std::sync::Mutex;
 
-/// The CPU kernel ABI: buffer pointers, workgroup id.
-pub type KernelFn = unsafe extern "C" fn(*const *mut u8, i64);
+/// A kernel compiled with the CPU kernel ABI (`docs/lowering.md`): one
+/// pointer argument per buffer and the workgroup id when it has at most
+/// [`MAX_DIRECT_BUFFERS`] buffers, else the array of the pointers and the
+/// workgroup id.
+#[derive(Clone, Copy, Debug)]
+pub struct KernelFn(usize);
+
+// `KernelFn::call` has one arm per number of buffers up to the lowering's.
+const _: () = assert!(MAX_DIRECT_BUFFERS == 32);
+
+impl KernelFn {
+    /// # Safety
+    /// `address` is the entry of a kernel compiled with the CPU kernel ABI.
+    pub unsafe fn from_address(address: usize) -> KernelFn {
+        KernelFn(address)
+    }
+
+    /// Runs workgroup `workgroup` of the kernel on the `n` buffers at
+    /// `buffers`.
+    ///
+    /// # Safety
+    /// `buffers` holds exactly the kernel's buffers, live and of the sizes
+    /// it was compiled for.
+    pub unsafe fn call(self, buffers: *const *mut u8, n: usize, workgroup: i64) {
+        // One call of the kernel's own signature per number of buffers.
+        macro_rules! direct {
+            ($($i:literal),*) => {{
+                // SAFETY: the kernel takes `n` pointers and the workgroup.
+                let f = unsafe {
+                    std::mem::transmute::<usize, unsafe extern "C" fn($(direct!(@ptr $i),)* i64)>(self.0)
+                };
+                // SAFETY: `buffers` has `n` pointers (the caller's promise).
+                unsafe { f($(*buffers.add($i),)* workgroup) }
+            }};
+            (@ptr $i:literal) => { *mut u8 };
+        }
+        match n {
+            0 => direct!(),
+            1 => direct!(0),
+            2 => direct!(0, 1),
+            3 => direct!(0, 1, 2),
+            4 => direct!(0, 1, 2, 3),
+            5 => direct!(0, 1, 2, 3, 4),
+            6 => direct!(0, 1, 2, 3, 4, 5),
+            7 => direct!(0, 1, 2, 3, 4, 5, 6),
+            8 => direct!(0, 1, 2, 3, 4, 5, 6, 7),
+            9 => direct!(0, 1, 2, 3, 4, 5, 6, 7, 8),
+            10 => direct!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9),
+            11 => direct!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10),
+            12 => direct!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11),
+            13 => direct!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12),
+            14 => direct!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13),
+            15 => direct!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14),
+            16 => direct!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+            17 => direct!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16),
+            18 => direct!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17),
+            19 => direct!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18),
+            20 => direct!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19),
+            21 => direct!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20),
+            22 => direct!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21),
+            23 => direct!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22),
+            24 => direct!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23),
+            25 => direct!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24),
+            26 => direct!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25),
+            27 => direct!(
+                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26
+            ),
+            28 => direct!(
+                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27
+            ),
+            29 => direct!(
+                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27,
+                28
+            ),
+            30 => direct!(
+                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27,
+                28, 29
+            ),
+            31 => direct!(
+                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27,
+                28, 29, 30
+            ),
+            32 => direct!(
+                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27,
+                28, 29, 30, 31
+            ),
+            _ => {
+                // SAFETY: a kernel with more buffers takes their array.
+                let f = unsafe { std::mem::transmute::<usize, unsafe extern "C" fn(*const *mut u8, i64)>(self.0) };
+                unsafe { f(buffers, workgroup) }
+            }
+        }
+    }
+}
 
 /// A failure while running (a library or custom call rejected its input).
 #[derive(Clone, Debug)]
@@ -238,17 +331,18 @@ impl Machine<'_> {
                 let function = self.function(*kernel)?;
                 let workgroups = self.kernels[*kernel].workgroups.max(1);
                 let raw = Ptrs(ptrs.as_ptr());
+                let n = ptrs.len();
                 if workgroups == 1 {
                     // SAFETY: the kernel reads and writes the buffers of its
                     // arguments, which are live and of the sizes it was
                     // compiled for.
-                    unsafe { function(raw.get(), 0) };
+                    unsafe { function.call(raw.get(), n, 0) };
                 } else {
                     pool::pool().install(|| {
                         (0..workgroups).into_par_iter().for_each(|wg| {
                             // SAFETY: as above; workgroups write disjoint
                             // elements (or update them atomically).
-                            unsafe { function(raw.get(), wg) };
+                            unsafe { function.call(raw.get(), n, wg) };
                         })
                     });
                 }
@@ -309,7 +403,7 @@ impl Machine<'_> {
                         *slots.add(2 * n) = &mut result;
                         // The comparator reads one element of each operand
                         // and writes one pred.
-                        function(slots, 0);
+                        function.call(slots, 2 * n + 1, 0);
                     }
                     result != 0
                 };

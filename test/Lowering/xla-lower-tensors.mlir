@@ -1,14 +1,12 @@
 // RUN: hlo-opt %s --split-input-file --passes=xla-lower-tensors | FileCheck %s
 
-// The CPU kernel ABI: the body takes one noalias, 64-byte aligned pointer
-// per buffer and the workgroup id; the entry loads the pointers from the
-// buffer array and calls it. Accesses become getelementptr + load/store,
-// pred elements are bytes, tensor constants are globals. The body is
-// internal and never inlined: LLVM compiles it once.
+// The CPU kernel ABI: the kernel takes one noalias, 64-byte aligned
+// pointer per buffer and the workgroup id. Accesses become getelementptr +
+// load/store, pred elements are bytes, tensor constants are globals.
 // CHECK:       llvm.mlir.global internal constant @kernel_cst0(dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>) {addr_space = 0 : i32, alignment = 64 : i64} : !llvm.array<2 x f32>
-// CHECK-LABEL: func.func private @kernel_impl
+// CHECK-LABEL: func.func @kernel
 // CHECK-SAME:    (%[[IN:.*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.noalias}, %[[FLAGS:.*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.noalias}, %[[OUT:.*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.noalias}, %[[WG:.*]]: index)
-// CHECK-SAME:    llvm.linkage = #llvm.linkage<internal>, passthrough = ["noinline"]
+// CHECK-SAME:    attributes {xla.entry}
 // CHECK:         %[[G:.*]] = llvm.mlir.addressof @kernel_cst0 : !llvm.ptr
 // CHECK:         %[[I:.*]] = arith.index_cast %[[WG]] : index to i64
 // CHECK:         %[[P:.*]] = llvm.getelementptr %[[IN]][%[[I]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
@@ -19,14 +17,7 @@
 // CHECK:         %[[Q:.*]] = llvm.getelementptr %[[OUT]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 // CHECK:         llvm.store %{{.*}}, %[[Q]] : f32, !llvm.ptr
 // CHECK:         return
-// CHECK-LABEL: func.func @kernel(%arg0: !llvm.ptr, %arg1: index) attributes {xla.entry}
-// CHECK:         %[[A0:.*]] = llvm.getelementptr %arg0[0] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
-// CHECK:         %[[S0:.*]] = llvm.load %[[A0]] invariant : !llvm.ptr -> !llvm.ptr
-// CHECK:         %[[A1:.*]] = llvm.getelementptr %arg0[1] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
-// CHECK:         %[[S1:.*]] = llvm.load %[[A1]] invariant
-// CHECK:         %[[A2:.*]] = llvm.getelementptr %arg0[2] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
-// CHECK:         %[[S2:.*]] = llvm.load %[[A2]] invariant
-// CHECK:         call @kernel_impl(%[[S0]], %[[S1]], %[[S2]], %arg1)
+// CHECK-NOT:     func.func
 func.func @kernel(%in: tensor<8xf32>, %flags: tensor<8xi1>, %out: tensor<8xf32>) -> tensor<8xf32> attributes {xla.entry} {
   %wg = xla.workgroup_id x {xla.range = [0 : index, 7 : index]}
   %cst = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>
@@ -45,7 +36,7 @@ func.func @kernel(%in: tensor<8xf32>, %flags: tensor<8xi1>, %out: tensor<8xf32>)
 // A kernel that updates a buffer in place gets no noalias (its output is
 // its operand's buffer). An atomic float addition is llvm.atomicrmw; any
 // other combiner a compare-and-swap loop.
-// CHECK-LABEL: func.func private @scatter_impl
+// CHECK-LABEL: func.func @scatter
 // CHECK-SAME:    !llvm.ptr {llvm.align = 64 : i64}
 // CHECK-NOT:     llvm.noalias
 // CHECK:         %[[V:.*]] = llvm.load %{{.*}} : !llvm.ptr -> f32
@@ -69,6 +60,31 @@ func.func @scatter(%update: tensor<1xf32>, %out: tensor<8xf32>) -> tensor<8xf32>
     xla.yield %m : f32
   }
   return %b : tensor<8xf32>
+}
+
+// -----
+
+// A kernel with more than 32 buffers takes them as an array: the body is
+// `@<name>_impl` with one pointer per buffer (internal and never inlined,
+// so LLVM compiles it once), and the entry loads the pointers from the
+// array and calls it.
+// CHECK-LABEL: func.func private @wide_impl
+// CHECK-SAME:    (%[[IN0:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.noalias},
+// CHECK-SAME:    {{.*}} %[[OUT:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.noalias}, %[[WG:[^:]*]]: index)
+// CHECK-SAME:    llvm.linkage = #llvm.linkage<internal>, passthrough = ["noinline"]
+// CHECK:         llvm.getelementptr %[[IN0]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK:         llvm.getelementptr %[[OUT]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK-LABEL: func.func @wide(%arg0: !llvm.ptr, %arg1: index) attributes {xla.entry}
+// CHECK:         %[[A0:.*]] = llvm.getelementptr %arg0[0] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+// CHECK:         %[[S0:.*]] = llvm.load %[[A0]] invariant : !llvm.ptr -> !llvm.ptr
+// CHECK:         %[[A32:.*]] = llvm.getelementptr %arg0[32] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+// CHECK:         %[[S32:.*]] = llvm.load %[[A32]] invariant
+// CHECK:         call @wide_impl(%[[S0]], {{.*}}, %[[S32]], %arg1)
+func.func @wide(%in0: tensor<1xf32>, %in1: tensor<1xf32>, %in2: tensor<1xf32>, %in3: tensor<1xf32>, %in4: tensor<1xf32>, %in5: tensor<1xf32>, %in6: tensor<1xf32>, %in7: tensor<1xf32>, %in8: tensor<1xf32>, %in9: tensor<1xf32>, %in10: tensor<1xf32>, %in11: tensor<1xf32>, %in12: tensor<1xf32>, %in13: tensor<1xf32>, %in14: tensor<1xf32>, %in15: tensor<1xf32>, %in16: tensor<1xf32>, %in17: tensor<1xf32>, %in18: tensor<1xf32>, %in19: tensor<1xf32>, %in20: tensor<1xf32>, %in21: tensor<1xf32>, %in22: tensor<1xf32>, %in23: tensor<1xf32>, %in24: tensor<1xf32>, %in25: tensor<1xf32>, %in26: tensor<1xf32>, %in27: tensor<1xf32>, %in28: tensor<1xf32>, %in29: tensor<1xf32>, %in30: tensor<1xf32>, %in31: tensor<1xf32>, %out: tensor<1xf32>) -> tensor<1xf32> attributes {xla.entry} {
+  %c0 = arith.constant 0 : index
+  %x = tensor.extract %in0[%c0] : tensor<1xf32>
+  %t = tensor.insert %x into %out[%c0] : tensor<1xf32>
+  return %t : tensor<1xf32>
 }
 
 // -----

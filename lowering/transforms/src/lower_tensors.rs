@@ -12,10 +12,11 @@
 //! - `xla.atomic_rmw` becomes `llvm.atomicrmw` for additions and a
 //!   compare-and-swap loop (`scf.while` around `llvm.cmpxchg`) otherwise.
 //! - `target=cpu` (the default), the CPU kernel ABI: the entry function
-//!   (`xla.entry`) becomes `(ptr %buffers, index %workgroup)`, `%buffers`
-//!   an array of one pointer per parameter and output, in the entry's
-//!   argument order; it returns nothing. `xla.workgroup_id` reads
-//!   `%workgroup`.
+//!   (`xla.entry`) takes one pointer per parameter and output, in the
+//!   entry's argument order, then `index %workgroup`, and returns
+//!   nothing; `xla.workgroup_id` reads `%workgroup`. A kernel with more
+//!   than [`MAX_DIRECT_BUFFERS`] buffers becomes `(ptr %buffers, index
+//!   %workgroup)` instead, `%buffers` an array of the pointers.
 //! - `target=gpu`, the CUDA kernel ABI: the entry function takes one
 //!   pointer per parameter and output (`noalias` unless the kernel updates
 //!   a buffer in place, 16-byte aligned), returns nothing and is marked
@@ -548,13 +549,22 @@ fn lower_atomic(op: Op) -> Result<()> {
     Ok(())
 }
 
-/// The CPU kernel ABI of the entry function (see the module comment): the
-/// kernel body becomes `@<name>_impl(ptr, ..., index)`, whose buffer
-/// arguments are 64-byte aligned and do not alias (unless the kernel
-/// updates a buffer in place), and `@<name>(ptr %buffers, index)` loads the
-/// pointers and calls it. The body is internal and `noinline`: its
-/// `noalias` arguments let loads and stores of different buffers be
-/// reordered and vectorized, and LLVM compiles it once.
+/// Kernels with at most this many buffers take them as arguments
+/// (`@k(ptr, ..., ptr, i64 workgroup)`); larger ones take an array of
+/// them (`@k(ptr buffers, i64 workgroup)`). The runtime calls a kernel by
+/// the number of buffers it passes, with the same rule.
+pub const MAX_DIRECT_BUFFERS: usize = 32;
+
+/// The CPU kernel ABI of the entry function (see the module comment). Its
+/// buffer arguments are 64-byte aligned and do not alias (unless the
+/// kernel updates a buffer in place), so that loads and stores of
+/// different buffers can be reordered and vectorized; the workgroup id is
+/// the last argument. With at most [`MAX_DIRECT_BUFFERS`] buffers that is
+/// the kernel. With more, the body becomes the internal, never inlined
+/// `@<name>_impl`, and `@<name>(ptr %buffers, index)` loads the pointers
+/// and calls it. (A wrapper for every kernel cost LLVM about 0.5 ms of
+/// optimization and code generation per kernel: a third of what a small
+/// kernel costs.)
 fn lower_entry_abi(func: Op) -> Result<()> {
     let block = func.region_block(0).ok_or_else(|| bug("entry function without a body"))?;
     let name = func.string_attr("sym_name").ok_or_else(|| bug("entry function without a name"))?;
@@ -584,6 +594,9 @@ fn lower_entry_abi(func: Op) -> Result<()> {
     attrs.push(b.dict_attr(&[]));
     func.set_attr_raw("arg_attrs", b.array_attr(&attrs));
     func.remove_attr("res_attrs");
+    if old_args.len() <= MAX_DIRECT_BUFFERS {
+        return Ok(());
+    }
     func.remove_attr("xla.entry");
     let impl_name = format!("{name}_impl");
     func.set_attr_raw("sym_name", b.string_attr(&impl_name));

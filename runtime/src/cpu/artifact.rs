@@ -26,7 +26,9 @@ use rxla_codegen::cpu::LoadedCode;
 use std::time::Instant;
 
 const MAGIC: &[u8] = b"RXLA-CPU-EXECUTABLE\0";
-const FORMAT: u32 = 1;
+/// 2: kernels with at most 32 buffers take them as arguments (the CPU
+/// kernel ABI, `docs/lowering.md`); format 1's objects took an array.
+const FORMAT: u32 = 2;
 
 /// Whether `bytes` start like a saved executable.
 pub fn is_executable_artifact(bytes: &[u8]) -> bool {

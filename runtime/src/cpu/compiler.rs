@@ -151,7 +151,7 @@ pub(crate) fn assemble(
                     .address(&k.name)
                     .ok_or_else(|| CompileError(format!("internal error: kernel `{}` has no code", k.name)))?;
                 // SAFETY: `address` is `k`'s code, compiled with the CPU kernel ABI.
-                Ok(Some(unsafe { std::mem::transmute::<usize, KernelFn>(address) }))
+                Ok(Some(unsafe { KernelFn::from_address(address) }))
             })
             .collect::<Result<_, CompileError>>()?,
         None => Vec::new(),

@@ -147,7 +147,7 @@ fn compile_inner(context: &Context, mut module: Module, options: &GpuOptions) ->
                     rxla_emitters::launch::Grid::Gpu(_) => 1,
                 };
                 // SAFETY: the JIT compiled the kernel with the CPU kernel ABI.
-                Some((unsafe { std::mem::transmute::<usize, KernelFn>(address) }, workgroups))
+                Some((unsafe { KernelFn::from_address(address) }, workgroups))
             })
             .collect();
         Some(super::Emulation { jit, kernels })
@@ -160,7 +160,7 @@ fn compile_inner(context: &Context, mut module: Module, options: &GpuOptions) ->
         .map(|(k, _)| {
             let address = jit.as_ref().filter(|_| k.launch.is_none()).and_then(|j| j.address(&k.name))?;
             // SAFETY: the JIT compiled the kernel with the CPU kernel ABI.
-            Some(unsafe { std::mem::transmute::<usize, KernelFn>(address) })
+            Some(unsafe { KernelFn::from_address(address) })
         })
         .collect();
 

@@ -516,7 +516,7 @@ impl Backend for HostBackend {
             // SAFETY: the kernel (the fusion compiled with the CPU kernel
             // ABI) reads and writes the buffers of its arguments, which
             // are live host memory of the slots' sizes.
-            unsafe { function(ptrs.as_ptr(), wg) };
+            unsafe { function.call(ptrs.as_ptr(), ptrs.len(), wg) };
         }
         Ok(())
     }
