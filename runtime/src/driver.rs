@@ -99,9 +99,11 @@ pub(crate) fn host() -> Result<HostTarget, CompileError> {
     HostTarget::new().map_err(|e| CompileError(format!("host target: {e}")))
 }
 
-/// How many threads LLVM compiles kernels on: one per core.
+/// How many threads LLVM compiles kernels on: one per core. Asked once:
+/// the standard library reads the cgroup's CPU quota files every time.
 pub(crate) fn compile_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    static THREADS: OnceLock<usize> = OnceLock::new();
+    *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 pub(crate) fn register_passes() {

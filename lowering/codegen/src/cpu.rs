@@ -22,7 +22,10 @@ use inkwell::{
 use std::{
     collections::HashMap,
     mem::ManuallyDrop,
-    sync::{Mutex, OnceLock},
+    sync::{
+        atomic::{AtomicU64, Ordering},
+        Condvar, Mutex, OnceLock,
+    },
 };
 
 /// The host CPU as a compilation target. Its target machine comes from a
@@ -314,9 +317,10 @@ pub fn kernel_objects(
 
 /// Object files linked into memory by LLVM's ORC JIT (JITLink), with
 /// symbols the objects do not define (the C library's) resolved in the
-/// process, as MCJIT resolves them.
+/// process, as MCJIT resolves them. Each is a JITDylib of the process's one
+/// JIT ([`SharedJit`]).
 pub struct LoadedCode {
-    jit: orc::LLVMOrcLLJITRef,
+    dylib: orc_base::LLVMOrcJITDylibRef,
     addresses: HashMap<String, usize>,
 }
 
@@ -340,31 +344,70 @@ fn llvm_result(error: LLVMErrorRef, what: &str) -> Result<(), String> {
     }
 }
 
-impl LoadedCode {
-    /// Links `objects` (from [`kernel_objects`], for this host) into memory
-    /// and looks up `functions`.
-    pub fn load(objects: &[Vec<u8>], functions: &[String]) -> Result<LoadedCode, String> {
+/// The process's ORC JIT, made at the first load and kept: an LLJIT made
+/// per executable detected the host and built two target machines each
+/// time (0.4 ms, an eighth of compiling a one-kernel module). Executables
+/// get a JITDylib each, emptied when they are dropped.
+struct SharedJit(orc::LLVMOrcLLJITRef);
+
+// SAFETY: LLJIT's execution session is thread-safe (JITDylibs are created,
+// filled, looked up and cleared under its lock).
+unsafe impl Send for SharedJit {}
+unsafe impl Sync for SharedJit {}
+
+fn shared_jit() -> Result<&'static SharedJit, String> {
+    static JIT: OnceLock<Result<SharedJit, String>> = OnceLock::new();
+    JIT.get_or_init(|| {
         Target::initialize_native(&InitializationConfig::default())?;
         let mut jit = std::ptr::null_mut();
         // SAFETY: a null builder asks for the default LLJIT (host target).
         llvm_result(unsafe { orc::LLVMOrcCreateLLJIT(&mut jit, std::ptr::null_mut()) }, "creating the ORC JIT")?;
-        let mut code = LoadedCode { jit, addresses: HashMap::new() };
-        // SAFETY: `jit` is live; the generator and the buffers are handed
-        // over to it (it owns them from here).
+        Ok(SharedJit(jit))
+    })
+    .as_ref()
+    .map_err(Clone::clone)
+}
+
+/// What a lookup's callback hands back: the addresses by interned name,
+/// or the error.
+type Found = Option<Result<Vec<(usize, usize)>, String>>;
+
+/// `LLVMOrcExecutionSessionLookup`'s callback: records the result and
+/// wakes the waiting loader.
+extern "C" fn lookup_done(
+    error: LLVMErrorRef,
+    result: orc_base::LLVMOrcCSymbolMapPairs,
+    pairs: usize,
+    ctx: *mut std::ffi::c_void,
+) {
+    // SAFETY: `ctx` is the loader's `(Mutex<Found>, Condvar)`, alive until
+    // it has seen a result; `result` holds `pairs` pairs on success.
+    let (found, done) = unsafe { &*(ctx as *const (Mutex<Found>, Condvar)) };
+    let value = match llvm_result(error, "looking up the kernels") {
+        Ok(()) => Ok((0..pairs)
+            .map(|i| {
+                let pair = unsafe { &*result.add(i) };
+                (pair.Name as usize, pair.Sym.Address as usize)
+            })
+            .collect()),
+        Err(e) => Err(e),
+    };
+    *found.lock().unwrap_or_else(|e| e.into_inner()) = Some(value);
+    done.notify_all();
+}
+
+impl LoadedCode {
+    /// Links `objects` (from [`kernel_objects`], for this host) into memory
+    /// and looks up `functions`.
+    pub fn load(objects: &[Vec<u8>], functions: &[String]) -> Result<LoadedCode, String> {
+        let jit = shared_jit()?.0;
+        // SAFETY: the JIT is live for the process; the buffers are handed
+        // over to it (it owns them from here); the lookup's context
+        // outlives its callback (waited for below).
         unsafe {
-            let dylib = orc::LLVMOrcLLJITGetMainJITDylib(jit);
-            let mut generator = std::ptr::null_mut();
-            let prefix = orc::LLVMOrcLLJITGetGlobalPrefix(jit);
-            llvm_result(
-                orc_base::LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
-                    &mut generator,
-                    prefix,
-                    None,
-                    std::ptr::null_mut(),
-                ),
-                "resolving symbols in the process",
-            )?;
-            orc_base::LLVMOrcJITDylibAddGenerator(dylib, generator);
+            let session = orc::LLVMOrcLLJITGetExecutionSession(jit);
+            let code = LoadedCode { dylib: dylib(jit, session)?, addresses: HashMap::new() };
+            let dylib = code.dylib;
             // The compiler-runtime functions the process lacks.
             let mut pairs: Vec<orc_base::LLVMOrcCSymbolMapPair> = crate::builtins::symbols()
                 .iter()
@@ -391,17 +434,85 @@ impl LoadedCode {
                 );
                 llvm_result(orc::LLVMOrcLLJITAddObjectFile(jit, dylib, buffer), &format!("object file {i}"))?;
             }
-            for function in functions {
-                let name = std::ffi::CString::new(function.as_str()).map_err(|_| "a kernel name has a NUL byte")?;
-                let mut address = 0;
-                llvm_result(
-                    orc::LLVMOrcLLJITLookup(jit, &mut address, name.as_ptr()),
-                    &format!("kernel `{function}`"),
-                )?;
-                code.addresses.insert(function.clone(), address as usize);
+            code.look_up(jit, session, functions)
+        }
+    }
+
+    /// Looks up `functions` in this code's dylib, in one lookup (which
+    /// links the objects).
+    ///
+    /// # Safety
+    /// `jit` and `session` are the shared JIT's.
+    unsafe fn look_up(
+        mut self,
+        jit: orc::LLVMOrcLLJITRef,
+        session: orc_base::LLVMOrcExecutionSessionRef,
+        functions: &[String],
+    ) -> Result<LoadedCode, String> {
+        if functions.is_empty() {
+            return Ok(self);
+        }
+        let mut interned = Vec::with_capacity(functions.len());
+        for function in functions {
+            let name = std::ffi::CString::new(function.as_str()).map_err(|_| "a kernel name has a NUL byte")?;
+            // SAFETY: a live JIT; the entry is retained for us.
+            interned.push(unsafe { orc::LLVMOrcLLJITMangleAndIntern(jit, name.as_ptr()) });
+        }
+        // The lookup takes over one reference of each name.
+        let mut symbols: Vec<orc_base::LLVMOrcCLookupSetElement> = interned
+            .iter()
+            .map(|&name| {
+                // SAFETY: a live pool entry; this reference goes to the lookup.
+                unsafe { orc_base::LLVMOrcRetainSymbolStringPoolEntry(name) };
+                orc_base::LLVMOrcCLookupSetElement {
+                    Name: name,
+                    LookupFlags: orc_base::LLVMOrcSymbolLookupFlags::LLVMOrcSymbolLookupFlagsRequiredSymbol,
+                }
+            })
+            .collect();
+        let mut order = [orc_base::LLVMOrcCJITDylibSearchOrderElement {
+            JD: self.dylib,
+            JDLookupFlags: orc_base::LLVMOrcJITDylibLookupFlags::LLVMOrcJITDylibLookupFlagsMatchExportedSymbolsOnly,
+        }];
+        let ctx: Box<(Mutex<Found>, Condvar)> = Box::new((Mutex::new(None), Condvar::new()));
+        // SAFETY: the arrays live for the call; `ctx` until the callback
+        // has run (waited for below).
+        unsafe {
+            orc_base::LLVMOrcExecutionSessionLookup(
+                session,
+                orc_base::LLVMOrcLookupKind::LLVMOrcLookupKindStatic,
+                order.as_mut_ptr(),
+                order.len(),
+                symbols.as_mut_ptr(),
+                symbols.len(),
+                lookup_done,
+                &*ctx as *const (Mutex<Found>, Condvar) as *mut std::ffi::c_void,
+            );
+        }
+        let (found, done) = &*ctx;
+        let mut guard = found.lock().unwrap_or_else(|e| e.into_inner());
+        while guard.is_none() {
+            guard = done.wait(guard).unwrap_or_else(|e| e.into_inner());
+        }
+        let result = guard.take().expect("a result");
+        drop(guard);
+        let by_name: Result<HashMap<usize, usize>, String> = result.map(|pairs| pairs.into_iter().collect());
+        let addresses: Vec<Option<usize>> =
+            interned.iter().map(|&name| by_name.as_ref().ok().and_then(|m| m.get(&(name as usize)).copied())).collect();
+        for &name in &interned {
+            // SAFETY: our reference from `MangleAndIntern`.
+            unsafe { orc_base::LLVMOrcReleaseSymbolStringPoolEntry(name) };
+        }
+        by_name?;
+        for (function, address) in functions.iter().zip(addresses) {
+            match address {
+                Some(a) if a != 0 => {
+                    self.addresses.insert(function.clone(), a);
+                }
+                _ => return Err(format!("kernel `{function}`: not found in the loaded code")),
             }
         }
-        Ok(code)
+        Ok(self)
     }
 
     /// The address of a loaded function.
@@ -410,14 +521,66 @@ impl LoadedCode {
     }
 }
 
-impl Drop for LoadedCode {
-    fn drop(&mut self) {
-        // SAFETY: created in `load`; nothing refers to its code any more.
-        let _ = llvm_result(unsafe { orc::LLVMOrcDisposeLLJIT(self.jit) }, "disposing of the ORC JIT");
+/// Emptied JITDylibs of the shared JIT, for the next loads: ORC's C API
+/// cannot remove a JITDylib from its session, so one per load would grow
+/// the process by ~10 KB per compile.
+struct FreeDylibs(Vec<orc_base::LLVMOrcJITDylibRef>);
+
+// SAFETY: an emptied dylib is used by no one until `dylib` hands it out.
+unsafe impl Send for FreeDylibs {}
+
+static FREE_DYLIBS: Mutex<FreeDylibs> = Mutex::new(FreeDylibs(Vec::new()));
+
+/// An empty JITDylib of the shared JIT that resolves the process's symbols:
+/// an emptied one if there is one, else a new one.
+///
+/// # Safety
+/// `jit` and `session` are the shared JIT's.
+unsafe fn dylib(
+    jit: orc::LLVMOrcLLJITRef,
+    session: orc_base::LLVMOrcExecutionSessionRef,
+) -> Result<orc_base::LLVMOrcJITDylibRef, String> {
+    if let Some(dylib) = FREE_DYLIBS.lock().unwrap_or_else(|e| e.into_inner()).0.pop() {
+        return Ok(dylib);
+    }
+    static CREATED: AtomicU64 = AtomicU64::new(0);
+    let name = format!("rxla-code-{}", CREATED.fetch_add(1, Ordering::Relaxed));
+    let name = std::ffi::CString::new(name).expect("no NUL");
+    // SAFETY: the name is unique; the generator is handed over to the
+    // dylib, and stays with it when it is emptied.
+    unsafe {
+        let mut dylib = std::ptr::null_mut();
+        llvm_result(
+            orc_base::LLVMOrcExecutionSessionCreateJITDylib(session, &mut dylib, name.as_ptr()),
+            "creating a JITDylib",
+        )?;
+        let mut generator = std::ptr::null_mut();
+        llvm_result(
+            orc_base::LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
+                &mut generator,
+                orc::LLVMOrcLLJITGetGlobalPrefix(jit),
+                None,
+                std::ptr::null_mut(),
+            ),
+            "resolving symbols in the process",
+        )?;
+        orc_base::LLVMOrcJITDylibAddGenerator(dylib, generator);
+        Ok(dylib)
     }
 }
 
-// SAFETY: after `load` the JIT is only kept alive; the code it maps is
+impl Drop for LoadedCode {
+    fn drop(&mut self) {
+        // SAFETY: a dylib of the shared JIT; nothing refers to its code any
+        // more. Clearing frees the code's memory and symbols; the emptied
+        // dylib is used again.
+        if llvm_result(unsafe { orc_base::LLVMOrcJITDylibClear(self.dylib) }, "unloading kernels").is_ok() {
+            FREE_DYLIBS.lock().unwrap_or_else(|e| e.into_inner()).0.push(self.dylib);
+        }
+    }
+}
+
+// SAFETY: after `load` the dylib is only kept; the code it maps is
 // immutable and callable from any thread.
 unsafe impl Send for LoadedCode {}
 unsafe impl Sync for LoadedCode {}
@@ -493,5 +656,69 @@ e:
         assert_eq!(object(&second), before, "the reused machine compiles the same object");
         let third = HostTarget::new().expect("host target");
         assert_ne!(third.machine.as_mut_ptr(), machine, "a held machine is not lent twice");
+    }
+
+    /// `@f(ptr p, i64 n)` storing `value` into `p[0..n]`, as an object.
+    fn filler(target: &HostTarget, value: f32) -> Vec<u8> {
+        let ir = format!(
+            "define void @f(ptr %p, i64 %n) {{
+entry:
+  br label %l
+l:
+  %i = phi i64 [0, %entry], [%j, %l]
+  %q = getelementptr float, ptr %p, i64 %i
+  store float {value:.1}, ptr %q
+  %j = add i64 %i, 1
+  %c = icmp ult i64 %j, %n
+  br i1 %c, label %l, label %e
+e:
+  ret void
+}}
+"
+        );
+        let context = Context::create();
+        let buffer = inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "filler");
+        let module = context.create_module_from_ir(buffer).expect("parses");
+        target.prepare(&module);
+        target.optimize(&module).expect("optimizes");
+        target.machine.write_to_memory_buffer(&module, FileType::Object).expect("compiles").as_slice().to_vec()
+    }
+
+    fn fill(code: &LoadedCode) -> f32 {
+        let f = code.address("f").expect("f is loaded");
+        // SAFETY: `f` has the signature `filler` compiled.
+        let f = unsafe { std::mem::transmute::<usize, unsafe extern "C" fn(*mut f32, i64)>(f) };
+        let mut out = [0f32; 5];
+        unsafe { f(out.as_mut_ptr(), 5) };
+        assert!(out.iter().all(|&x| x == out[0]));
+        out[0]
+    }
+
+    /// Loaded codes share the process's JIT but not their symbols: two
+    /// live ones define the same name apart, and a dropped one's emptied
+    /// dylib takes the next load, from several threads at once.
+    #[test]
+    fn loaded_codes_keep_their_symbols_apart() {
+        let target = HostTarget::new().expect("host target");
+        let names = ["f".to_string()];
+        let one = LoadedCode::load(&[filler(&target, 1.0)], &names).expect("loads");
+        let two = LoadedCode::load(&[filler(&target, 2.0)], &names).expect("loads");
+        assert_eq!((fill(&one), fill(&two)), (1.0, 2.0));
+        drop(one);
+        let three = LoadedCode::load(&[filler(&target, 3.0)], &names).expect("loads into the emptied dylib");
+        assert_eq!((fill(&two), fill(&three)), (2.0, 3.0));
+        let objects: Vec<Vec<u8>> = (0..4).map(|i| filler(&target, 10.0 + i as f32)).collect();
+        std::thread::scope(|scope| {
+            for (i, object) in objects.iter().enumerate() {
+                let names = &names;
+                scope.spawn(move || {
+                    for _ in 0..5 {
+                        let code = LoadedCode::load(std::slice::from_ref(object), names).expect("loads");
+                        assert_eq!(fill(&code), 10.0 + i as f32);
+                    }
+                });
+            }
+        });
+        assert!(LoadedCode::load(&[filler(&target, 4.0)], &["g".to_string()]).is_err(), "a missing kernel");
     }
 }
