@@ -11,6 +11,7 @@
 //! through conversions that keep its subnormals, and a flushing mode for
 //! `half` let InstCombine turn `|x| < 2^-14` into `x == 0`.
 
+use crate::unit::Unit;
 use inkwell::{
     attributes::AttributeLoc,
     context::Context,
@@ -188,54 +189,15 @@ pub struct Jit {
     units: usize,
 }
 
-/// One LLVM module in its own LLVM context (contexts are not thread-safe,
-/// so each thread compiles in its own).
-struct Unit {
-    /// Leaked in [`Unit::new`], freed in `drop` after what was made in it.
-    context: *mut Context,
-    module: Option<Module<'static>>,
-    /// The requested functions this unit defines.
-    functions: Vec<String>,
-}
-
-// SAFETY: a unit's LLVM objects are only used by one thread at a time:
-// the thread compiling it, then the owner, which drops it.
-unsafe impl Send for Unit {}
-
-impl Unit {
-    /// Translates `module` (the `llvm` dialect) into a fresh LLVM context.
-    fn new(module: &melior::ir::Module, functions: &[String]) -> Result<Unit, String> {
-        let context: &'static Context = Box::leak(Box::new(Context::create()));
-        let mut unit = Unit { context: context as *const Context as *mut Context, module: None, functions: Vec::new() };
-        let llvm = crate::translate::to_llvm_ir(module, context)?;
-        unit.functions = functions
-            .iter()
-            .filter(|f| llvm.get_function(f).is_some_and(|f| f.count_basic_blocks() > 0))
-            .cloned()
-            .collect();
-        unit.module = Some(llvm);
-        Ok(unit)
-    }
-
-    /// Optimizes the module and writes it as an ELF object file.
-    fn object(&mut self, target: &HostTarget) -> Result<Vec<u8>, String> {
-        let llvm = self.module.as_ref().expect("a translated module");
-        target.prepare(llvm);
-        llvm.verify().map_err(|e| format!("LLVM IR does not verify: {e}"))?;
-        target.optimize(llvm)?;
-        let buffer = target.machine.write_to_memory_buffer(llvm, FileType::Object).map_err(|e| e.to_string())?;
-        Ok(buffer.as_slice().to_vec())
-    }
-}
-
-impl Drop for Unit {
-    fn drop(&mut self) {
-        // The module goes first, then the context it was made in, which
-        // nothing else references.
-        drop(self.module.take());
-        // SAFETY: leaked in `Unit::new`; nothing made from it is left.
-        unsafe { drop(Box::from_raw(self.context)) };
-    }
+/// Optimizes a unit's module for the host and writes it as an ELF object
+/// file.
+fn object(unit: &mut Unit, target: &HostTarget) -> Result<Vec<u8>, String> {
+    let llvm = unit.module();
+    target.prepare(llvm);
+    llvm.verify().map_err(|e| format!("LLVM IR does not verify: {e}"))?;
+    target.optimize(llvm)?;
+    let buffer = target.machine.write_to_memory_buffer(llvm, FileType::Object).map_err(|e| e.to_string())?;
+    Ok(buffer.as_slice().to_vec())
 }
 
 impl Jit {
@@ -312,7 +274,7 @@ pub fn kernel_objects(
 ) -> Result<Vec<Vec<u8>>, String> {
     let parts = crate::translate::split_kernel_modules(module, threads);
     let mut units = translate_units(&parts, functions)?;
-    in_parallel(&mut units, target, Unit::object).into_iter().collect()
+    in_parallel(&mut units, target, object).into_iter().collect()
 }
 
 /// Object files linked into memory by LLVM's ORC JIT (JITLink), with

@@ -18,3 +18,4 @@ pub mod builtins;
 pub mod cpu;
 pub mod gpu;
 pub mod translate;
+mod unit;
