@@ -128,3 +128,34 @@ fn the_sort_library_assembles_for_sm_90_and_sm_80() {
         ptxas_check(&ptxas, rxla_runtime::gpu::sort::PTX, sm).unwrap_or_else(|e| panic!("radix_sort.ptx ({sm}): {e}"));
     }
 }
+
+/// The kernels are compiled in parts on several threads and their PTX put
+/// together: two kernels in different parts that both use libdevice's
+/// trigonometric reduction table each get their own copy, under names
+/// apart, and ptxas takes the whole.
+#[test]
+fn parts_that_share_libdevice_tables_assemble_together() {
+    let ptxas = ptxas_path().unwrap_or_else(|| {
+        panic!("ptxas not found: run `bash scripts/setup.sh` (it installs the nvidia-cuda-nvcc-cu12 wheel into .cuda/) or set RXLA_PTXAS")
+    });
+    let text = "HloModule trig
+ENTRY main {
+  x = f32[1000] parameter(0)
+  y = f32[37,3] parameter(1)
+  s = f32[1000] sine(x)
+  c = f32[37,3] cosine(y)
+  ROOT t = (f32[1000], f32[37,3]) tuple(s, c)
+}
+";
+    let device = GpuTarget::sm_90();
+    let options =
+        GpuOptions { ptx: PtxTarget::for_sm(device.name).unwrap(), device: device.clone(), ..GpuOptions::default() };
+    let exe = compile_hlo_text(text, "trig.hlo", &options).expect("compiles");
+    let tables = exe.ptx.lines().filter(|l| l.starts_with(".global") && l.contains("__cudart_i2opi_f")).count();
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) > 1 {
+        assert_eq!(tables, 2, "one table per part:\n{}", exe.ptx);
+        assert!(exe.ptx.contains("__cudart_i2opi_f_p1["), "the second part's table is renamed");
+    }
+    assert_eq!(exe.ptx.matches(".version").count(), 1, "one header");
+    ptxas_check(&ptxas, &exe.ptx, device.name).expect("ptxas takes the merged PTX");
+}

@@ -7,6 +7,7 @@
 //! that knows the GPU). Denormals are kept (`nvvm-reflect-ftz` = 0, as
 //! XLA:GPU does by default), so libdevice takes its IEEE paths.
 
+use crate::unit::Unit;
 use inkwell::{
     context::Context,
     module::{Linkage, Module},
@@ -224,16 +225,111 @@ pub fn stages(module: &melior::ir::Module, target: &NvptxTarget) -> Result<(Stri
     Ok((before, after, ptx))
 }
 
-/// The PTX of `module` (the `llvm` dialect).
-pub fn compile(module: &melior::ir::Module, target: &NvptxTarget) -> Result<String, String> {
-    let context = Context::create();
-    let llvm = crate::translate::to_llvm_ir(module, &context)?;
-    target.prepare(&llvm);
+/// The PTX of `module` (the `llvm` dialect: nested kernel modules, the
+/// lowering's output), split into up to `threads` parts that are linked
+/// with libdevice, optimized and compiled to PTX each on its own thread,
+/// then put together as one PTX module. On one thread LLVM spent 1.1 s
+/// optimizing and 2.9 s writing the PTX of a ResNet-50 training step's 322
+/// kernels.
+///
+/// Internal functions and globals (what libdevice leaves, such as the
+/// `__cudart_i2opi_f` table of its trigonometric functions) get a part's
+/// suffix, so that two parts that both use one do not define it twice.
+pub fn compile_kernels(module: &melior::ir::Module, target: &NvptxTarget, threads: usize) -> Result<String, String> {
+    let parts = crate::translate::split_kernel_modules(module, threads);
+    let mut units = parts.iter().map(|p| Unit::new(p, &[])).collect::<Result<Vec<_>, _>>()?;
+    let ptx_parts: Vec<Result<String, String>> = if units.len() == 1 {
+        vec![part_ptx(&mut units[0], 0, target)]
+    } else {
+        // Target machines are not shared between threads: each makes its own.
+        let (ptx, libdevice) = (&target.target, &target.libdevice);
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = units
+                .iter_mut()
+                .enumerate()
+                .map(|(i, unit)| {
+                    scope.spawn(move || {
+                        let own = NvptxTarget::new(ptx.clone(), libdevice.clone())?;
+                        part_ptx(unit, i, &own)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|_| Err("internal error: an LLVM compile thread panicked".into())))
+                .collect()
+        })
+    };
+    let ptx_parts = ptx_parts.into_iter().collect::<Result<Vec<_>, _>>()?;
+    Ok(merge_ptx(&ptx_parts))
+}
+
+/// The PTX of part `index`: linked with libdevice, optimized, its
+/// internal symbols renamed apart from the other parts'.
+fn part_ptx(unit: &mut Unit, index: usize, target: &NvptxTarget) -> Result<String, String> {
+    let llvm = unit.module();
+    target.prepare(llvm);
     llvm.verify().map_err(|e| format!("LLVM IR does not verify: {e}"))?;
-    target.link_libdevice(&llvm)?;
-    target.optimize(&llvm)?;
-    target.check_resolved(&llvm)?;
-    target.ptx(&llvm)
+    target.link_libdevice(llvm)?;
+    target.optimize(llvm)?;
+    target.check_resolved(llvm)?;
+    if index > 0 {
+        let internal = |l: Linkage| matches!(l, Linkage::Internal | Linkage::Private);
+        for f in llvm.get_functions() {
+            if f.count_basic_blocks() > 0 && internal(f.get_linkage()) {
+                let name = format!("{}_p{index}", f.get_name().to_string_lossy());
+                f.as_global_value().set_name(&name);
+            }
+        }
+        for g in llvm.get_globals() {
+            if internal(g.get_linkage()) {
+                let name = format!("{}_p{index}", g.get_name().to_string_lossy());
+                g.set_name(&name);
+            }
+        }
+    }
+    target.ptx(llvm)
+}
+
+/// One PTX module of several of the same target: the first's header
+/// (`.version`, `.target`, `.address_size`), then every part's
+/// declarations and definitions, each `.extern` declaration once.
+fn merge_ptx(parts: &[String]) -> String {
+    let mut out = String::with_capacity(parts.iter().map(String::len).sum());
+    let mut externs = std::collections::HashSet::new();
+    for (i, part) in parts.iter().enumerate() {
+        let mut lines = part.lines().peekable();
+        if i > 0 {
+            // Skip the header: everything up to `.address_size`.
+            for line in lines.by_ref() {
+                if line.starts_with(".address_size") {
+                    break;
+                }
+            }
+        }
+        while let Some(line) = lines.next() {
+            if line.starts_with(".extern") {
+                let mut declaration = line.to_string();
+                while !declaration.trim_end().ends_with(';') {
+                    match lines.next() {
+                        Some(next) => {
+                            declaration.push('\n');
+                            declaration.push_str(next);
+                        }
+                        None => break,
+                    }
+                }
+                if externs.insert(declaration.clone()) {
+                    out.push_str(&declaration);
+                    out.push('\n');
+                }
+                continue;
+            }
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
 }
 
 /// Runs `ptxas -arch=<sm>` on `ptx`; `Err` carries ptxas's messages.

@@ -116,10 +116,10 @@ fn compile_inner(context: &Context, mut module: Module, options: &GpuOptions) ->
         times.lower = t.elapsed();
         crate::driver::dump(common, "kernels.llvm-mlir.mlir", || lowered.as_operation().to_string())?;
         let t = Instant::now();
-        rxla_codegen::translate::merge_kernel_modules(&lowered);
         rxla_codegen::translate::register_translations(context);
         let nvptx = NvptxTarget::new(options.ptx.clone(), rxla_codegen::gpu::libdevice_path()).map_err(CompileError)?;
-        ptx = rxla_codegen::gpu::compile(&lowered, &nvptx).map_err(|e| CompileError(format!("LLVM (NVPTX): {e}")))?;
+        ptx = rxla_codegen::gpu::compile_kernels(&lowered, &nvptx, compile_threads())
+            .map_err(|e| CompileError(format!("LLVM (NVPTX): {e}")))?;
         times.llvm = t.elapsed();
         crate::driver::dump(common, "kernels.ptx", || ptx.clone())?;
     }
