@@ -158,4 +158,8 @@ ENTRY main {
     }
     assert_eq!(exe.ptx.matches(".version").count(), 1, "one header");
     ptxas_check(&ptxas, &exe.ptx, device.name).expect("ptxas takes the merged PTX");
+    // Compiled again, the parts link the reduced libdevice kept from the
+    // first compile: the same PTX.
+    let again = compile_hlo_text(text, "trig.hlo", &options).expect("compiles again");
+    assert_eq!(again.ptx, exe.ptx, "the kept reduced libdevice gives the same PTX");
 }

@@ -8,6 +8,7 @@
 //! XLA:GPU does by default), so libdevice takes its IEEE paths.
 
 use crate::unit::Unit;
+use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::{
     context::Context,
     module::{Linkage, Module},
@@ -16,7 +17,13 @@ use inkwell::{
     values::BasicValue,
     OptimizationLevel,
 };
-use std::path::{Path, PathBuf};
+use std::{
+    path::{Path, PathBuf},
+    sync::{Arc, Mutex},
+};
+
+/// Reduced libdevices kept per process ([`NvptxTarget::libdevice_for`]).
+const REDUCED_LIBDEVICES: usize = 64;
 
 /// LLVM's calling convention number of `ptx_kernel` functions.
 const PTX_KERNEL_CC: u32 = 71;
@@ -165,10 +172,14 @@ impl NvptxTarget {
             let path = self.libdevice.as_ref().ok_or_else(|| {
                 "the kernels call libdevice math functions, and libdevice.10.bc was not found (run scripts/setup.sh, or set RXLA_LIBDEVICE)".to_string()
             })?;
-            let library = Module::parse_bitcode_from_path(path, module.get_context())
-                .map_err(|e| format!("{}: {}", path.display(), e.to_string_lossy()))?;
-            library.set_triple(&TargetTriple::create(TRIPLE));
-            library.set_data_layout(&self.machine.get_target_data().get_data_layout());
+            let mut called: Vec<String> = module
+                .get_functions()
+                .filter(|f| f.count_basic_blocks() == 0)
+                .map(|f| f.get_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with("__nv_"))
+                .collect();
+            called.sort();
+            let library = self.libdevice_for(path, called, module)?;
             module.link_in_module(library).map_err(|e| format!("linking libdevice: {}", e.to_string_lossy()))?;
         }
         for f in module.get_functions() {
@@ -177,6 +188,59 @@ impl NvptxTarget {
             }
         }
         Ok(())
+    }
+
+    /// libdevice reduced to the `called` functions and what they use, in
+    /// `module`'s context. Parsing all of libdevice (~500 functions, 470 KB
+    /// of bitcode) took 20-25 ms for every module that calls one of its
+    /// functions; a reduced copy parses in a fraction of that. The reduced
+    /// bitcode is kept per process for each set of called functions (up to
+    /// [`REDUCED_LIBDEVICES`] sets): a first use parses the whole library,
+    /// drops what the set does not reach (its other functions made
+    /// internal, then `globaldce`) and keeps the rest's bitcode.
+    fn libdevice_for<'c>(&self, path: &Path, called: Vec<String>, module: &Module<'c>) -> Result<Module<'c>, String> {
+        type Key = (PathBuf, Vec<String>);
+        static REDUCED: Mutex<Vec<(Key, Arc<Vec<u8>>)>> = Mutex::new(Vec::new());
+        let context = module.get_context();
+        let key: Key = (path.to_path_buf(), called);
+        let cached =
+            REDUCED.lock().unwrap_or_else(|e| e.into_inner()).iter().find(|(k, _)| *k == key).map(|(_, b)| b.clone());
+        let library = match cached {
+            Some(bitcode) => {
+                let buffer = MemoryBuffer::create_from_memory_range_copy(&bitcode, "libdevice (reduced)");
+                Module::parse_bitcode_from_buffer(&buffer, context)
+                    .map_err(|e| format!("{} (reduced): {}", path.display(), e.to_string_lossy()))?
+            }
+            None => {
+                let library = Module::parse_bitcode_from_path(path, context)
+                    .map_err(|e| format!("{}: {}", path.display(), e.to_string_lossy()))?;
+                let called: std::collections::HashSet<&str> = key.1.iter().map(String::as_str).collect();
+                for f in library.get_functions() {
+                    let name = f.get_name().to_string_lossy();
+                    if f.count_basic_blocks() > 0 && !called.contains(name.as_ref()) {
+                        f.set_linkage(Linkage::Internal);
+                    }
+                }
+                for g in library.get_globals() {
+                    if g.get_initializer().is_some() && !g.get_name().to_bytes().starts_with(b"llvm.") {
+                        g.set_linkage(Linkage::Internal);
+                    }
+                }
+                library
+                    .run_passes("globaldce", &self.machine, PassBuilderOptions::create())
+                    .map_err(|e| e.to_string())?;
+                let bitcode = Arc::new(library.write_bitcode_to_memory().as_slice().to_vec());
+                let mut reduced = REDUCED.lock().unwrap_or_else(|e| e.into_inner());
+                if reduced.len() >= REDUCED_LIBDEVICES {
+                    reduced.remove(0);
+                }
+                reduced.push((key, bitcode));
+                library
+            }
+        };
+        library.set_triple(&TargetTriple::create(TRIPLE));
+        library.set_data_layout(&self.machine.get_target_data().get_data_layout());
+        Ok(library)
     }
 
     /// LLVM's `default<O3>` pipeline for the GPU (with NVVM reflection),
