@@ -11,7 +11,7 @@
 //! through conversions that keep its subnormals, and a flushing mode for
 //! `half` let InstCombine turn `|x| < 2^-14` into `x == 0`.
 
-use crate::unit::Unit;
+use crate::unit::{in_parallel, Unit};
 use inkwell::{
     attributes::AttributeLoc,
     context::Context,
@@ -238,29 +238,6 @@ fn translate_units(modules: &[melior::ir::Module], functions: &[String]) -> Resu
     Ok(units)
 }
 
-/// Runs `step` on every unit, one thread per unit, each with its own
-/// target machine (LLVM's are not shared between threads).
-fn in_parallel<T: Send>(
-    units: &mut [Unit],
-    target: &HostTarget,
-    step: fn(&mut Unit, &HostTarget) -> Result<T, String>,
-) -> Vec<Result<T, String>> {
-    if units.len() == 1 {
-        return vec![step(&mut units[0], target)];
-    }
-    let (triple, cpu, features) = (&target.triple, &target.cpu, &target.features);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = units
-            .iter_mut()
-            .map(|unit| scope.spawn(move || step(unit, &HostTarget::with(triple, cpu, features)?)))
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| Err("internal error: an LLVM compile thread panicked".into())))
-            .collect()
-    })
-}
-
 /// Object files of the kernels of `module` (the lowering's output), split
 /// into up to `threads` parts and optimized and compiled in parallel:
 /// what [`Jit::compile_kernels`] links into memory, and what a saved
@@ -274,7 +251,10 @@ pub fn kernel_objects(
 ) -> Result<Vec<Vec<u8>>, String> {
     let parts = crate::translate::split_kernel_modules(module, threads);
     let mut units = translate_units(&parts, functions)?;
-    in_parallel(&mut units, target, object).into_iter().collect()
+    let (triple, cpu, features) = (&target.triple, &target.cpu, &target.features);
+    in_parallel(&mut units, target, || HostTarget::with(triple, cpu, features), |unit, _, target| object(unit, target))
+        .into_iter()
+        .collect()
 }
 
 /// Object files linked into memory by LLVM's ORC JIT (JITLink), with

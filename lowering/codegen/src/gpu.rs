@@ -7,10 +7,10 @@
 //! that knows the GPU). Denormals are kept (`nvvm-reflect-ftz` = 0, as
 //! XLA:GPU does by default), so libdevice takes its IEEE paths.
 
-use crate::unit::Unit;
-use inkwell::memory_buffer::MemoryBuffer;
+use crate::unit::{in_parallel, Unit};
 use inkwell::{
     context::Context,
+    memory_buffer::MemoryBuffer,
     module::{Linkage, Module},
     passes::PassBuilderOptions,
     targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple},
@@ -308,28 +308,8 @@ pub fn stages(module: &melior::ir::Module, target: &NvptxTarget) -> Result<(Stri
 pub fn compile_kernels(module: &melior::ir::Module, target: &NvptxTarget, threads: usize) -> Result<String, String> {
     let parts = crate::translate::split_kernel_modules(module, threads);
     let mut units = parts.iter().map(|p| Unit::new(p, &[])).collect::<Result<Vec<_>, _>>()?;
-    let ptx_parts: Vec<Result<String, String>> = if units.len() == 1 {
-        vec![part_ptx(&mut units[0], 0, target)]
-    } else {
-        // Target machines are not shared between threads: each makes its own.
-        let (ptx, libdevice) = (&target.target, &target.libdevice);
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = units
-                .iter_mut()
-                .enumerate()
-                .map(|(i, unit)| {
-                    scope.spawn(move || {
-                        let own = NvptxTarget::new(ptx.clone(), libdevice.clone())?;
-                        part_ptx(unit, i, &own)
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|_| Err("internal error: an LLVM compile thread panicked".into())))
-                .collect()
-        })
-    };
+    let (ptx, libdevice) = (&target.target, &target.libdevice);
+    let ptx_parts = in_parallel(&mut units, target, || NvptxTarget::new(ptx.clone(), libdevice.clone()), part_ptx);
     let ptx_parts = ptx_parts.into_iter().collect::<Result<Vec<_>, _>>()?;
     Ok(merge_ptx(&ptx_parts))
 }
@@ -368,7 +348,7 @@ fn merge_ptx(parts: &[String]) -> String {
     let mut out = String::with_capacity(parts.iter().map(String::len).sum());
     let mut externs = std::collections::HashSet::new();
     for (i, part) in parts.iter().enumerate() {
-        let mut lines = part.lines().peekable();
+        let mut lines = part.lines();
         if i > 0 {
             // Skip the header: everything up to `.address_size`.
             for line in lines.by_ref() {

@@ -47,3 +47,27 @@ impl Drop for Unit {
         unsafe { drop(Box::from_raw(self.context)) };
     }
 }
+
+/// Runs `step` on every unit (with its index), one thread per unit. A
+/// single unit runs on the calling thread with `target`; otherwise each
+/// thread makes its own target with `make` (LLVM's target machines are not
+/// shared between threads).
+pub(crate) fn in_parallel<M, T: Send>(
+    units: &mut [Unit],
+    target: &M,
+    make: impl Fn() -> Result<M, String> + Sync,
+    step: impl Fn(&mut Unit, usize, &M) -> Result<T, String> + Sync,
+) -> Vec<Result<T, String>> {
+    if units.len() == 1 {
+        return vec![step(&mut units[0], 0, target)];
+    }
+    let (make, step) = (&make, &step);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> =
+            units.iter_mut().enumerate().map(|(i, unit)| scope.spawn(move || step(unit, i, &make()?))).collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Err("internal error: an LLVM compile thread panicked".into())))
+            .collect()
+    })
+}
