@@ -295,7 +295,7 @@ impl<'m> UnrolledTile<'m> {
         for (j, var) in map.range_vars()[..first].iter().enumerate() {
             conds.extend(fb.in_range(&outer[j], var.bounds.lower, var.bounds.upper)?);
         }
-        let outer_cond = if conds.is_empty() { None } else { Some(fb.and_all(&conds)) };
+        let outer_cond = (!conds.is_empty()).then(|| fb.and_all(&conds));
         let results = map
             .results()
             .iter()
@@ -339,11 +339,7 @@ impl<'m> UnrolledTile<'m> {
         for (e, r) in &self.constraints {
             conds.extend(fb.in_range(&at(e), r.lower, r.upper)?);
         }
-        let cond = match conds.len() {
-            0 => None,
-            1 => Some(conds[0]),
-            _ => Some(fb.and_all(&conds)),
-        };
+        let cond = (!conds.is_empty()).then(|| fb.and_all(&conds));
         let results: Vec<Expr> = self.results.iter().map(|e| fb.simplify(&at(e))).collect();
         let mut syms = self.outer_syms.clone();
         syms.extend(consts.iter().map(|&c| Expr::constant(c)));
