@@ -33,6 +33,14 @@
 //! left to LLVM's loop vectorizer (the CPU pipeline keeps LLVM's unroller
 //! off, and scalar lane code between vector transfers would be worse). On
 //! the GPU the loop stays and LLVM unrolls it, as in XLA:GPU.
+//!
+//! After the loops, the straight-line half groups the accesses the
+//! emitters unrolled themselves ([`vectorize_straight_line`]), and on the
+//! CPU the lanes computed side by side become vectors
+//! ([`vectorize_lane_groups`]).
+//!
+//! [`vectorize_straight_line`]: crate::vectorize_straight_line
+//! [`vectorize_lane_groups`]: crate::vectorize_lane_groups
 
 use crate::ir::*;
 use crate::lower_tensors::Target;
@@ -67,7 +75,7 @@ pub fn host_vector_bits() -> i64 {
 impl HloPass for VectorizeLoadsStores {
     const NAME: &'static str = "xla-vectorize-loads-stores";
     const DESCRIPTION: &'static str =
-        "Turn contiguous accesses of lane loops and unrolled consecutive accesses into vector transfers (target=cpu: elementwise lane loops become straight-line vector code, reduction loops use vector accumulators)";
+        "Turn contiguous accesses of lane loops and unrolled consecutive accesses into vector transfers (target=cpu: elementwise lane loops become straight-line vector code, reduction loops use vector accumulators, lanes computed side by side become vectors)";
 
     fn dependent_dialects() -> Vec<melior::dialect::DialectHandle> {
         use melior::dialect::DialectHandle;
@@ -99,8 +107,13 @@ impl HloPass for VectorizeLoadsStores {
                 crate::vectorize_reductions::vectorize(op, self.vector_bits)?;
             }
         }
-        // Then what the emitters unrolled themselves.
+        // Then what the emitters unrolled themselves: their accesses, and
+        // on the CPU the lanes computed side by side.
         crate::vectorize_straight_line::vectorize(root, self.target)
+            .and_then(|()| match self.target {
+                Target::Cpu => crate::vectorize_lane_groups::vectorize(root),
+                Target::Gpu => Ok(()),
+            })
             .map_err(|e| PassError(format!("{}: {}", Self::NAME, e.0)))
     }
 }
