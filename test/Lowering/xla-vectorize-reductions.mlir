@@ -99,3 +99,56 @@ func.func @ordered(%in: tensor<1024xf32>, %init: f32) -> (f32, f32, f32) {
   }
   return %a, %b, %c : f32, f32, f32
 }
+
+// -----
+
+// IEEE maximum needs no reassoc: any order of maximumf gives the same
+// result (NaN propagates, -0 is below +0), so the max of a softmax is
+// vectorized as it is.
+// CHECK-LABEL: func.func @exact_max
+// CHECK:         %[[NEG:.*]] = arith.constant dense<0xFF800000> : vector<32xf32>
+// CHECK:         %[[V:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[NEG]]) -> (vector<32xf32>)
+// CHECK:           arith.maximumf %[[ACC]], %{{.*}} : vector<32xf32>
+// CHECK:         vector.reduction <maximumf>, %[[V]]
+func.func @exact_max(%in: tensor<1024xf32>, %init: f32) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c1024 = arith.constant 1024 : index
+  %m = scf.for %k = %c0 to %c1024 step %c1 iter_args(%acc = %init) -> (f32) {
+    %x = tensor.extract %in[%k] : tensor<1024xf32>
+    %n = arith.maximumf %acc, %x : f32
+    scf.yield %n : f32
+  }
+  return %m : f32
+}
+
+// -----
+
+// A side output (a softmax's exponentials, written where they are read):
+// the carried tensor goes with the vector loop, which writes each step's
+// 32 values with one transfer; the scalar loop writes the last 8 into the
+// vector loop's tensor.
+// CHECK-LABEL: func.func @side_output
+// CHECK:         %[[V:.*]]:2 = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[T:.*]] = %arg1) -> (vector<32xf32>, tensor<1032xf32>)
+// CHECK:           %[[X:.*]] = vector.transfer_read %arg0[%[[I]]]
+// CHECK:           %[[E:.*]] = math.exp %[[X]] : vector<32xf32>
+// CHECK:           %[[S:.*]] = arith.addf %[[ACC]], %[[E]] fastmath<reassoc> : vector<32xf32>
+// CHECK:           %[[W:.*]] = vector.transfer_write %[[E]], %[[T]][%[[I]]] {in_bounds = [true]} : vector<32xf32>, tensor<1032xf32>
+// CHECK:           scf.yield %[[S]], %[[W]]
+// CHECK:         %[[R:.*]] = vector.reduction <add>, %[[V]]#0
+// CHECK:         %[[F:.*]] = arith.addf %arg2, %[[R]]
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[F]], %{{.*}} = %[[V]]#1) -> (f32, tensor<1032xf32>)
+// CHECK:           tensor.insert
+func.func @side_output(%in: tensor<1032xf32>, %out: tensor<1032xf32>, %init: f32) -> (f32, tensor<1032xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c1032 = arith.constant 1032 : index
+  %r:2 = scf.for %k = %c0 to %c1032 step %c1 iter_args(%acc = %init, %t = %out) -> (f32, tensor<1032xf32>) {
+    %x = tensor.extract %in[%k] : tensor<1032xf32>
+    %e = math.exp %x : f32
+    %n = arith.addf %acc, %e fastmath<reassoc> : f32
+    %w = tensor.insert %e into %t[%k] : tensor<1032xf32>
+    scf.yield %n, %w : f32, tensor<1032xf32>
+  }
+  return %r#0, %r#1 : f32, tensor<1032xf32>
+}

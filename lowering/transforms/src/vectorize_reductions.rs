@@ -4,18 +4,22 @@
 //! with one horizontal `vector.reduction` per accumulator.
 //!
 //! A candidate is an `scf.for` with constant bounds and step 1 whose
-//! carried values are all scalars, each updated once per iteration by a
-//! reassociable combiner (`arith.addf`/`mulf`/`maximumf`/`minimumf` with
-//! `reassoc`, the integer `addi`/`muli`/`andi`/`ori`/`xori`/`max*`/`min*`)
-//! and otherwise unused, and whose other per-iteration work is loads
-//! contiguous in the induction variable, elementwise ops and index
-//! computations (the same roles as a lane loop's body). Then:
+//! carried values are scalars, each updated once per iteration by a
+//! reassociable combiner (`arith.addf`/`mulf` with `reassoc`;
+//! `maximumf`/`minimumf`, which are exactly associative; the integer
+//! `addi`/`muli`/`andi`/`ori`/`xori`/`max*`/`min*`) and otherwise unused,
+//! or tensors written once per iteration at an index contiguous in the
+//! induction variable (a multi-output reduction's side outputs), and
+//! whose other per-iteration work is loads contiguous in the induction
+//! variable, elementwise ops and index computations (the same roles as a
+//! lane loop's body). Then:
 //!
 //! - a new loop steps `L` elements at a time over the largest multiple of
 //!   `L` of the trip count, carrying `vector<L x T>` accumulators that start
 //!   at the combiner's identity (`-0.0` for `addf`, `-inf` for `maximumf`,
-//!   ...): each step reads `vector<L x T>` at the step's index, computes
-//!   the body on vectors and combines;
+//!   ...), and the side outputs: each step reads `vector<L x T>` at the
+//!   step's index, computes the body on vectors, combines, and writes the
+//!   side outputs' vectors;
 //! - `vector.reduction` reduces each accumulator (with `reassoc`) and the
 //!   combiner folds in the loop's initial value;
 //! - the original loop runs the remaining iterations, from there, or goes.
@@ -29,8 +33,8 @@
 
 use crate::ir::*;
 use crate::vectorize_loads_stores::{
-    constant_index, copy_chain, index_chain, lane_roles, stride, transfer_read, vector_copy, vectorizable_element,
-    Composer, Role,
+    constant_index, copy_chain, index_chain, lane_roles, stride, transfer_read, transfer_write, vector_copy,
+    vectorizable_element, Composer, Role,
 };
 use mlir_sys::*;
 
@@ -57,8 +61,12 @@ const REGISTERS: i64 = 4;
 fn kind(op: Op) -> Option<&'static str> {
     let name = op.name();
     let (_, kind) = COMBINERS.iter().find(|(n, _)| *n == name)?;
+    // IEEE maximum and minimum (NaN-propagating, -0 below +0) are exactly
+    // associative and commutative: any order gives the same result. A float
+    // sum or product may be reordered only where the emitter allows it.
+    let exact = matches!(name.as_str(), "arith.maximumf" | "arith.minimumf");
     let float = name.ends_with('f');
-    if float && op.attr_raw("fastmath").and_then(fastmath_flags).is_none_or(|f| f & FASTMATH_REASSOC == 0) {
+    if float && !exact && op.attr_raw("fastmath").and_then(fastmath_flags).is_none_or(|f| f & FASTMATH_REASSOC == 0) {
         return None;
     }
     Some(kind)
@@ -98,9 +106,20 @@ pub fn vectorize(lp: Op, vector_bits: i64) -> Result<bool> {
     let args = block_args(body);
     let iv = args[0];
     let carried = &args[1..];
-    if !carried.iter().all(|a| vectorizable_element(a.raw_type())) {
+    // A carried tensor is a side output, written at the element read.
+    let stored: Vec<bool> = carried.iter().map(|a| is_ranked_tensor(a.raw_type())).collect();
+    if !carried.iter().zip(&stored).all(|(a, s)| *s || vectorizable_element(a.raw_type())) {
         return Ok(false);
     }
+    let contiguous = |index: Value| Composer::in_loop(lp, iv).expr(index).is_some_and(|e| stride(&e) == Some(1));
+    let store = |op: Op| {
+        op.is_named("tensor.insert")
+            && op.num_operands() == 3
+            && carried.contains(&op.operand(1))
+            && vectorizable_element(op.operand(0).raw_type())
+            && shape_of(op.operand(1).raw_type()).len() == 1
+            && contiguous(op.operand(2))
+    };
     let combine = |op: Op| {
         kind(op).is_some()
             && op.num_operands() == 2
@@ -112,9 +131,13 @@ pub fn vectorize(lp: Op, vector_bits: i64) -> Result<bool> {
             && vectorizable_element(op.result(0).raw_type())
             && crate::vectorize_loads_stores::defined_outside(op.operand(0), lp)
             && shape_of(op.operand(0).raw_type()).len() == 1
-            && Composer::in_loop(lp, iv).expr(op.operand(1)).is_some_and(|e| stride(&e) == Some(1))
+            && contiguous(op.operand(1))
     };
-    let Some(roles) = lane_roles(lp, &load, &|_| false, &combine) else { return Ok(false) };
+    let Some(roles) = lane_roles(lp, &load, &store, &combine) else { return Ok(false) };
+    if carried.iter().zip(&stored).any(|(a, s)| *s && !a.users().first().is_some_and(|u| store(*u))) {
+        // A tensor passed through unchanged (lane_roles allows it).
+        return Ok(false);
+    }
     if !roles.iter().any(|(_, r)| *r == Role::Load) {
         return Ok(false);
     }
@@ -135,7 +158,8 @@ pub fn vectorize(lp: Op, vector_bits: i64) -> Result<bool> {
     }
     let split = lo + steps * lanes;
     let vector_of = |ty: MlirType| vector_type_of(ty, lanes);
-    let combiners: Vec<Op> = carried.iter().map(|a| a.users()[0]).collect();
+    // Each carried value's combiner or store.
+    let updates: Vec<Op> = carried.iter().map(|a| a.users()[0]).collect();
 
     let b = B::before(lp);
     // Work that is the same in every iteration moves before the loop (both
@@ -145,12 +169,14 @@ pub fn vectorize(lp: Op, vector_bits: i64) -> Result<bool> {
             op.move_before(lp);
         }
     }
-    let inits: Vec<Value> = carried
-        .iter()
-        .zip(&combiners)
-        .map(|(a, c)| {
+    let inits: Vec<Value> = (0..carried.len())
+        .map(|k| {
+            if stored[k] {
+                return operands[3 + k];
+            }
+            let a = carried[k];
             let ty = vector_of(a.raw_type());
-            let splat = unsafe { mlirDenseElementsAttrSplatGet(ty, identity(*c, a.raw_type())) };
+            let splat = unsafe { mlirDenseElementsAttrSplatGet(ty, identity(updates[k], a.raw_type())) };
             b.val("arith.constant", &[], ty, &[("value", splat)])
         })
         .collect();
@@ -170,7 +196,24 @@ pub fn vectorize(lp: Op, vector_bits: i64) -> Result<bool> {
     let mut combined = vec![None; carried.len()];
     for (op, role) in &roles {
         match role {
-            Role::Uniform | Role::Store => {}
+            Role::Uniform => {}
+            Role::Store => {
+                // The vector of values at the step's index, into the
+                // carried tensor.
+                let (value, index) = (op.operand(0), op.operand(2));
+                let at_step = match mapped.iter().find(|(from, _)| *from == index) {
+                    Some((_, c)) => *c,
+                    None if index == iv => new_args[0],
+                    None => return Err(bug("a contiguous store whose index is not computed in the loop")),
+                };
+                let vector = match mapped.iter().find(|(from, _)| *from == value) {
+                    Some((_, v)) => *v,
+                    None => at.val("vector.broadcast", &[value], vector_of(value.raw_type()), &[]),
+                };
+                let k = carried.iter().position(|a| op.operand(1) == *a).expect("a carried tensor");
+                let tensor = new_args[1 + k];
+                combined[k] = Some(transfer_write(&at, vector, tensor, at_step));
+            }
             Role::Index => {
                 let used: Vec<Value> = op.results().into_iter().filter(|r| r.has_uses()).collect();
                 let copies = copy_chain(&at, &index_chain(*op, lp, iv), Some((iv, new_args[0])));
@@ -203,11 +246,16 @@ pub fn vectorize(lp: Op, vector_bits: i64) -> Result<bool> {
             }
         }
     }
-    let yielded: Vec<Value> = combined.into_iter().map(|v| v.expect("every accumulator is combined")).collect();
+    let yielded: Vec<Value> =
+        combined.into_iter().map(|v| v.expect("every accumulator is combined, every tensor written")).collect();
     b.append(block).op("scf.yield", &yielded, &[], &[], vec![]);
     // The horizontal step, then the loop's initial value.
     let mut finals = Vec::new();
-    for (k, c) in combiners.iter().enumerate() {
+    for (k, c) in updates.iter().enumerate() {
+        if stored[k] {
+            finals.push(step_loop.result(k));
+            continue;
+        }
         let ty = carried[k].raw_type();
         let kind_attr = b.combining_kind(kind(*c).expect("a combiner"));
         let mut attrs = vec![("kind", kind_attr)];
