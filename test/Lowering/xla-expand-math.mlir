@@ -80,3 +80,17 @@ func.func @f32_in_house(%x: f32) -> f32 {
   %s = math.sin %e : f32
   return %s : f32
 }
+
+// -----
+
+// On vectors (a lane loop the vectorizer rewrote), rsqrt is the same
+// division of the exact root, lane by lane.
+// CHECK-LABEL: func.func @vector_rsqrt
+// CHECK:         %[[S:.*]] = math.sqrt %arg0 : vector<8xf32>
+// CHECK:         %[[ONE:.*]] = arith.constant dense<1.000000e+00> : vector<8xf32>
+// CHECK:         arith.divf %[[ONE]], %[[S]] : vector<8xf32>
+// CHECK-NOT:     math.rsqrt
+func.func @vector_rsqrt(%x: vector<8xf32>) -> vector<8xf32> {
+  %r = math.rsqrt %x : vector<8xf32>
+  return %r : vector<8xf32>
+}

@@ -228,6 +228,39 @@ func.func @scalar_body(%in: tensor<1024xf32>, %out: tensor<1024xf32>, %d: index)
 
 // -----
 
+// rsqrt has a vector form on f32 (one divided by the exact root, as for a
+// scalar), so a batch norm's normalization vectorizes on the CPU; on f16,
+// whose scalar rsqrt is computed in f32, the loop is left to LLVM.
+// CPU-LABEL: func.func @rsqrt_body
+// CPU:         %[[X:.*]] = vector.transfer_read %arg0
+// CPU:         math.rsqrt %[[X]] : vector<4xf32>
+// CPU:         vector.transfer_write
+// CPU:         scf.for
+// CPU:           math.rsqrt %{{.*}} : f16
+#rs = #xla.indexing_map<"(d0, l) -> (d0 * 4 + l), domain: d0 in [0, 255], l in [0, 3]">
+func.func @rsqrt_body(%in: tensor<1024xf32>, %out: tensor<1024xf32>, %hin: tensor<1024xf16>, %hout: tensor<1024xf16>, %d: index) -> (tensor<1024xf32>, tensor<1024xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = scf.for %l = %c0 to %c4 step %c1 iter_args(%acc = %out) -> (tensor<1024xf32>) {
+    %i = xla.apply_indexing #rs(%d, %l)
+    %x = tensor.extract %in[%i] : tensor<1024xf32>
+    %y = math.rsqrt %x : f32
+    %t = tensor.insert %y into %acc[%i] : tensor<1024xf32>
+    scf.yield %t : tensor<1024xf32>
+  }
+  %h = scf.for %l = %c0 to %c4 step %c1 iter_args(%acc = %hout) -> (tensor<1024xf16>) {
+    %i = xla.apply_indexing #rs(%d, %l)
+    %x = tensor.extract %hin[%i] : tensor<1024xf16>
+    %y = math.rsqrt %x : f16
+    %t = tensor.insert %y into %acc[%i] : tensor<1024xf16>
+    scf.yield %t : tensor<1024xf16>
+  }
+  return %r, %h : tensor<1024xf32>, tensor<1024xf16>
+}
+
+// -----
+
 // Straight-line code (accesses the emitters unrolled themselves): four
 // reads of base + 0..3 (base a multiple of 4) become one transfer_read
 // before the first and constant-lane extracts; a chain of inserts writing

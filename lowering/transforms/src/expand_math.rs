@@ -140,6 +140,14 @@ fn expand(op: Op, math: &str, gpu: bool) -> Result<()> {
             return Ok(());
         }
         let b = B::before(op);
+        if math == "rsqrt" {
+            // As for scalars: exact division of one by the exact root.
+            let s = b.val("math.sqrt", &[*first], ty, &[]);
+            let one = b.const_literal(ty, "1.0");
+            let r = b.val("arith.divf", &[one, s], ty, &[]);
+            replace_op(op, &[r]);
+            return Ok(());
+        }
         if let Some(r) = crate::math::expand_f32(&b, math, &operands) {
             replace_op(op, &[r]);
             return Ok(());

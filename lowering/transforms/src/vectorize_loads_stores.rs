@@ -530,7 +530,10 @@ pub(crate) fn elementwise(op: Op) -> bool {
     let name = op.name();
     if let Some(math) = name.strip_prefix("math.") {
         let f32 = op.num_operands() > 0 && unsafe { mlirTypeIsAF32(op.operand(0).raw_type()) };
-        let exact = crate::expand_math::EXACT.contains(&math) && math != "fpowi";
+        let f64 = op.num_operands() > 0 && unsafe { mlirTypeIsAF64(op.operand(0).raw_type()) };
+        // `rsqrt` is `1 / sqrt` in the operand's type (narrow floats compute
+        // it in f32 as scalars, so they stay scalars).
+        let exact = (crate::expand_math::EXACT.contains(&math) && math != "fpowi") || (math == "rsqrt" && (f32 || f64));
         return exact || (f32 && crate::math::IN_HOUSE.contains(&math));
     }
     matches!(
