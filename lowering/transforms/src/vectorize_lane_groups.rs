@@ -41,6 +41,7 @@
 
 use crate::ir::*;
 use crate::vectorize_loads_stores::{elementwise, vectorizable_element};
+use crate::vectorize_straight_line::static_position;
 use mlir_sys::*;
 use std::collections::HashMap;
 
@@ -245,10 +246,6 @@ fn concatenate(b: &B, runs: &[(Value, i64, i64)], ty: MlirType) -> Value {
     parts[0]
 }
 
-fn static_position(ctx: MlirContext, k: i64) -> MlirAttribute {
-    unsafe { mlirDenseI64ArrayGet(ctx, 1, [k].as_ptr()) }
-}
-
 /// Lane `j` of `v`, at `b`.
 fn lane(b: &B, v: Value, j: usize) -> Value {
     let elem = element_type(v.raw_type());
@@ -307,12 +304,7 @@ fn vectorize_loop(lp: Op) -> Result<bool> {
     let keep: Vec<usize> = (0..carried.len()).filter(|&k| !grouped[k]).collect();
 
     let b = B::before(lp);
-    let mut packer = Packer::default();
-    let mut new_inits: Vec<Value> = keep.iter().map(|&k| inits[k]).collect();
-    for g in &groups {
-        let lanes: Vec<Value> = g.iter().map(|&k| inits[k]).collect();
-        new_inits.push(packer.build(&b, &lanes)?);
-    }
+    let new_inits = regroup(&b, &inits, &keep, &groups)?;
     let types: Vec<MlirType> = new_inits.iter().map(|v| v.raw_type()).collect();
     let mut arg_types = vec![args[0].raw_type()];
     arg_types.extend(&types);
@@ -339,14 +331,8 @@ fn vectorize_loop(lp: Op) -> Result<bool> {
             }
         }
     }
-    let yields = old_yield.operands();
     let at_yield = B::before(old_yield);
-    let mut packer = Packer::default();
-    let mut new_yields: Vec<Value> = keep.iter().map(|&k| yields[k]).collect();
-    for g in &groups {
-        let lanes: Vec<Value> = g.iter().map(|&k| yields[k]).collect();
-        new_yields.push(packer.build(&at_yield, &lanes)?);
-    }
+    let new_yields = regroup(&at_yield, &old_yield.operands(), &keep, &groups)?;
     at_yield.op("scf.yield", &new_yields, &[], &[], vec![]);
     old_yield.erase();
     // The results, from after the new loop (which sits right before `lp`).
@@ -363,6 +349,18 @@ fn vectorize_loop(lp: Op) -> Result<bool> {
     }
     lp.erase();
     Ok(true)
+}
+
+/// `values` (one per carried value) as the rewritten loop carries them: the
+/// ungrouped ones (`keep`), then each group's vector, built at `b`.
+fn regroup(b: &B, values: &[Value], keep: &[usize], groups: &[Vec<usize>]) -> Result<Vec<Value>> {
+    let mut packer = Packer::default();
+    let mut out: Vec<Value> = keep.iter().map(|&k| values[k]).collect();
+    for g in groups {
+        let lanes: Vec<Value> = g.iter().map(|&k| values[k]).collect();
+        out.push(packer.build(b, &lanes)?);
+    }
+    Ok(out)
 }
 
 /// Replaces a `vector.from_elements` whose operands pack by their vector.

@@ -123,7 +123,8 @@ fn lanes_for(tensor: MlirType, max_bits: i64) -> Option<(MlirType, i64)> {
     Some((elem, max_bits / bit_width(elem) as i64))
 }
 
-fn static_position(ctx: MlirContext, k: i64) -> MlirAttribute {
+/// The `static_position` of a `vector.extract` of lane `k`.
+pub(crate) fn static_position(ctx: MlirContext, k: i64) -> MlirAttribute {
     unsafe { mlirDenseI64ArrayGet(ctx, 1, [k].as_ptr()) }
 }
 
