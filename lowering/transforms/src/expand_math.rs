@@ -129,6 +129,14 @@ fn float_name(ty: MlirType) -> String {
     type_to_string(ty)
 }
 
+/// `1 / sqrt(x)`, both exact (on a scalar or a vector).
+fn rsqrt(b: &B, x: Value) -> Value {
+    let ty = x.raw_type();
+    let s = b.val("math.sqrt", &[x], ty, &[]);
+    let one = b.const_literal(ty, "1.0");
+    b.val("arith.divf", &[one, s], ty, &[])
+}
+
 fn expand(op: Op, math: &str, gpu: bool) -> Result<()> {
     let operands = op.operands();
     let Some(first) = operands.first() else { return Ok(()) };
@@ -141,11 +149,7 @@ fn expand(op: Op, math: &str, gpu: bool) -> Result<()> {
         }
         let b = B::before(op);
         if math == "rsqrt" {
-            // As for scalars: exact division of one by the exact root.
-            let s = b.val("math.sqrt", &[*first], ty, &[]);
-            let one = b.const_literal(ty, "1.0");
-            let r = b.val("arith.divf", &[one, s], ty, &[]);
-            replace_op(op, &[r]);
+            replace_op(op, &[rsqrt(&b, *first)]);
             return Ok(());
         }
         if let Some(r) = crate::math::expand_f32(&b, math, &operands) {
@@ -188,13 +192,7 @@ fn expand(op: Op, math: &str, gpu: bool) -> Result<()> {
             let r = if math == "isinf" { b.cmpf("oeq", abs, inf) } else { b.cmpf("olt", abs, inf) };
             replace_op(op, &[r]);
         }
-        "rsqrt" => {
-            let x = operands[0];
-            let s = b.val("math.sqrt", &[x], ty, &[]);
-            let one = b.const_literal(ty, "1.0");
-            let r = b.val("arith.divf", &[one, s], ty, &[]);
-            replace_op(op, &[r]);
-        }
+        "rsqrt" => replace_op(op, &[rsqrt(&b, operands[0])]),
         "ipowi" => {
             let r = ipowi(&b, operands[0], operands[1]);
             replace_op(op, &[r]);

@@ -225,8 +225,9 @@ fn concatenate(b: &B, runs: &[(Value, i64, i64)], ty: MlirType) -> Value {
         return b.val("vector.shuffle", &[v, v], ty, &[("mask", b.i64_array(&mask))]);
     }
     // Whole vectors, one after another: concatenated pairwise, so that
-    // each shuffle takes two vectors of one type (LLVM's `shufflevector`;
-    // other shuffles lower element by element).
+    // each shuffle takes two vectors of one type where the count is a power
+    // of two (LLVM's `shufflevector`; other shuffles lower element by
+    // element).
     let elem = element_type(ty);
     let mut parts: Vec<Value> = runs.iter().map(|&(v, _, _)| v).collect();
     while parts.len() > 1 {
@@ -255,7 +256,7 @@ fn lane(b: &B, v: Value, j: usize) -> Value {
 /// The carried groups of `lp`, if its scalar carried values split into
 /// groups whose initial and yielded values pack (the fewest groups that
 /// do).
-fn carried_groups(lp: Op, inits: &[Value], carried: &[Value], yields: &[Value]) -> Option<Vec<Vec<usize>>> {
+fn carried_groups(inits: &[Value], carried: &[Value], yields: &[Value]) -> Option<Vec<Vec<usize>>> {
     let scalars: Vec<usize> = (0..carried.len())
         .filter(|&k| {
             let ty = carried[k].raw_type();
@@ -263,7 +264,7 @@ fn carried_groups(lp: Op, inits: &[Value], carried: &[Value], yields: &[Value]) 
         })
         .collect();
     let m = scalars.len();
-    if m < 2 || lp.region_block(0).is_none() {
+    if m < 2 {
         return None;
     }
     (1..=m / 2).filter(|s| m.is_multiple_of(*s)).find_map(|s| {
@@ -299,7 +300,7 @@ fn vectorize_loop(lp: Op) -> Result<bool> {
     if inits.len() != carried.len() || yields.len() != carried.len() {
         return Ok(false);
     }
-    let Some(groups) = carried_groups(lp, &inits, &carried, &yields) else { return Ok(false) };
+    let Some(groups) = carried_groups(&inits, &carried, &yields) else { return Ok(false) };
     let grouped: Vec<bool> = (0..carried.len()).map(|k| groups.iter().any(|g| g.contains(&k))).collect();
     let keep: Vec<usize> = (0..carried.len()).filter(|&k| !grouped[k]).collect();
 

@@ -91,6 +91,17 @@ fn identity(op: Op, ty: MlirType) -> MlirAttribute {
     }
 }
 
+/// A contiguous access's index in the vector loop: the induction variable
+/// itself (`iv`, now `step_iv`), or an index op (an `Index` role, copied
+/// into the vector loop and `mapped`).
+fn step_index(mapped: &[(Value, Value)], index: Value, iv: Value, step_iv: Value) -> Result<Value> {
+    match mapped.iter().find(|(from, _)| *from == index) {
+        Some((_, c)) => Ok(*c),
+        None if index == iv => Ok(step_iv),
+        None => Err(bug("a contiguous access whose index is not computed in the loop")),
+    }
+}
+
 /// Vectorizes the reduction loop `lp` (CPU); returns whether it did.
 pub fn vectorize(lp: Op, vector_bits: i64) -> Result<bool> {
     let operands = lp.operands();
@@ -200,12 +211,8 @@ pub fn vectorize(lp: Op, vector_bits: i64) -> Result<bool> {
             Role::Store => {
                 // The vector of values at the step's index, into the
                 // carried tensor.
-                let (value, index) = (op.operand(0), op.operand(2));
-                let at_step = match mapped.iter().find(|(from, _)| *from == index) {
-                    Some((_, c)) => *c,
-                    None if index == iv => new_args[0],
-                    None => return Err(bug("a contiguous store whose index is not computed in the loop")),
-                };
+                let value = op.operand(0);
+                let at_step = step_index(&mapped, op.operand(2), iv, new_args[0])?;
                 let vector = match mapped.iter().find(|(from, _)| *from == value) {
                     Some((_, v)) => *v,
                     None => at.val("vector.broadcast", &[value], vector_of(value.raw_type()), &[]),
@@ -224,14 +231,7 @@ pub fn vectorize(lp: Op, vector_bits: i64) -> Result<bool> {
                 }
             }
             Role::Load => {
-                // Contiguous in the induction variable: the variable itself,
-                // or an index op (an `Index` role, copied above).
-                let index = op.operand(1);
-                let at_step = match mapped.iter().find(|(from, _)| *from == index) {
-                    Some((_, c)) => *c,
-                    None if index == iv => new_args[0],
-                    None => return Err(bug("a contiguous load whose index is not computed in the loop")),
-                };
+                let at_step = step_index(&mapped, op.operand(1), iv, new_args[0])?;
                 let v = transfer_read(&at, op.operand(0), at_step, vector_of(op.result(0).raw_type()));
                 mapped.push((op.result(0), v));
             }
