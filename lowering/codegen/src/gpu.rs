@@ -231,10 +231,13 @@ impl NvptxTarget {
                     .map_err(|e| e.to_string())?;
                 let bitcode = Arc::new(library.write_bitcode_to_memory().as_slice().to_vec());
                 let mut reduced = REDUCED.lock().unwrap_or_else(|e| e.into_inner());
-                if reduced.len() >= REDUCED_LIBDEVICES {
-                    reduced.remove(0);
+                // Parts compiled in parallel may have reduced the same set.
+                if !reduced.iter().any(|(k, _)| *k == key) {
+                    if reduced.len() >= REDUCED_LIBDEVICES {
+                        reduced.remove(0);
+                    }
+                    reduced.push((key, bitcode));
                 }
-                reduced.push((key, bitcode));
                 library
             }
         };
