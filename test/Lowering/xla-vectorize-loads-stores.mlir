@@ -261,6 +261,92 @@ func.func @rsqrt_body(%in: tensor<1024xf32>, %out: tensor<1024xf32>, %hin: tenso
 
 // -----
 
+// A CPU column reduction's lane loop over the vectors the emitter carries:
+// lane %l of an accumulator defined outside the loop is read with a
+// dynamic vector.extract and written into a carried vector with a dynamic
+// vector.insert. With a contiguous input read of 32 f32 (1024 bits, four
+// AVX registers) the loop becomes straight-line vector code: the
+// accumulator itself, one 32-wide read, one vector add. A vector whose
+// length is not the lane count stays (on the GPU, whose lane loops stay
+// loops, both do).
+// CPU-LABEL: func.func @vector_accumulators
+// CPU:         %[[X:.*]] = vector.transfer_read %arg0[%{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<4096xf32>, vector<32xf32>
+// CPU:         %[[S:.*]] = arith.addf %arg1, %[[X]] : vector<32xf32>
+// CPU-NOT:     scf.for
+// CPU:         return %[[S]]
+// CPU-LABEL: func.func @other_length
+// CPU:         scf.for
+// CPU:           vector.extract %arg1[%{{.*}}] : f32 from vector<64xf32>
+#va = #xla.indexing_map<"(d0, l) -> (d0 * 32 + l), domain: d0 in [0, 127], l in [0, 31]">
+func.func @vector_accumulators(%in: tensor<4096xf32>, %acc: vector<32xf32>, %d: index) -> vector<32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %r = scf.for %l = %c0 to %c32 step %c1 iter_args(%lanes = %acc) -> (vector<32xf32>) {
+    %a = vector.extract %acc[%l] : f32 from vector<32xf32>
+    %i = xla.apply_indexing #va(%d, %l)
+    %x = tensor.extract %in[%i] : tensor<4096xf32>
+    %s = arith.addf %a, %x : f32
+    %n = vector.insert %s, %lanes[%l] : f32 into vector<32xf32>
+    scf.yield %n : vector<32xf32>
+  }
+  return %r : vector<32xf32>
+}
+func.func @other_length(%in: tensor<4096xf32>, %acc: vector<64xf32>, %d: index) -> vector<64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %r = scf.for %l = %c0 to %c32 step %c1 iter_args(%lanes = %acc) -> (vector<64xf32>) {
+    %a = vector.extract %acc[%l] : f32 from vector<64xf32>
+    %i = xla.apply_indexing #va(%d, %l)
+    %x = tensor.extract %in[%i] : tensor<4096xf32>
+    %s = arith.addf %a, %x : f32
+    %n = vector.insert %s, %lanes[%l] : f32 into vector<64xf32>
+    scf.yield %n : vector<64xf32>
+  }
+  return %r : vector<64xf32>
+}
+
+// -----
+
+// A lane loop over vectors whose body does not become vector code (a call
+// the inliner left) is unrolled for the CPU, each lane's copy reading and
+// writing a constant lane, which LLVM keeps in registers, instead of a loop
+// of dynamic lane accesses through memory; the copies' reads are then
+// grouped like any unrolled code.
+// CPU-LABEL: func.func @unrolled_lanes
+// CPU-NOT:     scf.for
+// CPU:         %[[C0:c0_[0-9]+]] = arith.constant 0 : index
+// CPU-NEXT:    %[[A0:.*]] = vector.extract %arg1[%[[C0]]] : f32 from vector<4xf32>
+// CPU:         %[[X:.*]] = vector.transfer_read %arg0
+// CPU:         %[[X0:.*]] = vector.extract %[[X]][0]
+// CPU:         %[[S0:.*]] = call @step(%[[A0]], %[[X0]])
+// CPU:         %[[V0:.*]] = vector.insert %[[S0]], %arg1 [%[[C0]]] : f32 into vector<4xf32>
+// CPU:         %[[C1:c1_[0-9]+]] = arith.constant 1 : index
+// CPU-NEXT:    vector.extract %arg1[%[[C1]]]
+// CPU:         %[[V1:.*]] = vector.insert %{{.*}}, %[[V0]] [%[[C1]]]
+// CPU:         %[[C3:.*]] = arith.constant 3 : index
+// CPU:         %[[V3:.*]] = vector.insert %{{.*}}, %{{.*}} [%[[C3]]]
+// CPU-NEXT:    return %[[V3]]
+#ul = #xla.indexing_map<"(d0, l) -> (d0 * 4 + l), domain: d0 in [0, 255], l in [0, 3]">
+func.func private @step(%a: f32, %x: f32) -> f32
+func.func @unrolled_lanes(%in: tensor<1024xf32>, %acc: vector<4xf32>, %d: index) -> vector<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = scf.for %l = %c0 to %c4 step %c1 iter_args(%lanes = %acc) -> (vector<4xf32>) {
+    %a = vector.extract %acc[%l] : f32 from vector<4xf32>
+    %i = xla.apply_indexing #ul(%d, %l)
+    %x = tensor.extract %in[%i] : tensor<1024xf32>
+    %s = func.call @step(%a, %x) : (f32, f32) -> f32
+    %n = vector.insert %s, %lanes[%l] : f32 into vector<4xf32>
+    scf.yield %n : vector<4xf32>
+  }
+  return %r : vector<4xf32>
+}
+
+// -----
+
 // Straight-line code (accesses the emitters unrolled themselves): four
 // reads of base + 0..3 (base a multiple of 4) become one transfer_read
 // before the first and constant-lane extracts; a chain of inserts writing

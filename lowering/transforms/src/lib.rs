@@ -24,6 +24,7 @@ pub mod math;
 pub mod pipeline;
 pub mod registry;
 pub mod simplify_indexing;
+pub mod unroll_lanes;
 pub mod vectorize_lane_groups;
 pub mod vectorize_loads_stores;
 pub mod vectorize_reductions;

@@ -21,8 +21,8 @@
 //! Elements must be stored as they are (`f16`, `bf16`, `f32`, `f64`, 8- to
 //! 64-bit integers: not `i1`, sub-byte or f8 formats, complex), the
 //! flattened tensor's size a multiple of `n` and the vector at most 128
-//! bits on the GPU (one `ld.global.v4`) and 256 bits on the CPU (one AVX
-//! register).
+//! bits on the GPU (one `ld.global.v4`) and 1024 bits on the CPU (four AVX
+//! registers: a column reduction's strip).
 //!
 //! `target=cpu` goes further: a lane loop is rewritten only if its whole
 //! body can become straight-line vector code (every op that depends on
@@ -103,8 +103,14 @@ impl HloPass for VectorizeLoadsStores {
         // CPU unrolling destroys it with the loops nested in it), so every
         // loop is visited before the loops around it.
         for op in ops_named(root, "scf.for").into_iter().rev() {
-            if !vectorize_loop(op, self.target)? && self.target == Target::Cpu {
-                crate::vectorize_reductions::vectorize(op, self.vector_bits)?;
+            if vectorize_loop(op, self.target)? || self.target != Target::Cpu {
+                continue;
+            }
+            if crate::vectorize_reductions::vectorize(op, self.vector_bits)? {
+                continue;
+            }
+            if let Some(lanes) = vector_lane_loop(op) {
+                crate::unroll_lanes::unroll(op, lanes)?;
             }
         }
         // Then what the emitters unrolled themselves: their accesses, and
@@ -117,6 +123,10 @@ impl HloPass for VectorizeLoadsStores {
             .map_err(|e| PassError(format!("{}: {}", Self::NAME, e.0)))
     }
 }
+
+/// The widest vector a CPU lane loop becomes: four AVX registers (a
+/// column reduction's strip of 32 f32 lanes, four independent vectors).
+const CPU_LANE_LOOP_BITS: i64 = 1024;
 
 /// The constant value of an index operand.
 pub(crate) fn constant_index(v: Value) -> Option<i64> {
@@ -376,7 +386,7 @@ fn vectorize_loop(lp: Op, target: Target) -> Result<bool> {
         return Ok(false);
     }
     let max_bits = match target {
-        Target::Cpu => 256,
+        Target::Cpu => CPU_LANE_LOOP_BITS,
         Target::Gpu => 128,
     };
     let Some(body) = lp.region_block(0) else { return Ok(false) };
@@ -419,15 +429,19 @@ fn vectorize_loop(lp: Op, target: Target) -> Result<bool> {
             _ => {}
         }
     }
-    if loads.is_empty() && stores.is_empty() {
+    // Lanes of vectors the emitter carries itself (a CPU column
+    // reduction's accumulators) are accesses too, already in vector form.
+    let vector_lanes = target == Target::Cpu
+        && block_ops(body).into_iter().any(|op| vector_lane_load(op, lp, lanes) || vector_lane_store(op, lp, lanes));
+    if loads.is_empty() && stores.is_empty() && !vector_lanes {
         return Ok(false);
     }
     // On the CPU only bodies that become straight-line vector code: LLVM's
     // loop vectorizer does at least as well on the others as scalar lane
     // code between vector transfers would.
     if target == Target::Cpu {
-        let is_load = |op: Op| loads.iter().any(|a| a.op == op);
-        let is_store = |op: Op| stores.iter().any(|(a, _)| a.op == op);
+        let is_load = |op: Op| loads.iter().any(|a| a.op == op) || vector_lane_load(op, lp, lanes);
+        let is_store = |op: Op| stores.iter().any(|(a, _)| a.op == op) || vector_lane_store(op, lp, lanes);
         if lane_roles(lp, &is_load, &is_store, &|_| false).is_none() {
             return Ok(false);
         }
@@ -460,6 +474,49 @@ fn vectorize_loop(lp: Op, target: Target) -> Result<bool> {
         return Err(bug("a CPU lane loop did not vectorize after its accesses did"));
     }
     Ok(true)
+}
+
+/// The lane count of `lp` if it is a lane loop (0 to a constant, step 1)
+/// over vectors the emitter carries: a CPU column reduction's strip.
+fn vector_lane_loop(lp: Op) -> Option<i64> {
+    let operands = lp.operands();
+    if operands.len() < 3 || constant_index(operands[0]) != Some(0) || constant_index(operands[2]) != Some(1) {
+        return None;
+    }
+    let lanes = constant_index(operands[1])?;
+    let body = lp.region_block(0)?;
+    block_ops(body)
+        .into_iter()
+        .any(|op| vector_lane_load(op, lp, lanes) || vector_lane_store(op, lp, lanes))
+        .then_some(lanes)
+}
+
+/// `vector.extract %v[%iv]` of a `vector<lanes x T>` defined outside the
+/// lane loop `lp`: lane `iv` of a vector (a vectorized load, or a vector
+/// the emitter carries).
+fn vector_lane_load(op: Op, lp: Op, lanes: i64) -> bool {
+    op.is_named("vector.extract")
+        && op.num_operands() == 2
+        && lp.region_block(0).is_some_and(|body| op.operand(1) == block_args(body)[0])
+        && defined_outside(op.operand(0), lp)
+        && vector_length(op.operand(0).raw_type()) == Some(lanes)
+}
+
+/// `vector.insert %x, %acc[%iv]` into a `vector<lanes x T>` the lane loop
+/// `lp` carries: lane `iv` of a vector it computes.
+fn vector_lane_store(op: Op, lp: Op, lanes: i64) -> bool {
+    op.is_named("vector.insert")
+        && op.num_operands() == 3
+        && lp.region_block(0).is_some_and(|body| {
+            let args = block_args(body);
+            op.operand(2) == args[0] && args[1..].contains(&op.operand(1))
+        })
+        && vector_length(op.operand(1).raw_type()) == Some(lanes)
+}
+
+/// The length of a 1-D vector type.
+fn vector_length(ty: MlirType) -> Option<i64> {
+    (is_vector(ty) && unsafe { mlirShapedTypeGetRank(ty) } == 1).then(|| unsafe { mlirShapedTypeGetDimSize(ty, 0) })
 }
 
 /// Rebuilds `lp` with one more loop-carried vector per store: the stores
@@ -704,18 +761,8 @@ fn vectorize_body(lp: Op, lanes: i64) -> Result<bool> {
     let body = lp.region_block(0).ok_or_else(|| bug("scf.for without a body"))?;
     let args = block_args(body);
     let iv = args[0];
-    let lane_load = |op: Op| {
-        op.is_named("vector.extract")
-            && op.num_operands() == 2
-            && op.operand(1) == iv
-            && defined_outside(op.operand(0), lp)
-    };
-    let lane_store = |op: Op| {
-        op.is_named("vector.insert")
-            && op.num_operands() == 3
-            && op.operand(2) == iv
-            && args[1..].contains(&op.operand(1))
-    };
+    let lane_load = |op: Op| vector_lane_load(op, lp, lanes);
+    let lane_store = |op: Op| vector_lane_store(op, lp, lanes);
     let Some(roles) = lane_roles(lp, &lane_load, &lane_store, &|_| false) else { return Ok(false) };
     let b = B::before(lp);
     let mut mapped: Vec<(Value, Value)> = Vec::new();
