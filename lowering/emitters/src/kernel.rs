@@ -42,8 +42,8 @@ impl Attr {
 }
 
 /// The dialects of kernel IR.
-const KERNEL_DIALECTS: [&str; 10] =
-    ["builtin", "func", "arith", "math", "complex", "scf", "tensor", "gpu", "xla", "xla_gpu"];
+const KERNEL_DIALECTS: [&str; 11] =
+    ["builtin", "func", "arith", "math", "complex", "scf", "tensor", "vector", "gpu", "xla", "xla_gpu"];
 
 /// A function under construction: its entry block (not yet in a
 /// function) and its argument types.

@@ -49,6 +49,28 @@ pub fn call(fb: &mut FuncBuilder, callee: &str, args: &[Value], result_types: &[
     fb.op(name, args, &types, &[("callee", callee)]).results()
 }
 
+/// `vector<lanes x T>` where `v` is a `T`: `v` in every lane.
+pub fn broadcast(fb: &mut FuncBuilder, v: Value, lanes: i64) -> Value {
+    let elem = fb.type_of(v);
+    let ty = unsafe { mlir_sys::mlirVectorTypeGet(1, &lanes, elem) };
+    fb.op("vector.broadcast", &[v], &[ty], &[]).result(0)
+}
+
+/// `vector.extract %vector[%lane]`: one lane, at a position known only at
+/// run time (a lane loop's induction variable).
+pub fn lane(fb: &mut FuncBuilder, vector: Value, lane: Value) -> Value {
+    let elem = unsafe { mlir_sys::mlirShapedTypeGetElementType(fb.type_of(vector)) };
+    let position = fb.i64_array_attr(&[i64::MIN]);
+    fb.op("vector.extract", &[vector, lane], &[elem], &[("static_position", position)]).result(0)
+}
+
+/// `vector.insert %value, %vector[%lane]`: `vector` with one lane replaced.
+pub fn with_lane(fb: &mut FuncBuilder, value: Value, vector: Value, lane: Value) -> Value {
+    let ty = fb.type_of(vector);
+    let position = fb.i64_array_attr(&[i64::MIN]);
+    fb.op("vector.insert", &[value, vector, lane], &[ty], &[("static_position", position)]).result(0)
+}
+
 /// `gpu.thread_id` with XLA's range annotation.
 pub fn thread_id(fb: &mut FuncBuilder, dim: char, count: i64) -> Value {
     gpu_id(fb, "gpu.thread_id", dim, count)

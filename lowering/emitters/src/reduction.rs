@@ -668,7 +668,7 @@ fn blocks_of_rows(n: i64) -> RowTree {
 }
 
 type RowsFn<'f, E> = dyn Fn(&mut FuncBuilder, &mut E, Expr, i64, &[Value]) -> Result<Vec<Value>, EmitError> + 'f;
-type CombineFn<'f> = dyn Fn(&mut FuncBuilder, &[Value], &[Value]) -> Vec<Value> + 'f;
+type CombineFn<'f> = dyn Fn(&mut FuncBuilder, &[Value], &[Value]) -> Result<Vec<Value>, EmitError> + 'f;
 
 /// The emission of a [`RowTree`] in a CPU column reduction: `rows` adds
 /// rows `[lo, lo + count)` to the carried values (accumulators, then side
@@ -696,11 +696,11 @@ impl<E> RowWalk<'_, E> {
                 let size = inner.rows();
                 let mut total = fb.for_loop(0, *count, 1, carried, &mut |fb, k, iters| {
                     let partial = self.emit(fb, el, inner, lo.add(&k.mul_const(size)), &(self.fresh)(iters))?;
-                    Ok((self.combine)(fb, iters, &partial))
+                    (self.combine)(fb, iters, &partial)
                 })?;
                 if let Some(rest) = rest {
                     let partial = self.emit(fb, el, rest, lo.add_const(count * size), &(self.fresh)(&total))?;
-                    total = (self.combine)(fb, &total, &partial);
+                    total = (self.combine)(fb, &total, &partial)?;
                 }
                 Ok(total)
             }
@@ -723,6 +723,11 @@ impl<E> RowWalk<'_, E> {
 ///   `col0 + j` (contiguous loads across lanes), in the blocks of a
 ///   [`row_tree`] combined into the totals; the last strip of a
 ///   row clamps its lanes to the last column and writes only the real ones.
+///   Where the strips are full and `L` is a power of two up to 32, the
+///   accumulators are `vector<L x T>` and each per-lane step one loop over
+///   the lanes (`vector.extract`/`vector.insert` of lane `j`), which the
+///   CPU's `xla-vectorize-loads-stores` makes vector code: the body is
+///   emitted once, not `L` times.
 ///
 /// No other workgroup touches a workgroup's outputs, so nothing needs
 /// synchronizing. Side outputs are written where their input element is
@@ -753,6 +758,10 @@ fn emit_cpu(
     let expensive = crate::r#loop::has_transcendental_per_element(comp, input_elements);
     let accumulators = if expensive { accumulators.max(4) } else { accumulators };
     let lanes = if row { 1 } else { cpu_lanes(c, vector, accumulators) };
+    // A column strip's lanes are one loop over vectors where its lanes fill
+    // every strip and xla-vectorize-loads-stores takes such a loop whole;
+    // otherwise each lane's code is emitted apart.
+    let lane_loops = !row && (2..=32).contains(&lanes) && (lanes as u64).is_power_of_two() && c % lanes == 0;
     let strips_per_major = ceil_div(c.max(1), lanes);
     let units = if row { b } else { a * strips_per_major };
     let workgroups = cpu_reduction_workgroups(cpu, input_elements, units, vector);
@@ -799,9 +808,15 @@ fn emit_cpu(
                     }
                 }
                 let mut inits: Vec<Value> = Vec::new();
-                let carried_lanes = if row { lanes } else { accumulating };
-                for _ in 0..carried_lanes {
-                    inits.extend(init_values.iter().cloned());
+                if lane_loops {
+                    for &v in &init_values {
+                        inits.push(kernel_ops::broadcast(fb, v, lanes));
+                    }
+                } else {
+                    let carried_lanes = if row { lanes } else { accumulating };
+                    for _ in 0..carried_lanes {
+                        inits.extend(init_values.iter().cloned());
+                    }
                 }
                 for &k in &side {
                     inits.push(tensors_v[k]);
@@ -862,6 +877,62 @@ fn emit_cpu(
                         }
                         Ok(r)
                     })?
+                } else if lane_loops {
+                    // Each row's step is one loop over the strip's lanes,
+                    // lane `j` of every accumulator vector being column
+                    // `col0 + j`: one copy of the body, which
+                    // xla-vectorize-loads-stores turns into vector code.
+                    let rows = |fb: &mut FuncBuilder,
+                                el: &mut Elemental,
+                                lo: Expr,
+                                count: i64,
+                                carried: &[Value]|
+                     -> Result<Vec<Value>, EmitError> {
+                        fb.for_loop(0, count, 1, carried, &mut |fb, r, iters| {
+                            let reduced = lo.add(&r);
+                            let accs = iters[..nacc].to_vec();
+                            fb.for_loop(0, lanes, 1, iters, &mut |fb, j, lane_iters| {
+                                let jv = fb.index(&j)?;
+                                let lane: Vec<Value> = accs.iter().map(|&v| kernel_ops::lane(fb, v, jv)).collect();
+                                let mut sides = lane_iters[nacc..].to_vec();
+                                let col = col0.add(&j);
+                                let idx = cpu_input_index(fb, dims, [m.clone(), reduced.clone(), col], in_shape);
+                                let stepped = lane_step(fb, el, &lane, &mut sides, &idx)?;
+                                let mut out: Vec<Value> = stepped
+                                    .iter()
+                                    .zip(&lane_iters[..nacc])
+                                    .map(|(&x, &v)| kernel_ops::with_lane(fb, x, v, jv))
+                                    .collect();
+                                out.extend(sides);
+                                Ok(out)
+                            })
+                        })
+                    };
+                    let combine =
+                        |fb: &mut FuncBuilder, total: &[Value], partial: &[Value]| -> Result<Vec<Value>, EmitError> {
+                            let (t, p) = (total[..nacc].to_vec(), partial[..nacc].to_vec());
+                            let mut out = fb.for_loop(0, lanes, 1, &t, &mut |fb, j, lane_iters| {
+                                let jv = fb.index(&j)?;
+                                let a: Vec<Value> = t.iter().map(|&v| kernel_ops::lane(fb, v, jv)).collect();
+                                let b: Vec<Value> = p.iter().map(|&v| kernel_ops::lane(fb, v, jv)).collect();
+                                let combined = combine_accumulators(fb, heroes, &a, &b);
+                                Ok(combined
+                                    .iter()
+                                    .zip(lane_iters)
+                                    .map(|(&x, &v)| kernel_ops::with_lane(fb, x, v, jv))
+                                    .collect())
+                            })?;
+                            // Side outputs: the partial's (it wrote them).
+                            out.extend(partial[nacc..].iter().cloned());
+                            Ok(out)
+                        };
+                    let fresh = |carried: &[Value]| -> Vec<Value> {
+                        let mut v = inits[..nacc].to_vec();
+                        v.extend(carried[nacc..].iter().cloned());
+                        v
+                    };
+                    let walk = RowWalk { rows: &rows, combine: &combine, fresh: &fresh };
+                    walk.emit(fb, &mut el, &row_tree(b), Expr::zero(), &inits)?
                 } else {
                     // Rows [lo, hi) into the carried accumulators (and side
                     // outputs).
@@ -885,16 +956,17 @@ fn emit_cpu(
                             Ok(out)
                         })
                     };
-                    let combine = |fb: &mut FuncBuilder, total: &[Value], partial: &[Value]| -> Vec<Value> {
-                        let mut out = Vec::new();
-                        for j in 0..lanes as usize {
-                            let lane = j * nacc..(j + 1) * nacc;
-                            out.extend(combine_accumulators(fb, heroes, &total[lane.clone()], &partial[lane]));
-                        }
-                        // Side outputs: the partial's (it wrote them).
-                        out.extend(partial[lanes as usize * nacc..].iter().cloned());
-                        out
-                    };
+                    let combine =
+                        |fb: &mut FuncBuilder, total: &[Value], partial: &[Value]| -> Result<Vec<Value>, EmitError> {
+                            let mut out = Vec::new();
+                            for j in 0..lanes as usize {
+                                let lane = j * nacc..(j + 1) * nacc;
+                                out.extend(combine_accumulators(fb, heroes, &total[lane.clone()], &partial[lane]));
+                            }
+                            // Side outputs: the partial's (it wrote them).
+                            out.extend(partial[lanes as usize * nacc..].iter().cloned());
+                            Ok(out)
+                        };
                     let fresh = |carried: &[Value]| -> Vec<Value> {
                         let mut v = inits[..lanes as usize * nacc].to_vec();
                         v.extend(carried[lanes as usize * nacc..].iter().cloned());
@@ -905,8 +977,34 @@ fn emit_cpu(
                 };
                 let mut next: Vec<Value> = tensors_v.clone();
                 let lane_count = if row { lanes } else { accumulating } as usize;
+                let sides_at = if lane_loops { nacc } else { lane_count * nacc };
                 for (j, &k) in side.iter().enumerate() {
-                    next[k] = finals[lane_count * nacc + j];
+                    next[k] = finals[sides_at + j];
+                }
+                if lane_loops {
+                    // The epilogue and the writes, one lane loop over the
+                    // strip (every column is real: `c % lanes == 0`).
+                    let accs = finals[..nacc].to_vec();
+                    return fb.for_loop(0, lanes, 1, &next, &mut |fb, j, outs| {
+                        let jv = fb.index(&j)?;
+                        let lane: Vec<Value> = accs.iter().map(|&v| kernel_ops::lane(fb, v, jv)).collect();
+                        let mut at = 0;
+                        for h in heroes {
+                            el.injected.insert(h.instr, lane[at..at + h.types.len()].to_vec());
+                            at += h.types.len();
+                        }
+                        let o = m.mul_const(c).add(&col0).add(&j);
+                        let hero_idx: Vec<Expr> = delinearize(&o, out_shape).iter().map(|e| fb.simplify(e)).collect();
+                        let mut updated = outs.to_vec();
+                        for &k in &red_outputs {
+                            let root = comp.roots[k];
+                            let root_idx = bitcast_index(&hero_idx, out_shape, &comp.ty(root).dims);
+                            let v = el.value(fb, root, &root_idx)?;
+                            let at = fb.indices(&root_idx)?;
+                            updated[k] = fb.insert(v, updated[k], &at);
+                        }
+                        Ok(updated)
+                    });
                 }
                 let mut lane_accs: Vec<Vec<Value>> =
                     (0..lane_count).map(|j| finals[j * nacc..(j + 1) * nacc].to_vec()).collect();
