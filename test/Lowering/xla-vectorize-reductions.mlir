@@ -5,14 +5,14 @@
 // reassociable add. It steps 32 elements (four 256-bit registers of f32)
 // at a time with a vector<32xf32> accumulator starting at -0.0 (the
 // identity of addf), then reduces it horizontally and adds the loop's
-// initial value. The body's elementwise ops (the fused exp) run on
+// initial value. The body's elementwise ops (the fused square) run on
 // vectors. The GPU reduces with threads: its loops stay.
 // CHECK-LABEL: func.func @row_sum
 // CHECK:         %[[ID:.*]] = arith.constant dense<-0.000000e+00> : vector<32xf32>
 // CHECK:         %[[V:.*]] = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[ID]]) -> (vector<32xf32>)
 // CHECK:           %[[IDX:.*]] = xla.apply_indexing #{{.*}}(%arg2, %[[I]])
 // CHECK:           %[[X:.*]] = vector.transfer_read %arg0[%[[IDX]]], %{{.*}} {in_bounds = [true]} : tensor<8192xf32>, vector<32xf32>
-// CHECK:           %[[E:.*]] = math.exp %[[X]] : vector<32xf32>
+// CHECK:           %[[E:.*]] = arith.mulf %[[X]], %[[X]] : vector<32xf32>
 // CHECK:           %[[S:.*]] = arith.addf %[[ACC]], %[[E]] fastmath<reassoc> : vector<32xf32>
 // CHECK:           scf.yield %[[S]]
 // CHECK:         %[[R:.*]] = vector.reduction <add>, %[[V]] fastmath<reassoc> : vector<32xf32> into f32
@@ -28,6 +28,32 @@ func.func @row_sum(%in: tensor<8192xf32>, %init: f32, %r: index) -> f32 {
   %c1024 = arith.constant 1024 : index
   %s = scf.for %k = %c0 to %c1024 step %c1 iter_args(%acc = %init) -> (f32) {
     %i = xla.apply_indexing #row(%r, %k)
+    %x = tensor.extract %in[%i] : tensor<8192xf32>
+    %e = arith.mulf %x, %x : f32
+    %n = arith.addf %acc, %e fastmath<reassoc> : f32
+    scf.yield %n : f32
+  }
+  return %s : f32
+}
+
+// -----
+
+// A body with a function xla-expand-math expands into a polynomial (a
+// softmax's exp) steps two registers (16 f32) at a time: the polynomial's
+// latency already separates the additions, and four copies of it would
+// only give LLVM twice the code.
+// CHECK-LABEL: func.func @expanded_function
+// CHECK:         scf.for {{.*}} -> (vector<16xf32>)
+// CHECK:           %[[X:.*]] = vector.transfer_read {{.*}} : tensor<8192xf32>, vector<16xf32>
+// CHECK:           math.exp %[[X]] : vector<16xf32>
+// CHECK:         vector.reduction <add>, %{{.*}} fastmath<reassoc> : vector<16xf32> into f32
+#rows = #xla.indexing_map<"(r, k) -> (r * 1024 + k), domain: r in [0, 7], k in [0, 1023]">
+func.func @expanded_function(%in: tensor<8192xf32>, %init: f32, %r: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c1024 = arith.constant 1024 : index
+  %s = scf.for %k = %c0 to %c1024 step %c1 iter_args(%acc = %init) -> (f32) {
+    %i = xla.apply_indexing #rows(%r, %k)
     %x = tensor.extract %in[%i] : tensor<8192xf32>
     %e = math.exp %x : f32
     %n = arith.addf %acc, %e fastmath<reassoc> : f32
@@ -124,14 +150,15 @@ func.func @exact_max(%in: tensor<1024xf32>, %init: f32) -> f32 {
 
 // -----
 
-// A side output (a softmax's exponentials, written where they are read):
+// A side output (a value written where it is read, as a softmax writes its
+// exponentials):
 // the carried tensor goes with the vector loop, which writes each step's
 // 32 values with one transfer; the scalar loop writes the last 8 into the
 // vector loop's tensor.
 // CHECK-LABEL: func.func @side_output
 // CHECK:         %[[V:.*]]:2 = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[T:.*]] = %arg1) -> (vector<32xf32>, tensor<1032xf32>)
 // CHECK:           %[[X:.*]] = vector.transfer_read %arg0[%[[I]]]
-// CHECK:           %[[E:.*]] = math.exp %[[X]] : vector<32xf32>
+// CHECK:           %[[E:.*]] = arith.mulf %[[X]], %[[X]] : vector<32xf32>
 // CHECK:           %[[S:.*]] = arith.addf %[[ACC]], %[[E]] fastmath<reassoc> : vector<32xf32>
 // CHECK:           %[[W:.*]] = vector.transfer_write %[[E]], %[[T]][%[[I]]] {in_bounds = [true]} : vector<32xf32>, tensor<1032xf32>
 // CHECK:           scf.yield %[[S]], %[[W]]
@@ -145,7 +172,7 @@ func.func @side_output(%in: tensor<1032xf32>, %out: tensor<1032xf32>, %init: f32
   %c1032 = arith.constant 1032 : index
   %r:2 = scf.for %k = %c0 to %c1032 step %c1 iter_args(%acc = %init, %t = %out) -> (f32, tensor<1032xf32>) {
     %x = tensor.extract %in[%k] : tensor<1032xf32>
-    %e = math.exp %x : f32
+    %e = arith.mulf %x, %x : f32
     %n = arith.addf %acc, %e fastmath<reassoc> : f32
     %w = tensor.insert %e into %t[%k] : tensor<1032xf32>
     scf.yield %n, %w : f32, tensor<1032xf32>

@@ -27,7 +27,10 @@
 //! `L` is four vector registers' worth of the widest element (the host's
 //! registers, or the pass's `vector-bits`: 64 f32 lanes with AVX-512, 32
 //! with AVX2): four independent accumulators, as LLVM's loop vectorizer
-//! interleaves, to hide the latency of the additions. The emitters mark
+//! interleaves, to hide the latency of the additions. A body with a
+//! function `xla-expand-math` expands into a polynomial (`exp`, `log`,
+//! `tanh`, ...) gets two registers' worth: the polynomial's latency hides
+//! the additions' already. The emitters mark
 //! CPU reducers reassociative, so the result may differ from the loop's
 //! order only by rounding, as LLVM's own vectorization already did.
 
@@ -57,6 +60,12 @@ const COMBINERS: &[(&str, &str)] = &[
 
 /// The registers of accumulators per loop step.
 const REGISTERS: i64 = 4;
+/// The registers per step where the body computes a function that
+/// `xla-expand-math` expands into a polynomial (a softmax's `exp`): its
+/// latency already separates the additions, and four copies of it gave
+/// LLVM twice the code of two for no speed (one was slower on short rows,
+/// a ViT's 197-long softmax).
+const REGISTERS_EXPANDED: i64 = 2;
 
 fn kind(op: Op) -> Option<&'static str> {
     let name = op.name();
@@ -152,7 +161,7 @@ pub fn vectorize(lp: Op, vector_bits: i64) -> Result<bool> {
     if !roles.iter().any(|(_, r)| *r == Role::Load) {
         return Ok(false);
     }
-    // Four registers of the widest element.
+    // Four registers of the widest element (two with a polynomial).
     let widest = roles
         .iter()
         .flat_map(|(op, _)| op.results())
@@ -162,7 +171,10 @@ pub fn vectorize(lp: Op, vector_bits: i64) -> Result<bool> {
         .max()
         .unwrap_or(32)
         .max(8);
-    let lanes = REGISTERS * vector_bits / widest;
+    let expanded =
+        roles.iter().any(|(op, _)| op.name().strip_prefix("math.").is_some_and(|m| crate::math::IN_HOUSE.contains(&m)));
+    let registers = if expanded { REGISTERS_EXPANDED } else { REGISTERS };
+    let lanes = registers * vector_bits / widest;
     let steps = (hi - lo) / lanes;
     if steps < 1 {
         return Ok(false);
