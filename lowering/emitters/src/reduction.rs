@@ -761,7 +761,10 @@ fn emit_cpu(
     // A column strip's lanes are one loop over vectors where its lanes fill
     // every strip and xla-vectorize-loads-stores takes such a loop whole;
     // otherwise each lane's code is emitted apart.
-    let lane_loops = !row && (2..=32).contains(&lanes) && (lanes as u64).is_power_of_two() && c % lanes == 0;
+    // (Vectors hold integers and floats: complex accumulators stay apart.)
+    let vector_elements = heroes.iter().flat_map(|h| &h.types).all(|t| !t.starts_with("complex"));
+    let lane_loops =
+        !row && vector_elements && (2..=32).contains(&lanes) && (lanes as u64).is_power_of_two() && c % lanes == 0;
     let strips_per_major = ceil_div(c.max(1), lanes);
     let units = if row { b } else { a * strips_per_major };
     let workgroups = cpu_reduction_workgroups(cpu, input_elements, units, vector);
