@@ -1,8 +1,8 @@
 // RUN: hlo-opt %s --split-input-file --passes=xla-inline | FileCheck %s
 
 // A function with one call site is inlined (and then erased); so is a
-// small one called twice. A bigger function called at two sites stays a
-// function, called as before.
+// small one called twice (up to 24 ops). A bigger function called at two
+// sites stays a function, called as before.
 // CHECK-LABEL: module
 // CHECK-NOT:     func.func private @once
 // CHECK-NOT:     func.func private @small
@@ -24,15 +24,33 @@ func.func private @small(%x: f32) -> f32 {
   return %y : f32
 }
 func.func private @big(%x: f32) -> f32 {
-  %a = arith.addf %x, %x : f32
-  %b = arith.mulf %a, %x : f32
-  %c = arith.subf %b, %a : f32
-  %d = arith.mulf %c, %c : f32
-  %e = arith.addf %d, %b : f32
-  %f = arith.mulf %e, %a : f32
-  %g = arith.subf %f, %d : f32
-  %h = arith.addf %g, %c : f32
-  return %h : f32
+  %v0 = arith.addf %x, %x : f32
+  %v1 = arith.mulf %v0, %x : f32
+  %v2 = arith.subf %v1, %x : f32
+  %v3 = arith.addf %v2, %x : f32
+  %v4 = arith.mulf %v3, %x : f32
+  %v5 = arith.subf %v4, %x : f32
+  %v6 = arith.addf %v5, %x : f32
+  %v7 = arith.mulf %v6, %x : f32
+  %v8 = arith.subf %v7, %x : f32
+  %v9 = arith.addf %v8, %x : f32
+  %v10 = arith.mulf %v9, %x : f32
+  %v11 = arith.subf %v10, %x : f32
+  %v12 = arith.addf %v11, %x : f32
+  %v13 = arith.mulf %v12, %x : f32
+  %v14 = arith.subf %v13, %x : f32
+  %v15 = arith.addf %v14, %x : f32
+  %v16 = arith.mulf %v15, %x : f32
+  %v17 = arith.subf %v16, %x : f32
+  %v18 = arith.addf %v17, %x : f32
+  %v19 = arith.mulf %v18, %x : f32
+  %v20 = arith.subf %v19, %x : f32
+  %v21 = arith.addf %v20, %x : f32
+  %v22 = arith.mulf %v21, %x : f32
+  %v23 = arith.subf %v22, %x : f32
+  %v24 = arith.addf %v23, %x : f32
+  %v25 = arith.mulf %v24, %x : f32
+  return %v25 : f32
 }
 func.func @kernel(%x: f32) -> f32 {
   %0 = xla.pure_call @once(%x) : (f32) -> f32
