@@ -984,6 +984,30 @@ fn emit_cpu(
                 for (j, &k) in side.iter().enumerate() {
                     next[k] = finals[sides_at + j];
                 }
+                // The epilogue of the output at linear index `o` from its
+                // accumulators `accs`, written into the outputs `outs`.
+                let write = |fb: &mut FuncBuilder,
+                             el: &mut Elemental,
+                             accs: &[Value],
+                             o: &Expr,
+                             outs: &[Value]|
+                 -> Result<Vec<Value>, EmitError> {
+                    let mut at = 0;
+                    for h in heroes {
+                        el.injected.insert(h.instr, accs[at..at + h.types.len()].to_vec());
+                        at += h.types.len();
+                    }
+                    let hero_idx: Vec<Expr> = delinearize(o, out_shape).iter().map(|e| fb.simplify(e)).collect();
+                    let mut updated = outs.to_vec();
+                    for &k in &red_outputs {
+                        let root = comp.roots[k];
+                        let root_idx = bitcast_index(&hero_idx, out_shape, &comp.ty(root).dims);
+                        let v = el.value(fb, root, &root_idx)?;
+                        let at = fb.indices(&root_idx)?;
+                        updated[k] = fb.insert(v, updated[k], &at);
+                    }
+                    Ok(updated)
+                };
                 if lane_loops {
                     // The epilogue and the writes, one lane loop over the
                     // strip (every column is real: `c % lanes == 0`).
@@ -991,22 +1015,7 @@ fn emit_cpu(
                     return fb.for_loop(0, lanes, 1, &next, &mut |fb, j, outs| {
                         let jv = fb.index(&j)?;
                         let lane: Vec<Value> = accs.iter().map(|&v| kernel_ops::lane(fb, v, jv)).collect();
-                        let mut at = 0;
-                        for h in heroes {
-                            el.injected.insert(h.instr, lane[at..at + h.types.len()].to_vec());
-                            at += h.types.len();
-                        }
-                        let o = m.mul_const(c).add(&col0).add(&j);
-                        let hero_idx: Vec<Expr> = delinearize(&o, out_shape).iter().map(|e| fb.simplify(e)).collect();
-                        let mut updated = outs.to_vec();
-                        for &k in &red_outputs {
-                            let root = comp.roots[k];
-                            let root_idx = bitcast_index(&hero_idx, out_shape, &comp.ty(root).dims);
-                            let v = el.value(fb, root, &root_idx)?;
-                            let at = fb.indices(&root_idx)?;
-                            updated[k] = fb.insert(v, updated[k], &at);
-                        }
-                        Ok(updated)
+                        write(fb, &mut el, &lane, &m.mul_const(c).add(&col0).add(&j), outs)
                     });
                 }
                 let mut lane_accs: Vec<Vec<Value>> =
@@ -1035,28 +1044,12 @@ fn emit_cpu(
                     }
                 }
                 for (o, accs, valid) in writes {
-                    let mut at = 0;
-                    for h in heroes {
-                        el.injected.insert(h.instr, accs[at..at + h.types.len()].to_vec());
-                        at += h.types.len();
-                    }
                     let cond = match &valid {
                         Some(col) => fb.in_range(col, 0, c - 1)?,
                         None => None,
                     };
                     let current = next.clone();
-                    let hero_idx: Vec<Expr> = delinearize(&o, out_shape).iter().map(|e| fb.simplify(e)).collect();
-                    next = fb.if_then(cond, &current, &mut |fb| {
-                        let mut updated = current.clone();
-                        for &k in &red_outputs {
-                            let root = comp.roots[k];
-                            let root_idx = bitcast_index(&hero_idx, out_shape, &comp.ty(root).dims);
-                            let v = el.value(fb, root, &root_idx)?;
-                            let at = fb.indices(&root_idx)?;
-                            updated[k] = fb.insert(v, updated[k], &at);
-                        }
-                        Ok(updated)
-                    })?;
+                    next = fb.if_then(cond, &current, &mut |fb| write(fb, &mut el, &accs, &o, &current))?;
                 }
                 Ok(next)
             })
