@@ -431,8 +431,9 @@ fn vectorize_loop(lp: Op, target: Target) -> Result<bool> {
     }
     // Lanes of vectors the emitter carries itself (a CPU column
     // reduction's accumulators) are accesses too, already in vector form.
+    let lane_access = LaneAccesses::of(lp, lanes);
     let vector_lanes = target == Target::Cpu
-        && block_ops(body).into_iter().any(|op| vector_lane_load(op, lp, lanes) || vector_lane_store(op, lp, lanes));
+        && lane_access.as_ref().is_some_and(|l| block_ops(body).into_iter().any(|op| l.load(op) || l.store(op)));
     if loads.is_empty() && stores.is_empty() && !vector_lanes {
         return Ok(false);
     }
@@ -440,8 +441,9 @@ fn vectorize_loop(lp: Op, target: Target) -> Result<bool> {
     // loop vectorizer does at least as well on the others as scalar lane
     // code between vector transfers would.
     if target == Target::Cpu {
-        let is_load = |op: Op| loads.iter().any(|a| a.op == op) || vector_lane_load(op, lp, lanes);
-        let is_store = |op: Op| stores.iter().any(|(a, _)| a.op == op) || vector_lane_store(op, lp, lanes);
+        let is_load = |op: Op| loads.iter().any(|a| a.op == op) || lane_access.as_ref().is_some_and(|l| l.load(op));
+        let is_store =
+            |op: Op| stores.iter().any(|(a, _)| a.op == op) || lane_access.as_ref().is_some_and(|l| l.store(op));
         if lane_roles(lp, &is_load, &is_store, &|_| false).is_none() {
             return Ok(false);
         }
@@ -484,34 +486,47 @@ fn vector_lane_loop(lp: Op) -> Option<i64> {
         return None;
     }
     let lanes = constant_index(operands[1])?;
+    let access = LaneAccesses::of(lp, lanes)?;
     let body = lp.region_block(0)?;
-    block_ops(body)
-        .into_iter()
-        .any(|op| vector_lane_load(op, lp, lanes) || vector_lane_store(op, lp, lanes))
-        .then_some(lanes)
+    block_ops(body).into_iter().any(|op| access.load(op) || access.store(op)).then_some(lanes)
 }
 
-/// `vector.extract %v[%iv]` of a `vector<lanes x T>` defined outside the
-/// lane loop `lp`: lane `iv` of a vector (a vectorized load, or a vector
-/// the emitter carries).
-fn vector_lane_load(op: Op, lp: Op, lanes: i64) -> bool {
-    op.is_named("vector.extract")
-        && op.num_operands() == 2
-        && lp.region_block(0).is_some_and(|body| op.operand(1) == block_args(body)[0])
-        && defined_outside(op.operand(0), lp)
-        && vector_length(op.operand(0).raw_type()) == Some(lanes)
+/// The lane accesses of a lane loop `lp` over `lanes` lanes that are
+/// already in vector form (vectorized loads, or vectors the emitter
+/// carries): its induction variable and carried values, read once.
+struct LaneAccesses {
+    lp: Op,
+    iv: Value,
+    carried: Vec<Value>,
+    lanes: i64,
 }
 
-/// `vector.insert %x, %acc[%iv]` into a `vector<lanes x T>` the lane loop
-/// `lp` carries: lane `iv` of a vector it computes.
-fn vector_lane_store(op: Op, lp: Op, lanes: i64) -> bool {
-    op.is_named("vector.insert")
-        && op.num_operands() == 3
-        && lp.region_block(0).is_some_and(|body| {
-            let args = block_args(body);
-            op.operand(2) == args[0] && args[1..].contains(&op.operand(1))
-        })
-        && vector_length(op.operand(1).raw_type()) == Some(lanes)
+impl LaneAccesses {
+    fn of(lp: Op, lanes: i64) -> Option<LaneAccesses> {
+        let args = block_args(lp.region_block(0)?);
+        let (&iv, carried) = args.split_first()?;
+        Some(LaneAccesses { lp, iv, carried: carried.to_vec(), lanes })
+    }
+
+    /// `vector.extract %v[%iv]` of a `vector<lanes x T>` defined outside
+    /// the loop: lane `iv` of a vector.
+    fn load(&self, op: Op) -> bool {
+        op.is_named("vector.extract")
+            && op.num_operands() == 2
+            && op.operand(1) == self.iv
+            && defined_outside(op.operand(0), self.lp)
+            && vector_length(op.operand(0).raw_type()) == Some(self.lanes)
+    }
+
+    /// `vector.insert %x, %acc[%iv]` into a `vector<lanes x T>` the loop
+    /// carries: lane `iv` of a vector it computes.
+    fn store(&self, op: Op) -> bool {
+        op.is_named("vector.insert")
+            && op.num_operands() == 3
+            && op.operand(2) == self.iv
+            && self.carried.contains(&op.operand(1))
+            && vector_length(op.operand(1).raw_type()) == Some(self.lanes)
+    }
 }
 
 /// The length of a 1-D vector type.
@@ -761,9 +776,10 @@ fn vectorize_body(lp: Op, lanes: i64) -> Result<bool> {
     let body = lp.region_block(0).ok_or_else(|| bug("scf.for without a body"))?;
     let args = block_args(body);
     let iv = args[0];
-    let lane_load = |op: Op| vector_lane_load(op, lp, lanes);
-    let lane_store = |op: Op| vector_lane_store(op, lp, lanes);
-    let Some(roles) = lane_roles(lp, &lane_load, &lane_store, &|_| false) else { return Ok(false) };
+    let access = LaneAccesses::of(lp, lanes).ok_or_else(|| bug("scf.for without an induction variable"))?;
+    let Some(roles) = lane_roles(lp, &|op| access.load(op), &|op| access.store(op), &|_| false) else {
+        return Ok(false);
+    };
     let b = B::before(lp);
     let mut mapped: Vec<(Value, Value)> = Vec::new();
     let lookup = |mapped: &Vec<(Value, Value)>, v: Value| mapped.iter().find(|(from, _)| *from == v).map(|(_, to)| *to);
