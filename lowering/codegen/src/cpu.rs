@@ -11,9 +11,12 @@
 //! through conversions that keep its subnormals, and a flushing mode for
 //! `half` let InstCombine turn `|x| < 2^-14` into `x == 0`.
 
-use crate::unit::{in_parallel, Unit};
+use crate::{
+    effort::{self, Effort},
+    unit::{in_parallel, Unit},
+};
 use inkwell::{
-    attributes::AttributeLoc,
+    attributes::{Attribute, AttributeLoc},
     context::Context,
     module::Module,
     passes::PassBuilderOptions,
@@ -127,6 +130,7 @@ impl HostTarget {
         module.set_triple(&TargetTriple::create(&self.triple));
         module.set_data_layout(&self.machine.get_target_data().get_data_layout());
         let context = module.get_context();
+        let nounwind = Attribute::get_named_enum_kind_id("nounwind");
         for f in module.get_functions() {
             if f.count_basic_blocks() == 0 {
                 continue;
@@ -139,22 +143,44 @@ impl HostTarget {
             ] {
                 f.add_attribute(AttributeLoc::Function, context.create_string_attribute(key, value));
             }
+            // Kernels are called from Rust through the C ABI and call only
+            // the C library and rxla's builtins: nothing unwinds through
+            // them (and must not). Said here rather than inferred by O3,
+            // which not every kernel gets; it spares the unwind tables.
+            f.add_attribute(AttributeLoc::Function, context.create_enum_attribute(nounwind, 0));
         }
     }
 
-    /// LLVM's `default<O3>` pipeline for this machine, without LLVM's loop
-    /// unroller (as XLA:CPU runs it): unrolling roughly doubled the time
-    /// LLVM spends on a model's kernels, and the emitters unroll
-    /// themselves where the code depends on it (small reduce-windows,
-    /// transpose tiles, reduction lanes). The vectorizers still
-    /// interleave.
+    /// Optimizes `module` for this machine, each function with the effort
+    /// it needs ([`crate::effort`]): the light pipeline where rxla's
+    /// lowering vectorized every loop, LLVM's `default<O3>` elsewhere.
+    ///
+    /// O3 runs without LLVM's loop unroller (as XLA:CPU runs it):
+    /// unrolling roughly doubled the time LLVM spends on a model's kernels,
+    /// and the emitters unroll themselves where the code depends on it
+    /// (small reduce-windows, transpose tiles, reduction lanes). The
+    /// vectorizers still interleave.
     pub fn optimize(&self, module: &Module) -> Result<(), String> {
+        let (light, full): (Vec<_>, Vec<_>) =
+            effort::efforts(module).into_iter().partition(|(_, e)| *e == Effort::Light);
+        let (light, full): (Vec<_>, Vec<_>) =
+            (light.into_iter().map(|(f, _)| f).collect(), full.into_iter().map(|(f, _)| f).collect());
+        if !light.is_empty() {
+            effort::skipping(module, &full, || self.run_pipeline(module, effort::LIGHT))?;
+        }
+        if !full.is_empty() {
+            effort::skipping(module, &light, || self.run_pipeline(module, effort::FULL))?;
+        }
+        Ok(())
+    }
+
+    fn run_pipeline(&self, module: &Module, pipeline: &str) -> Result<(), String> {
         let options = PassBuilderOptions::create();
         options.set_loop_vectorization(true);
         options.set_loop_slp_vectorization(true);
         options.set_loop_interleaving(true);
         options.set_loop_unrolling(false);
-        module.run_passes("default<O3>", &self.machine, options).map_err(|e| e.to_string())
+        module.run_passes(pipeline, &self.machine, options).map_err(|e| e.to_string())
     }
 
     /// The machine code of `module` as assembly text.

@@ -7,15 +7,18 @@
 //!   translation to LLVM IR (stage `llvm-before-optimizations`);
 //! - [`builtins`]: compiler-runtime functions LLVM calls (bf16 rounding)
 //!   that the JIT provides;
-//! - [`cpu`]: the host target machine, LLVM's `default<O3>` pipeline
-//!   (stage `llvm`), assembly (stage `asm`) and the JIT that maps kernels
-//!   into memory;
+//! - [`cpu`]: the host target machine, LLVM's optimization (stage
+//!   `llvm`), assembly (stage `asm`) and the JIT that maps kernels into
+//!   memory;
+//! - [`effort`]: which kernels get LLVM's `default<O3>` and which a light
+//!   pipeline (those rxla's lowering vectorized);
 //! - [`gpu`]: the NVPTX target (SM and PTX version), libdevice, LLVM's
 //!   `default<O3>` for the GPU (stage `llvm`), PTX (stage `ptx`) and the
 //!   `ptxas` check.
 
 pub mod builtins;
 pub mod cpu;
+pub mod effort;
 pub mod gpu;
 pub mod translate;
 mod unit;
