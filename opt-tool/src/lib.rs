@@ -447,7 +447,7 @@ fn list_stages() -> String {
     let _ = writeln!(out, "  llvm-before-optimizations  the llvm-mlir stage translated to LLVM IR (kernels merged; cpu: host attributes; gpu: nvptx64 triple)");
     let _ = writeln!(
         out,
-        "  llvm  LLVM IR after LLVM's default<O3> (cpu: for the host CPU; gpu: libdevice linked, for the SM)"
+        "  llvm  LLVM IR after LLVM's optimization (cpu: for the host CPU, O3 or the light pipeline per kernel; gpu: O3, libdevice linked, for the SM)"
     );
     let _ = writeln!(out, "  asm  (cpu) the host CPU's assembly");
     let _ = writeln!(out, "  obj  (cpu) an ELF object file of the kernels (-o FILE)");
