@@ -161,10 +161,13 @@ impl HostTarget {
     /// (small reduce-windows, transpose tiles, reduction lanes). The
     /// vectorizers still interleave.
     pub fn optimize(&self, module: &Module) -> Result<(), String> {
-        let (light, full): (Vec<_>, Vec<_>) =
-            effort::efforts(module).into_iter().partition(|(_, e)| *e == Effort::Light);
-        let (light, full): (Vec<_>, Vec<_>) =
-            (light.into_iter().map(|(f, _)| f).collect(), full.into_iter().map(|(f, _)| f).collect());
+        let (mut light, mut full) = (Vec::new(), Vec::new());
+        for (f, e) in effort::efforts(module) {
+            match e {
+                Effort::Light => light.push(f),
+                Effort::Full => full.push(f),
+            }
+        }
         if !light.is_empty() {
             effort::skipping(module, &full, || self.run_pipeline(module, effort::LIGHT))?;
         }

@@ -22,7 +22,7 @@ use inkwell::{
     module::Module,
     values::{AnyValue, FunctionValue, InstructionOpcode, InstructionValue},
 };
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// LLVM's optimization effort for one kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,7 +49,7 @@ pub const FULL: &str = "default<O3>";
 /// and it cannot inline across functions one pipeline skips.
 pub fn efforts<'ctx>(module: &Module<'ctx>) -> Vec<(FunctionValue<'ctx>, Effort)> {
     let definitions: Vec<FunctionValue> = module.get_functions().filter(|f| f.count_basic_blocks() > 0).collect();
-    let mut linked: Vec<FunctionValue> = Vec::new();
+    let mut linked: HashSet<FunctionValue> = HashSet::new();
     for f in &definitions {
         for callee in defined_callees(*f, module) {
             linked.extend([*f, callee]);
@@ -60,21 +60,12 @@ pub fn efforts<'ctx>(module: &Module<'ctx>) -> Vec<(FunctionValue<'ctx>, Effort)
 
 /// The functions defined in `module` that `f` calls.
 fn defined_callees<'ctx>(f: FunctionValue<'ctx>, module: &Module<'ctx>) -> Vec<FunctionValue<'ctx>> {
-    let mut out = Vec::new();
-    for block in f.get_basic_blocks() {
-        let mut next = block.get_first_instruction();
-        while let Some(i) = next {
-            if let Some(callee) = callee_name(i) {
-                if let Some(g) = module.get_function(&callee) {
-                    if g.count_basic_blocks() > 0 {
-                        out.push(g);
-                    }
-                }
-            }
-            next = i.get_next_instruction();
-        }
-    }
-    out
+    f.get_basic_blocks()
+        .into_iter()
+        .flat_map(|block| block.get_instructions())
+        .filter_map(|i| module.get_function(&callee_name(i)?))
+        .filter(|g| g.count_basic_blocks() > 0)
+        .collect()
 }
 
 /// The name of the function a call instruction calls directly.
@@ -129,14 +120,7 @@ pub fn effort(f: FunctionValue) -> Effort {
 
 /// Whether a block loads or stores a vector (plainly or masked).
 fn moves_vectors(block: BasicBlock) -> bool {
-    let mut next = block.get_first_instruction();
-    while let Some(i) = next {
-        if is_vector_access(i) {
-            return true;
-        }
-        next = i.get_next_instruction();
-    }
-    false
+    block.get_instructions().any(is_vector_access)
 }
 
 fn is_vector_access(i: InstructionValue) -> bool {
